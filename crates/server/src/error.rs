@@ -1,0 +1,198 @@
+//! Every failure becomes the envelope of interface.md part 7, here and nowhere else.
+
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use larder_contract::{ErrorBody, ErrorEnvelope, ErrorKind};
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+tokio::task_local! {
+    /// The URL of the request being answered, for the envelope's `help`.
+    pub static HELP_URL: String;
+}
+
+fn help_url() -> String {
+    HELP_URL.try_with(Clone::clone).unwrap_or_default()
+}
+
+/// A failure that the service answers with.
+#[derive(Debug, Clone)]
+pub struct ApiError {
+    /// The HTTP status.
+    pub status: u16,
+    /// The slash-separated code.
+    pub code: &'static str,
+    /// A class-like title; the kind's name unless something more precise fits.
+    pub title: String,
+    /// A sentence for people.
+    pub detail: String,
+    /// Field-level problems.
+    pub errors: Option<Value>,
+    /// Seconds for a `Retry-After` header.
+    pub retry_after: Option<u64>,
+}
+
+/// What handlers return.
+pub type ApiResult<T> = Result<T, ApiError>;
+
+impl ApiError {
+    /// An error of `kind` with its default title.
+    pub fn new(kind: ErrorKind, detail: impl Into<String>) -> ApiError {
+        ApiError {
+            status: kind.status(),
+            code: kind.code(),
+            title: kind.name().to_string(),
+            detail: detail.into(),
+            errors: None,
+            retry_after: None,
+        }
+    }
+    /// 400.
+    pub fn invalid(detail: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorKind::Invalid, detail)
+    }
+    /// 401.
+    pub fn unauthenticated(detail: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorKind::Authentication, detail)
+    }
+    /// 403.
+    pub fn forbidden(detail: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorKind::Authorization, detail)
+    }
+    /// 404.
+    pub fn not_found(detail: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorKind::NotFound, detail)
+    }
+    /// 409.
+    pub fn conflict(detail: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorKind::Conflict, detail)
+    }
+    /// 422 with one field problem.
+    pub fn unprocessable(field: &str, message: impl Into<String>) -> ApiError {
+        let message = message.into();
+        ApiError::new(ErrorKind::Data, format!("{field}: {message}"))
+            .with_errors(json!([{ "loc": ["body", field], "msg": message }]))
+    }
+    /// 500, logging the cause and telling the caller nothing internal.
+    pub fn internal(cause: impl std::fmt::Display) -> ApiError {
+        tracing::error!(%cause, "internal error");
+        ApiError::new(
+            ErrorKind::Internal,
+            "The service failed to answer this request.",
+        )
+    }
+    /// Replaces the title.
+    pub fn titled(mut self, title: &str) -> ApiError {
+        self.title = title.to_string();
+        self
+    }
+    /// Adds field-level problems.
+    pub fn with_errors(mut self, errors: Value) -> ApiError {
+        self.errors = Some(errors);
+        self
+    }
+    /// Adds a `Retry-After`.
+    pub fn retry_after(mut self, seconds: u64) -> ApiError {
+        self.retry_after = Some(seconds);
+        self
+    }
+}
+
+impl From<rusqlite::Error> for ApiError {
+    fn from(error: rusqlite::Error) -> ApiError {
+        ApiError::internal(error)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let envelope = ErrorEnvelope {
+            success: false,
+            error: ErrorBody {
+                title: self.title,
+                detail: self.detail,
+                code: self.code.to_string(),
+                errors: self.errors,
+                extra: Map::new(),
+            },
+            help: help_url(),
+        };
+        let mut response = (status, Json(envelope)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert("retry-after", HeaderValue::from(seconds));
+        }
+        response
+    }
+}
+
+/// A success: `{"help", "success": true, "result"}`.
+pub struct Envelope<T>(pub T);
+
+impl<T: Serialize> IntoResponse for Envelope<T> {
+    fn into_response(self) -> Response {
+        Json(json!({ "help": help_url(), "success": true, "result": self.0 })).into_response()
+    }
+}
+
+/// A created record: 201 with the envelope.
+pub struct Created<T>(pub T);
+
+impl<T: Serialize> IntoResponse for Created<T> {
+    fn into_response(self) -> Response {
+        (StatusCode::CREATED, Envelope(self.0)).into_response()
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(rejection: JsonRejection) -> ApiError {
+        match rejection {
+            JsonRejection::JsonDataError(e) => ApiError::new(ErrorKind::Data, e.body_text())
+                .with_errors(json!([{ "loc": ["body"], "msg": e.body_text() }])),
+            JsonRejection::JsonSyntaxError(e) => {
+                ApiError::invalid(format!("Malformed JSON: {}", e.body_text()))
+                    .with_errors(json!([{ "loc": ["body"], "msg": e.body_text() }]))
+            }
+            JsonRejection::MissingJsonContentType(_) => {
+                ApiError::invalid("Expected a JSON body with Content-Type: application/json.")
+            }
+            JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                too_large()
+            }
+            other => ApiError::invalid(other.body_text()),
+        }
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(rejection: QueryRejection) -> ApiError {
+        ApiError::new(ErrorKind::Data, rejection.body_text())
+            .with_errors(json!([{ "loc": ["query"], "msg": rejection.body_text() }]))
+    }
+}
+
+/// 413: a body over the limit. No kind of the twelve has this status, so it is a generic failure.
+pub fn too_large() -> ApiError {
+    ApiError {
+        status: 413,
+        code: "request/too_large",
+        title: "PayloadTooLarge".into(),
+        detail: "The request body is larger than this service accepts.".into(),
+        errors: None,
+        retry_after: None,
+    }
+}
+
+/// JSON body extractor whose rejections are envelopes.
+#[derive(axum::extract::FromRequest)]
+#[from_request(via(axum::Json), rejection(ApiError))]
+pub struct JsonBody<T>(pub T);
+
+/// Query extractor whose rejections are envelopes.
+#[derive(axum::extract::FromRequestParts)]
+#[from_request(via(axum::extract::Query), rejection(ApiError))]
+pub struct QueryParams<T>(pub T);

@@ -1,0 +1,211 @@
+//! larder-server: the reference Nutrition Data & Household API on axum and SQLite.
+//!
+//! [`Options`] is the command line; [`serve`] binds and runs; [`app`] builds the router for tests.
+
+pub mod app;
+pub mod auth;
+pub mod demo;
+pub mod error;
+pub mod routes;
+pub mod store;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::Parser;
+
+/// The command line of `larder-server`.
+#[derive(Parser, Debug, Clone)]
+#[command(
+    version,
+    about = "The reference Nutrition Data & Household API service"
+)]
+pub struct Options {
+    /// Address serving both APIs under /api/v1 (and the console with --static).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// Serve the systemic API (system/, households, members) here instead of on --addr.
+    #[arg(long)]
+    pub system_addr: Option<SocketAddr>,
+    /// SQLite database file; `:memory:` keeps everything in memory.
+    #[arg(long, default_value = "larder.db")]
+    pub db: String,
+    /// Folder of the static console, served with an index.html fallback.
+    #[arg(long = "static")]
+    pub static_dir: Option<PathBuf>,
+    /// Load the demo data set and demo accounts (idempotent).
+    #[arg(long)]
+    pub demo: bool,
+    /// Add N deterministic synthetic articles (for benchmarks).
+    #[arg(long, default_value_t = 0)]
+    pub generate_articles: usize,
+    /// A user account NAME:PASSWORD[:ROLE,ROLE], created or updated at start.
+    #[arg(long = "user")]
+    pub users: Vec<String>,
+    /// A machine client ID:SECRET[:ROLE,ROLE], created or updated at start.
+    #[arg(long = "client")]
+    pub clients: Vec<String>,
+    /// An origin allowed by CORS besides the server's own; `*` allows any origin.
+    #[arg(long = "cors-origin")]
+    pub cors_origins: Vec<String>,
+    /// Lifetime of issued tokens, in seconds.
+    #[arg(long, default_value_t = 3600)]
+    pub token_ttl: u64,
+    /// Largest accepted upload, in bytes.
+    #[arg(long, default_value_t = 1 << 30)]
+    pub max_upload: u64,
+}
+
+impl Options {
+    /// Options for tests: in-memory database, any CORS origin, port chosen by the OS.
+    pub fn for_tests() -> Options {
+        Options::parse_from([
+            "larder-server",
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            ":memory:",
+            "--cors-origin",
+            "*",
+        ])
+    }
+}
+
+/// The state every handler sees.
+pub struct AppState {
+    /// The database.
+    pub store: store::Store,
+    /// Token signing and password checking.
+    pub auth: auth::Auth,
+    /// The options the server started with.
+    pub options: Options,
+}
+
+/// Shared handle to the state.
+pub type SharedState = Arc<AppState>;
+
+/// Opens the database, creates accounts and demo data, and returns the state.
+pub fn prepare(options: Options) -> anyhow::Result<SharedState> {
+    let store = store::Store::open(&options.db)?;
+    let auth = auth::Auth::new(&store, options.token_ttl)?;
+    for spec in &options.users {
+        let account = auth::AccountSpec::parse(spec)?;
+        auth.upsert_account(&store, auth::AccountKind::User, &account)?;
+    }
+    for spec in &options.clients {
+        let account = auth::AccountSpec::parse(spec)?;
+        auth.upsert_account(&store, auth::AccountKind::Client, &account)?;
+    }
+    if options.demo {
+        demo::load(&store, &auth)?;
+    }
+    if options.generate_articles > 0 {
+        demo::generate_articles(&store, options.generate_articles)?;
+    }
+    Ok(Arc::new(AppState {
+        store,
+        auth,
+        options,
+    }))
+}
+
+/// A running server: its bound addresses and a handle to stop it.
+pub struct Running {
+    /// Where the data API (and, without --system-addr, the systemic API) listens.
+    pub addr: SocketAddr,
+    /// Where the systemic API listens.
+    pub system_addr: SocketAddr,
+    shutdown: tokio::sync::watch::Sender<bool>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl Running {
+    /// Stops accepting and waits for the servers to end.
+    pub async fn stop(self) {
+        let _ = self.shutdown.send(true);
+        for task in self.tasks {
+            let _ = task.await;
+        }
+    }
+}
+
+/// Binds the listeners and serves in background tasks.
+pub async fn start(state: SharedState) -> anyhow::Result<Running> {
+    let (shutdown, watcher) = tokio::sync::watch::channel(false);
+    let options = &state.options;
+    let main_listener = tokio::net::TcpListener::bind(options.addr).await?;
+    let addr = main_listener.local_addr()?;
+    let mut tasks = Vec::new();
+    let (main_router, system_addr) = match options.system_addr {
+        Some(system_addr) => {
+            let system_listener = tokio::net::TcpListener::bind(system_addr).await?;
+            let system_addr = system_listener.local_addr()?;
+            let system_router = app::router(state.clone(), app::Apis::System, &[addr, system_addr]);
+            tasks.push(spawn_server(
+                system_listener,
+                system_router,
+                watcher.clone(),
+            ));
+            (
+                app::router(state.clone(), app::Apis::Data, &[addr, system_addr]),
+                system_addr,
+            )
+        }
+        None => (app::router(state.clone(), app::Apis::Both, &[addr]), addr),
+    };
+    tasks.push(spawn_server(main_listener, main_router, watcher));
+    Ok(Running {
+        addr,
+        system_addr,
+        shutdown,
+        tasks,
+    })
+}
+
+fn spawn_server(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    mut watcher: tokio::sync::watch::Receiver<bool>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let stopped = async move {
+            let _ = watcher.wait_for(|stop| *stop).await;
+        };
+        if let Err(error) = axum::serve(listener, router)
+            .with_graceful_shutdown(stopped)
+            .await
+        {
+            tracing::error!(%error, "server failed");
+        }
+    })
+}
+
+/// Runs the server until Ctrl-C.
+pub async fn run(options: Options) -> anyhow::Result<()> {
+    let demo = options.demo;
+    let state = prepare(options)?;
+    let running = start(state.clone()).await?;
+    println!("larder-server listening on http://{}", running.addr);
+    if running.system_addr != running.addr {
+        println!("systemic API on http://{}", running.system_addr);
+    }
+    if state.options.static_dir.is_some() {
+        println!("console: http://{}/", running.addr);
+    }
+    if demo {
+        println!("demo sign-ins:");
+        for (name, password, roles) in demo::DEMO_USERS {
+            println!(
+                "  user   {name} / {password}  roles: [{}]",
+                roles.join(", ")
+            );
+        }
+        for (id, secret, roles) in demo::DEMO_CLIENTS {
+            println!("  client {id} / {secret}  roles: [{}]", roles.join(", "));
+        }
+    }
+    tokio::signal::ctrl_c().await?;
+    running.stop().await;
+    Ok(())
+}

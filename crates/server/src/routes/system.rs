@@ -1,0 +1,72 @@
+//! `system/login`, `system/mtm`, `system/ping`.
+
+use axum::extract::State;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::auth::{AccountKind, Caller};
+use crate::error::{ApiResult, Envelope, JsonBody};
+use crate::SharedState;
+
+/// `POST system/login` body.
+#[derive(Deserialize)]
+pub struct UserLogin {
+    username: String,
+    password: String,
+}
+
+/// `POST system/mtm` body.
+#[derive(Deserialize)]
+pub struct ClientLogin {
+    client_id: String,
+    client_secret: String,
+}
+
+/// `POST system/login`.
+pub async fn login(
+    State(state): State<SharedState>,
+    JsonBody(body): JsonBody<UserLogin>,
+) -> ApiResult<Envelope<Value>> {
+    state
+        .auth
+        .sign_in(
+            &state.store,
+            AccountKind::User,
+            &body.username,
+            &body.password,
+        )
+        .await
+        .map(Envelope)
+}
+
+/// `POST system/mtm`.
+pub async fn mtm(
+    State(state): State<SharedState>,
+    JsonBody(body): JsonBody<ClientLogin>,
+) -> ApiResult<Envelope<Value>> {
+    state
+        .auth
+        .sign_in(
+            &state.store,
+            AccountKind::Client,
+            &body.client_id,
+            &body.client_secret,
+        )
+        .await
+        .map(Envelope)
+}
+
+/// `GET system/ping`: who the caller is.
+pub async fn ping(caller: Caller) -> Envelope<Value> {
+    Envelope(match caller {
+        Caller::Anonymous => json!({ "authenticated": false, "roles": [] }),
+        Caller::Authenticated(identity) => match identity.kind {
+            AccountKind::User => json!({
+                "authenticated": true, "kind": "user", "username": identity.name, "roles": identity.roles,
+            }),
+            AccountKind::Client => json!({
+                "authenticated": true, "kind": "client", "client_id": identity.name, "roles": identity.roles,
+            }),
+        },
+    })
+}
