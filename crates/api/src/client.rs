@@ -1,0 +1,409 @@
+//! Runs requests: token, send, retry, interpret, and one re-sign-in after a 401.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use futures::lock::Mutex as AsyncMutex;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::auth::{token_from_answer, Credentials, Identity, Token};
+use crate::config::{Api, ClientConfig};
+use crate::error::{failure_from_answer, ApiError};
+use crate::request::{Method, Request};
+use crate::retry::{next_wait_ms, MAX_RETRIES};
+use crate::transport::{HttpRequest, HttpResponse, Transport, TransportError};
+
+/// Something the caller may want to show while a call is under way.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Notice {
+    /// A retry is about to be made after `wait_ms` ("retrying 2 of 3").
+    Retrying {
+        /// Which retry this is, from 1.
+        attempt: u32,
+        /// The most retries there will be.
+        of: u32,
+        /// The wait before it.
+        wait_ms: u64,
+        /// The status that caused it.
+        status: u16,
+        /// The endpoint.
+        path: String,
+    },
+    /// A retried call got its final answer (successful or not).
+    RetriesEnded,
+    /// The token could not be renewed: the caller must sign in again.
+    SessionLost,
+}
+
+/// Cancels a call's remaining retries.
+#[derive(Clone, Debug, Default)]
+pub struct CancelToken(Arc<AtomicBool>);
+
+impl CancelToken {
+    /// A token not yet cancelled.
+    pub fn new() -> CancelToken {
+        CancelToken::default()
+    }
+    /// Cancels.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+    /// Whether it was cancelled.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+type Observer = Arc<dyn Fn(&Notice) + Send + Sync>;
+
+#[derive(Default)]
+struct Session {
+    credentials: Option<Credentials>,
+    token: Option<Token>,
+}
+
+struct Inner<T> {
+    transport: T,
+    config: ClientConfig,
+    // Held across a sign-in, so concurrent calls needing a token share one sign-in.
+    session: AsyncMutex<Session>,
+    observer: Mutex<Option<Observer>>,
+}
+
+/// The API client. Cheap to clone; clones share the session.
+pub struct Client<T> {
+    inner: Arc<Inner<T>>,
+}
+
+impl<T> Clone for Client<T> {
+    fn clone(&self) -> Self {
+        Client {
+            inner: self.inner.clone(),
+        }
+    }
+}
+
+impl<T: Transport> Client<T> {
+    /// A client with no session.
+    pub fn new(transport: T, config: ClientConfig) -> Client<T> {
+        Client {
+            inner: Arc::new(Inner {
+                transport,
+                config,
+                session: AsyncMutex::new(Session::default()),
+                observer: Mutex::new(None),
+            }),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ClientConfig {
+        &self.inner.config
+    }
+
+    /// The transport.
+    pub fn transport(&self) -> &T {
+        &self.inner.transport
+    }
+
+    /// Calls `observer` with every [`Notice`].
+    pub fn set_observer(&self, observer: impl Fn(&Notice) + Send + Sync + 'static) {
+        *self
+            .inner
+            .observer
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(observer));
+    }
+
+    fn notify(&self, notice: Notice) {
+        let observer = self
+            .inner
+            .observer
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        if let Some(observer) = observer {
+            observer(&notice);
+        }
+    }
+
+    /// Signs in, keeps the credentials in memory for renewal, and returns who signed in.
+    pub async fn sign_in(&self, credentials: Credentials) -> Result<Identity, ApiError> {
+        credentials.validate()?;
+        {
+            let mut session = self.inner.session.lock().await;
+            let token = self.obtain_token(&credentials).await?;
+            *session = Session {
+                credentials: Some(credentials),
+                token: Some(token),
+            };
+        }
+        self.identity().await
+    }
+
+    /// Forgets the token and the credentials.
+    pub async fn sign_out(&self) {
+        *self.inner.session.lock().await = Session::default();
+    }
+
+    /// Whether credentials are held.
+    pub async fn is_signed_in(&self) -> bool {
+        self.inner.session.lock().await.credentials.is_some()
+    }
+
+    /// Who the service says the caller is: ping's identity, else the token's claims.
+    pub async fn identity(&self) -> Result<Identity, ApiError> {
+        let result = self
+            .execute(Request::new(Api::System, Method::Get, "system/ping"))
+            .await?;
+        if let Some(identity) =
+            Identity::from_ping(&result).filter(|i| i.username.is_some() || i.client_id.is_some())
+        {
+            return Ok(identity);
+        }
+        let token = self.inner.session.lock().await.token.clone();
+        Ok(token
+            .and_then(|t| Identity::from_token(&t.value))
+            .or_else(|| Identity::from_ping(&result))
+            .unwrap_or_default())
+    }
+
+    /// `GET system/ping`'s raw result (an identity object, or "pong" in production).
+    pub async fn ping(&self) -> Result<Value, ApiError> {
+        self.execute(Request::new(Api::System, Method::Get, "system/ping"))
+            .await
+    }
+
+    /// Runs a request and decodes its `result` into `R`, naming the JSON path on failure.
+    pub async fn call<R: DeserializeOwned>(&self, request: Request) -> Result<R, ApiError> {
+        let result = self.execute(request).await?;
+        decode(result)
+    }
+
+    /// Runs a request and returns its `result`.
+    pub async fn execute(&self, request: Request) -> Result<Value, ApiError> {
+        self.execute_cancellable(request, None).await
+    }
+
+    /// Runs a request whose retries `cancel` can stop.
+    pub async fn execute_cancellable(
+        &self,
+        request: Request,
+        cancel: Option<&CancelToken>,
+    ) -> Result<Value, ApiError> {
+        let response = self.respond(&request, cancel).await?;
+        interpret(response)
+    }
+
+    /// Runs a request through token, retries and re-sign-in, returning the final answer.
+    pub(crate) async fn respond(
+        &self,
+        request: &Request,
+        cancel: Option<&CancelToken>,
+    ) -> Result<HttpResponse, ApiError> {
+        let mut signed_in_again = false;
+        loop {
+            let token = if request.authenticated {
+                self.current_token().await?
+            } else {
+                None
+            };
+            let response = self
+                .send_with_retries(request, token.as_deref(), cancel)
+                .await?;
+            if response.status == 401 && token.is_some() {
+                if !signed_in_again && self.drop_token(token.as_deref()).await {
+                    signed_in_again = true;
+                    continue;
+                }
+                self.notify(Notice::SessionLost);
+            }
+            return Ok(response);
+        }
+    }
+
+    /// The token to send: the held one while fresh, else a new sign-in (shared by concurrent callers).
+    async fn current_token(&self) -> Result<Option<String>, ApiError> {
+        let mut session = self.inner.session.lock().await;
+        let now = self.inner.transport.now_ms();
+        if let Some(token) = session.token.as_ref().filter(|t| now < t.renew_at_ms) {
+            return Ok(Some(token.value.clone()));
+        }
+        let Some(credentials) = session.credentials.clone() else {
+            return Ok(None);
+        };
+        session.token = None;
+        match self.obtain_token(&credentials).await {
+            Ok(token) => {
+                let value = token.value.clone();
+                session.token = Some(token);
+                Ok(Some(value))
+            }
+            Err(error) => {
+                self.notify(Notice::SessionLost);
+                Err(error)
+            }
+        }
+    }
+
+    /// Drops `used` if it is still the held token; true when credentials allow signing in again.
+    async fn drop_token(&self, used: Option<&str>) -> bool {
+        let mut session = self.inner.session.lock().await;
+        if session.token.as_ref().map(|t| t.value.as_str()) == used {
+            session.token = None;
+        }
+        session.credentials.is_some()
+    }
+
+    async fn obtain_token(&self, credentials: &Credentials) -> Result<Token, ApiError> {
+        let request = credentials.login_request();
+        let http = self.http_request(&request, None);
+        let response = self
+            .inner
+            .transport
+            .send(http)
+            .await
+            .map_err(|error| self.transport_error(&request, error))?;
+        token_from_answer(&response, self.inner.transport.now_ms())
+    }
+
+    async fn send_with_retries(
+        &self,
+        request: &Request,
+        token: Option<&str>,
+        cancel: Option<&CancelToken>,
+    ) -> Result<HttpResponse, ApiError> {
+        let mut retries_done = 0;
+        loop {
+            let http = self.http_request(request, token);
+            let response = self
+                .inner
+                .transport
+                .send(http)
+                .await
+                .map_err(|error| self.transport_error(request, error))?;
+            let wait = next_wait_ms(
+                retries_done,
+                &request.method,
+                response.status,
+                response.header("retry-after"),
+                self.inner.transport.now_ms(),
+            );
+            let Some(wait_ms) = wait else {
+                if retries_done > 0 {
+                    self.notify(Notice::RetriesEnded);
+                }
+                return Ok(response);
+            };
+            if cancel.is_some_and(CancelToken::is_cancelled) {
+                return Err(ApiError::Cancelled);
+            }
+            retries_done += 1;
+            self.notify(Notice::Retrying {
+                attempt: retries_done,
+                of: MAX_RETRIES,
+                wait_ms,
+                status: response.status,
+                path: request.path.clone(),
+            });
+            if wait_ms > 0 {
+                self.inner.transport.sleep(wait_ms).await;
+            }
+            if cancel.is_some_and(CancelToken::is_cancelled) {
+                self.notify(Notice::RetriesEnded);
+                return Err(ApiError::Cancelled);
+            }
+        }
+    }
+
+    fn transport_error(&self, request: &Request, error: TransportError) -> ApiError {
+        match error {
+            TransportError::Network(message) => ApiError::Network(message),
+            TransportError::Timeout => ApiError::Timeout {
+                after_ms: self.timeout_of(request),
+            },
+        }
+    }
+
+    fn timeout_of(&self, request: &Request) -> u64 {
+        request.timeout_ms.unwrap_or(self.inner.config.timeout_ms)
+    }
+
+    /// The request as it goes on the wire. A caller never sets Authorization: only the token does.
+    pub(crate) fn http_request(&self, request: &Request, token: Option<&str>) -> HttpRequest {
+        let mut headers = vec![("Accept".to_string(), "application/json".to_string())];
+        let body = request.method.body().map(Value::to_string);
+        if body.is_some() {
+            headers.push(("Content-Type".to_string(), "application/json".to_string()));
+        }
+        if let Some(token) = token {
+            headers.push(("Authorization".to_string(), format!("Bearer {token}")));
+        }
+        HttpRequest {
+            method: request.method.as_str(),
+            url: self
+                .inner
+                .config
+                .url(request.api, &request.path, &request.query),
+            headers,
+            body,
+            timeout_ms: self.timeout_of(request),
+        }
+    }
+}
+
+/// Turns an answer into its `result`, or the error it carries.
+pub fn interpret(response: HttpResponse) -> Result<Value, ApiError> {
+    let retry_after = response
+        .header("retry-after")
+        .and_then(|v| v.trim().parse().ok());
+    if response.status >= 400 || response.status < 200 {
+        return Err(ApiError::Api(Box::new(failure_from_answer(
+            response.status,
+            &response.body,
+            retry_after,
+        ))));
+    }
+    if response.body.trim().is_empty() {
+        return Ok(Value::Null);
+    }
+    let body: Value = serde_json::from_str(&response.body).map_err(|e| ApiError::Decode {
+        path: "$".into(),
+        message: format!("not JSON ({e})"),
+    })?;
+    match body {
+        Value::Object(mut object) => {
+            if object.get("success") == Some(&Value::Bool(false)) {
+                return Err(ApiError::Api(Box::new(failure_from_answer(
+                    response.status,
+                    &response.body,
+                    retry_after,
+                ))));
+            }
+            Ok(match object.remove("result") {
+                Some(result) => result,
+                None => Value::Object(object),
+            })
+        }
+        other => Ok(other),
+    }
+}
+
+/// Decodes a `result` into `R`, naming the JSON path that failed.
+pub fn decode<R: DeserializeOwned>(value: Value) -> Result<R, ApiError> {
+    serde_path_to_error::deserialize(value).map_err(|error| {
+        let path = error.path().to_string();
+        ApiError::Decode {
+            path: format!(
+                "result{}",
+                if path == "." {
+                    String::new()
+                } else {
+                    format!(".{path}")
+                }
+            ),
+            message: error.into_inner().to_string(),
+        }
+    })
+}

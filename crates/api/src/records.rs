@@ -1,0 +1,231 @@
+//! Generic operations on the seven data collections, driven by their [`Collection`] descriptors.
+
+use larder_contract::Collection;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::config::Api;
+use crate::error::ApiError;
+use crate::request::{Method, Request};
+use crate::transport::Transport;
+use crate::Client;
+
+/// A record as the service sent it: every field kept, known or not.
+pub type Record = Map<String, Value>;
+
+/// One entry of a listing: production answers identifier strings; some services answer objects.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Listed {
+    /// A URN or a UUID.
+    Identifier(String),
+    /// A record (or part of one) carrying `urn` or `id`.
+    Record(Record),
+}
+
+impl Listed {
+    /// The URN or id, whichever form the entry has.
+    pub fn identifier(&self) -> Option<&str> {
+        match self {
+            Listed::Identifier(identifier) => Some(identifier),
+            Listed::Record(record) => record
+                .get("urn")
+                .or_else(|| record.get("id"))
+                .and_then(Value::as_str),
+        }
+    }
+}
+
+/// The path segment of an identifier: URN colons stay readable, everything else unsafe is encoded.
+pub fn path_segment(identifier: &str) -> String {
+    identifier
+        .split(':')
+        .map(crate::config::encode_component)
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+/// The fields an update sends: mutable fields of `after` that differ from `before`, and `null`
+/// for mutable fields that `after` dropped. Fields the console does not know are compared too,
+/// so they are sent only when they changed, and survive otherwise.
+pub fn changed_fields(collection: &Collection, before: &Record, after: &Record) -> Record {
+    let mut changes = Record::new();
+    for (field, value) in after {
+        if collection.is_mutable(field) && before.get(field) != Some(value) {
+            changes.insert(field.clone(), value.clone());
+        }
+    }
+    for field in before.keys() {
+        if collection.is_mutable(field) && !after.contains_key(field) {
+            changes.insert(field.clone(), Value::Null);
+        }
+    }
+    changes
+}
+
+fn record_path(collection: &Collection, identifier: &str) -> String {
+    format!("{}/{}", collection.path, path_segment(identifier))
+}
+
+impl<T: Transport> Client<T> {
+    /// `GET {collection}?limit&offset`.
+    pub async fn list(
+        &self,
+        collection: &Collection,
+        limit: u32,
+        offset: u32,
+    ) -> Result<Vec<Listed>, ApiError> {
+        let request = Request::new(Api::Data, Method::Get, collection.path)
+            .query("limit", limit)
+            .query("offset", offset);
+        self.call(request).await
+    }
+
+    /// `GET {collection}/{identifier}`; a slug, a URN or a UUID.
+    pub async fn get_record(
+        &self,
+        collection: &Collection,
+        identifier: &str,
+    ) -> Result<Record, ApiError> {
+        self.call(Request::new(
+            Api::Data,
+            Method::Get,
+            record_path(collection, identifier),
+        ))
+        .await
+    }
+
+    /// `POST {collection}`; a URN collection's record carries its slug in `urn` (or `identifier`).
+    pub async fn create_record(
+        &self,
+        collection: &Collection,
+        fields: Record,
+    ) -> Result<Record, ApiError> {
+        self.call(Request::new(
+            Api::Data,
+            Method::Post(Value::Object(fields)),
+            collection.path,
+        ))
+        .await
+    }
+
+    /// `PATCH {collection}/{identifier}` with exactly `changes`.
+    pub async fn patch_record(
+        &self,
+        collection: &Collection,
+        identifier: &str,
+        changes: Record,
+    ) -> Result<Record, ApiError> {
+        self.call(Request::new(
+            Api::Data,
+            Method::Patch(Value::Object(changes)),
+            record_path(collection, identifier),
+        ))
+        .await
+    }
+
+    /// Sends only what changed between `before` and `after` (no request when nothing did).
+    pub async fn update_record(
+        &self,
+        collection: &Collection,
+        identifier: &str,
+        before: &Record,
+        after: &Record,
+    ) -> Result<Record, ApiError> {
+        let changes = changed_fields(collection, before, after);
+        if changes.is_empty() {
+            return Ok(before.clone());
+        }
+        self.patch_record(collection, identifier, changes).await
+    }
+
+    /// `PUT {collection}/{identifier}` with the record's mutable fields.
+    pub async fn put_record(
+        &self,
+        collection: &Collection,
+        identifier: &str,
+        record: &Record,
+    ) -> Result<Record, ApiError> {
+        let body: Record = record
+            .iter()
+            .filter(|(k, _)| collection.is_mutable(k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        self.call(Request::new(
+            Api::Data,
+            Method::Put(Value::Object(body)),
+            record_path(collection, identifier),
+        ))
+        .await
+    }
+
+    /// `DELETE {collection}/{identifier}`.
+    pub async fn delete_record(
+        &self,
+        collection: &Collection,
+        identifier: &str,
+    ) -> Result<Value, ApiError> {
+        self.execute(Request::new(
+            Api::Data,
+            Method::Delete,
+            record_path(collection, identifier),
+        ))
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use larder_contract::collections::{ARTICLES, GUIDES};
+    use serde_json::json;
+
+    fn record(value: Value) -> Record {
+        value.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn only_changed_mutable_fields_are_sent() {
+        let before = record(
+            json!({"urn": "urn:guide:a", "id": "1", "type": "guide", "title": "A", "tags": ["x"], "x_unknown": {"k": 1}, "notes": "n"}),
+        );
+        let after = record(
+            json!({"urn": "urn:guide:b", "id": "2", "type": "other", "title": "B", "tags": ["x"], "x_unknown": {"k": 1}}),
+        );
+        assert_eq!(
+            changed_fields(&GUIDES, &before, &after),
+            record(json!({"title": "B", "notes": null}))
+        );
+        // An article's type is mutable (wire-notes lists it as immutable only for guides and textbooks).
+        let article = record(json!({"type": "article"}));
+        assert_eq!(
+            changed_fields(&ARTICLES, &article, &record(json!({"type": "review"}))),
+            record(json!({"type": "review"}))
+        );
+        assert!(changed_fields(&GUIDES, &before, &before).is_empty());
+    }
+
+    #[test]
+    fn listings_in_both_shapes() {
+        let entries: Vec<Listed> = serde_json::from_value(
+            json!(["urn:article:a", {"urn": "urn:article:b"}, {"id": "u-1"}, {"title": "no id"}]),
+        )
+        .unwrap();
+        let ids: Vec<_> = entries.iter().map(Listed::identifier).collect();
+        assert_eq!(
+            ids,
+            [
+                Some("urn:article:a"),
+                Some("urn:article:b"),
+                Some("u-1"),
+                None
+            ]
+        );
+    }
+
+    #[test]
+    fn path_segments_keep_urn_colons() {
+        assert_eq!(path_segment("urn:article:vit-d"), "urn:article:vit-d");
+        assert_eq!(path_segment("a/b?c"), "a%2Fb%3Fc");
+    }
+}

@@ -1,0 +1,183 @@
+//! The retry policy of interface.md part 8: which answers are repeated, and after how long.
+
+use crate::request::Method;
+
+/// At most this many retries after the first attempt.
+pub const MAX_RETRIES: u32 = 3;
+/// The longest wait a `Retry-After` can ask for, in milliseconds.
+pub const MAX_RETRY_AFTER_MS: u64 = 120_000;
+/// Statuses that are repeated.
+pub const RETRIED_STATUSES: [u16; 5] = [429, 500, 502, 503, 504];
+
+/// The wait before retry number `retries_done + 1`, or `None` when the answer stands.
+///
+/// `retry_after` is the raw header; `now_ms` (Unix milliseconds) turns an HTTP date into a wait.
+pub fn next_wait_ms(
+    retries_done: u32,
+    method: &Method,
+    status: u16,
+    retry_after: Option<&str>,
+    now_ms: u64,
+) -> Option<u64> {
+    if retries_done >= MAX_RETRIES || !method.is_idempotent() || !RETRIED_STATUSES.contains(&status)
+    {
+        return None;
+    }
+    if status == 429 || status == 503 {
+        if let Some(wait) = retry_after.and_then(|value| parse_retry_after_ms(value, now_ms)) {
+            return Some(wait.min(MAX_RETRY_AFTER_MS));
+        }
+    }
+    Some(backoff_ms(retries_done))
+}
+
+/// Back-off factor 1, doubling, first retry immediate: 0 s, 2 s, 4 s.
+pub fn backoff_ms(retries_done: u32) -> u64 {
+    match retries_done {
+        0 => 0,
+        n => 1000 * (1u64 << n.min(16)),
+    }
+}
+
+/// `Retry-After` as delta-seconds or an HTTP date; a date in the past means no wait.
+pub fn parse_retry_after_ms(value: &str, now_ms: u64) -> Option<u64> {
+    let value = value.trim();
+    if let Ok(seconds) = value.parse::<u64>() {
+        return Some(seconds.saturating_mul(1000));
+    }
+    let at_ms = parse_http_date(value)?.checked_mul(1000)?;
+    Some(at_ms.saturating_sub(now_ms))
+}
+
+/// Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) into Unix seconds.
+pub fn parse_http_date(value: &str) -> Option<u64> {
+    let rest = value
+        .split_once(", ")
+        .map(|(_, rest)| rest)
+        .unwrap_or(value);
+    let mut parts = rest.split_whitespace();
+    let day: u64 = parts.next()?.parse().ok()?;
+    let month = match parts.next()? {
+        "Jan" => 1,
+        "Feb" => 2,
+        "Mar" => 3,
+        "Apr" => 4,
+        "May" => 5,
+        "Jun" => 6,
+        "Jul" => 7,
+        "Aug" => 8,
+        "Sep" => 9,
+        "Oct" => 10,
+        "Nov" => 11,
+        "Dec" => 12,
+        _ => return None,
+    };
+    let year: i64 = parts.next()?.parse().ok()?;
+    let mut clock = parts.next()?.split(':').map(|p| p.parse::<u64>().ok());
+    let (hour, minute, second) = (clock.next()??, clock.next()??, clock.next()??);
+    if parts.next()? != "GMT" || !(1..=31).contains(&day) || hour > 23 || minute > 59 || second > 60
+    {
+        return None;
+    }
+    let days = days_from_civil(year, month, day as i64);
+    let seconds = days.checked_mul(86_400)? + (hour * 3600 + minute * 60 + second) as i64;
+    u64::try_from(seconds).ok()
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let year_of_era = year - era * 400;
+    let day_of_year = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn get() -> Method {
+        Method::Get
+    }
+
+    #[test]
+    fn waits_are_0_2_4_then_none() {
+        let waits: Vec<_> = (0..4)
+            .map(|n| next_wait_ms(n, &get(), 502, None, 0))
+            .collect();
+        assert_eq!(waits, [Some(0), Some(2000), Some(4000), None]);
+    }
+
+    #[test]
+    fn only_listed_statuses_and_idempotent_methods() {
+        for status in RETRIED_STATUSES {
+            assert!(
+                next_wait_ms(0, &get(), status, None, 0).is_some(),
+                "{status}"
+            );
+        }
+        for status in [400, 401, 403, 404, 409, 422, 501, 505] {
+            assert_eq!(next_wait_ms(0, &get(), status, None, 0), None, "{status}");
+        }
+        for method in [
+            Method::Head,
+            Method::Delete,
+            Method::Options,
+            Method::Put(json!({})),
+        ] {
+            assert!(next_wait_ms(0, &method, 503, None, 0).is_some());
+        }
+        for method in [Method::Post(json!({})), Method::Patch(json!({}))] {
+            assert_eq!(next_wait_ms(0, &method, 503, None, 0), None);
+        }
+    }
+
+    #[test]
+    fn retry_after_overrides_on_429_and_503_only() {
+        assert_eq!(next_wait_ms(0, &get(), 429, Some("7"), 0), Some(7000));
+        assert_eq!(next_wait_ms(1, &get(), 503, Some("1"), 0), Some(1000));
+        assert_eq!(next_wait_ms(1, &get(), 500, Some("7"), 0), Some(2000));
+        assert_eq!(
+            next_wait_ms(0, &get(), 429, Some("9999"), 0),
+            Some(MAX_RETRY_AFTER_MS)
+        );
+        assert_eq!(next_wait_ms(0, &get(), 429, Some("soon"), 0), Some(0));
+    }
+
+    #[test]
+    fn retry_after_as_http_date() {
+        let epoch = parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT").unwrap();
+        assert_eq!(epoch, 784_111_777);
+        assert_eq!(parse_http_date("Thu, 01 Jan 1970 00:00:00 GMT"), Some(0));
+        assert_eq!(
+            parse_http_date("Wed, 29 Feb 2024 12:00:00 GMT"),
+            Some(1_709_208_000)
+        );
+        let now_ms = epoch * 1000;
+        assert_eq!(
+            next_wait_ms(
+                0,
+                &get(),
+                503,
+                Some("Sun, 06 Nov 1994 08:50:07 GMT"),
+                now_ms
+            ),
+            Some(30_000)
+        );
+        assert_eq!(
+            parse_retry_after_ms("Sun, 06 Nov 1994 08:49:00 GMT", now_ms),
+            Some(0)
+        );
+        for bad in [
+            "",
+            "Sun, 06 Foo 1994 08:49:37 GMT",
+            "Sun, 32 Nov 1994 08:49:37 GMT",
+            "06 Nov 1994 25:00:00 GMT",
+        ] {
+            assert_eq!(parse_http_date(bad), None, "{bad}");
+        }
+    }
+}
