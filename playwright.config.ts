@@ -1,0 +1,29 @@
+import { defineConfig } from '@playwright/test';
+
+// `cargo xtask test` starts larder-server with the release console and passes its address.
+const baseURL = process.env.BASE_URL;
+if (!baseURL) {
+  throw new Error('BASE_URL is not set: run the journeys through `cargo xtask test`.');
+}
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  outputDir: 'target/playwright/results',
+  timeout: 30_000,
+  retries: 0,
+  workers: 1,
+  reporter: [['list']],
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      // Debian's Chromium; Playwright never downloads a browser here.
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run',
+      ],
+    },
+  },
+});

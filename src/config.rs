@@ -1,0 +1,134 @@
+//! The runtime configuration: `config.json` beside `index.html`, read at start, so one static
+//! build can be pointed at any service without a rebuild.
+
+use larder_api::config::DEFAULT_TIMEOUT_MS;
+use larder_api::ClientConfig;
+use serde::Deserialize;
+
+/// What `config.json` may contain; every key is optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    data_api_base: Option<String>,
+    system_api_base: Option<String>,
+    timeout_seconds: Option<f64>,
+}
+
+/// What a correct file looks like, shown when the file is wrong.
+pub const EXAMPLE: &str = r#"{
+  "data_api_base": "https://data.example.org",
+  "system_api_base": "https://system.example.org",
+  "timeout_seconds": 30
+}"#;
+
+/// Builds the client configuration from the file's text (`None` when there is no file);
+/// absent base URLs are the page's own origin.
+pub fn parse(text: Option<&str>, page_origin: &str) -> Result<ClientConfig, String> {
+    let file: ConfigFile = match text {
+        None => ConfigFile::default(),
+        Some(text) => {
+            serde_json::from_str(text).map_err(|e| format!("config.json is not valid: {e}."))?
+        }
+    };
+    let base = |value: Option<String>, key: &str| -> Result<String, String> {
+        match value.map(|v| v.trim().to_string()) {
+            None => Ok(page_origin.to_string()),
+            Some(url) if url.starts_with("https://") || url.starts_with("http://") => Ok(url),
+            Some(url) => Err(format!(
+                "{key} must be an absolute http(s) URL, got {url:?}."
+            )),
+        }
+    };
+    let timeout_ms = match file.timeout_seconds {
+        None => DEFAULT_TIMEOUT_MS,
+        Some(seconds) if seconds.is_finite() && seconds > 0.0 && seconds <= 600.0 => {
+            (seconds * 1000.0) as u64
+        }
+        Some(seconds) => {
+            return Err(format!(
+                "timeout_seconds must be between 0 and 600, got {seconds}."
+            ))
+        }
+    };
+    Ok(ClientConfig {
+        data_base: base(file.data_api_base, "data_api_base")?,
+        system_base: base(file.system_api_base, "system_api_base")?,
+        timeout_ms,
+    })
+}
+
+/// Fetches `config.json` relative to the document (so a sub-path hosting works) and parses it.
+#[cfg(target_arch = "wasm32")]
+pub async fn load() -> Result<ClientConfig, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let origin = window
+        .location()
+        .origin()
+        .map_err(|_| "the page has no origin")?;
+    let response = gloo_net::http::Request::get("config.json")
+        .send()
+        .await
+        .map_err(|e| format!("config.json could not be fetched: {e}."))?;
+    // Hosts that answer every path with index.html (SPA rewrites) send HTML for a missing file.
+    let is_html = response
+        .headers()
+        .get("content-type")
+        .is_some_and(|t| t.starts_with("text/html"));
+    match response.status() {
+        404 => parse(None, &origin),
+        200 if is_html => parse(None, &origin),
+        200 => {
+            let text = response
+                .text()
+                .await
+                .map_err(|e| format!("config.json could not be read: {e}."))?;
+            parse(Some(&text), &origin)
+        }
+        status => Err(format!("config.json answered status {status}.")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn absent_file_or_keys_mean_the_page_origin() {
+        let config = parse(None, "https://console.example").unwrap();
+        assert_eq!(
+            (config.data_base.as_str(), config.system_base.as_str()),
+            ("https://console.example", "https://console.example")
+        );
+        assert_eq!(config.timeout_ms, 30_000);
+        let partial = parse(
+            Some(r#"{"system_api_base": "https://sys.example/"}"#),
+            "https://c",
+        )
+        .unwrap();
+        assert_eq!(
+            (partial.data_base.as_str(), partial.system_base.as_str()),
+            ("https://c", "https://sys.example/")
+        );
+    }
+
+    #[test]
+    fn the_example_is_valid() {
+        let config = parse(Some(EXAMPLE), "https://c").unwrap();
+        assert_eq!(config.data_base, "https://data.example.org");
+        assert_eq!(config.timeout_ms, 30_000);
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        for (text, expected) in [
+            ("{not json", "not valid"),
+            (r#"{"data_api_base": 5}"#, "not valid"),
+            (r#"{"data_api": "https://x"}"#, "unknown field"),
+            (r#"{"data_api_base": "ftp://x"}"#, "data_api_base must be"),
+            (r#"{"timeout_seconds": -1}"#, "timeout_seconds"),
+        ] {
+            let error = parse(Some(text), "https://c").unwrap_err();
+            assert!(error.contains(expected), "{text}: {error}");
+        }
+    }
+}

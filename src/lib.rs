@@ -1,0 +1,22 @@
+//! Larder, the browser console of the Nutrition Data & Household API.
+//!
+//! Pure logic (configuration parsing) builds everywhere and is tested natively; the UI
+//! (Leptos, client-side rendered) builds for the browser only.
+
+pub mod config;
+
+#[cfg(target_arch = "wasm32")]
+mod app;
+#[cfg(target_arch = "wasm32")]
+mod components;
+#[cfg(target_arch = "wasm32")]
+mod routes;
+#[cfg(target_arch = "wasm32")]
+mod session;
+
+#[cfg(target_arch = "wasm32")]
+pub use app::App;
+
+/// The client as the console uses it: over the browser's fetch.
+#[cfg(target_arch = "wasm32")]
+pub type ApiClient = larder_api::BrowserClient;

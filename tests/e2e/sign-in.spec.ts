@@ -1,0 +1,57 @@
+import { test, expect } from '@playwright/test';
+
+test('a curator signs in, sees the articles, and signs out', async ({ page }) => {
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await page.getByLabel('Username').fill('curator');
+  await page.getByLabel('Password').fill('curator-demo');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+
+  await expect(page.getByText('Signed in as curator')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Articles' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Vitamin D and bone health in older adults' })).toBeVisible();
+  await expect(page.locator('table.records tbody tr')).toHaveCount(20);
+  await page.screenshot({ path: 'target/playwright/screens/articles-1280.png', fullPage: true });
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await expect(page.getByText('Signed in as')).toHaveCount(0);
+});
+
+test('a wrong password says so and keeps what was typed', async ({ page }) => {
+  await page.goto('/sign-in');
+  await page.getByLabel('Username').fill('curator');
+  await page.getByLabel('Password').fill('not-the-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert')).toContainText('Invalid credentials.');
+  await expect(page.getByLabel('Username')).toHaveValue('curator');
+});
+
+test('an empty form is caught before any call', async ({ page }) => {
+  const calls: string[] = [];
+  page.on('request', (r) => { if (r.url().includes('/api/')) calls.push(r.url()); });
+  await page.goto('/sign-in');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert')).toContainText('Give a username and password');
+  expect(calls).toEqual([]);
+});
+
+test('nothing about the session is stored, and a reload signs out', async ({ page, context }) => {
+  await page.goto('/sign-in');
+  await page.getByLabel('Username').fill('curator');
+  await page.getByLabel('Password').fill('curator-demo');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('Signed in as curator')).toBeVisible();
+
+  const storage = await page.evaluate(() => ({
+    local: Object.keys(localStorage).length,
+    session: Object.keys(sessionStorage).length,
+    cookie: document.cookie,
+  }));
+  expect(storage).toEqual({ local: 0, session: 0, cookie: '' });
+  expect(await context.cookies()).toEqual([]);
+  expect(page.url()).not.toContain('token');
+
+  await page.reload();
+  await expect(page).toHaveURL(/\/sign-in$/);
+});

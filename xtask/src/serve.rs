@@ -1,0 +1,48 @@
+//! `cargo xtask serve`: the release console served by larder-server with demo data.
+
+use anyhow::{bail, Context, Result};
+
+use crate::process::{command, exec, root};
+
+/// Builds and serves until Ctrl-C.
+pub fn run(args: &[String]) -> Result<()> {
+    let port = match args {
+        [] => 8080,
+        [flag, port] if flag == "--port" => port.parse().context("--port takes a number")?,
+        _ => bail!("usage: cargo xtask serve [--port N]"),
+    };
+    crate::setup::run()?;
+    build_console("dist", None)?;
+    exec(&mut command(
+        "cargo",
+        &["build", "--package", "larder-server", "--profile", "server"],
+    ))?;
+    let server = root().join("target/server/larder-server");
+    let addr = format!("127.0.0.1:{port}");
+    let db = root().join("larder.db");
+    eprintln!(
+        "serving the console with demo data at http://{addr}/ (Ctrl-C stops; data persists in {})",
+        db.display()
+    );
+    exec(&mut command(
+        server.to_str().context("path")?,
+        &[
+            "--addr",
+            &addr,
+            "--static",
+            "dist",
+            "--demo",
+            "--db",
+            db.to_str().context("path")?,
+        ],
+    ))
+}
+
+/// `trunk build --release` into `dist`, optionally for hosting under `public_url`.
+pub fn build_console(dist: &str, public_url: Option<&str>) -> Result<()> {
+    let mut args = vec!["build", "--release", "--offline", "--dist", dist];
+    if let Some(url) = public_url {
+        args.extend(["--public-url", url]);
+    }
+    exec(&mut command("trunk", &args))
+}

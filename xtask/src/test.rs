@@ -1,0 +1,120 @@
+//! `cargo xtask test`: every check, in order, stopping at the first failure.
+
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+
+use crate::process::{command, exec, root, Server};
+
+/// Runs setup, then each step.
+pub fn run() -> Result<()> {
+    let steps: [(&str, fn() -> Result<()>); 7] = [
+        ("setup", || crate::setup::run().map(|_| ())),
+        ("format", || {
+            exec(&mut command("cargo", &["fmt", "--all", "--", "--check"]))
+        }),
+        ("clippy (native)", || {
+            exec(&mut command(
+                "cargo",
+                &[
+                    "clippy",
+                    "--workspace",
+                    "--all-targets",
+                    "--",
+                    "-D",
+                    "warnings",
+                ],
+            ))
+        }),
+        ("clippy (wasm32)", || {
+            exec(&mut command(
+                "cargo",
+                &[
+                    "clippy",
+                    "--target",
+                    "wasm32-unknown-unknown",
+                    "-p",
+                    "larder",
+                    "-p",
+                    "larder-api",
+                    "-p",
+                    "larder-contract",
+                    "--all-targets",
+                    "--",
+                    "-D",
+                    "warnings",
+                ],
+            ))
+        }),
+        ("native tests", || {
+            exec(&mut command("cargo", &["test", "--workspace"]))
+        }),
+        ("browser tests (wasm-bindgen-test in Chromium)", wasm_tests),
+        ("Playwright journeys", playwright),
+    ];
+    for (name, step) in steps {
+        let started = Instant::now();
+        eprintln!("\n==> {name}");
+        step().with_context(|| format!("step `{name}`"))?;
+        eprintln!("<== {name}: ok in {:.0} s", started.elapsed().as_secs_f64());
+    }
+    Ok(())
+}
+
+fn debug_server() -> Result<std::path::PathBuf> {
+    exec(&mut command(
+        "cargo",
+        &["build", "--package", "larder-server"],
+    ))?;
+    Ok(root().join("target/debug/larder-server"))
+}
+
+/// The wasm tests call a real server; its address reaches them at compile time.
+fn wasm_tests() -> Result<()> {
+    let server = Server::start(
+        &debug_server()?,
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            ":memory:",
+            "--demo",
+            "--cors-origin",
+            "*",
+        ],
+    )?;
+    exec(
+        command(
+            "cargo",
+            &[
+                "test",
+                "--target",
+                "wasm32-unknown-unknown",
+                "-p",
+                "larder-api",
+                "-p",
+                "larder",
+            ],
+        )
+        .env("LARDER_TEST_SERVER", &server.url),
+    )
+}
+
+/// The release build served by the server, driven by Playwright in Debian's Chromium.
+fn playwright() -> Result<()> {
+    crate::serve::build_console("dist", None)?;
+    let binary = debug_server()?;
+    let server = Server::start(
+        &binary,
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            ":memory:",
+            "--demo",
+            "--static",
+            "dist",
+        ],
+    )?;
+    exec(command("npx", &["playwright", "test"]).env("BASE_URL", &server.url))
+}
