@@ -10,6 +10,7 @@ use serde_json::Value;
 use crate::auth::{token_from_answer, Credentials, Identity, Token};
 use crate::config::{Api, ClientConfig};
 use crate::error::{failure_from_answer, ApiError};
+use crate::exchange::{Answer, Exchange};
 use crate::request::{Method, Request};
 use crate::retry::{next_wait_ms, MAX_RETRIES};
 use crate::transport::{HttpRequest, HttpResponse, Transport, TransportError};
@@ -202,6 +203,23 @@ impl<T: Transport> Client<T> {
         request: &Request,
         cancel: Option<&CancelToken>,
     ) -> Result<HttpResponse, ApiError> {
+        match self.exchange(request, &Exchange::Send, cancel).await? {
+            Answer::Full(response) => Ok(response),
+            Answer::Streamed(response) => Ok(HttpResponse {
+                status: response.status,
+                headers: response.headers,
+                body: self.inner.transport.stream_text(response.stream).await,
+            }),
+        }
+    }
+
+    /// [`Client::respond`] for any way of sending.
+    pub(crate) async fn exchange(
+        &self,
+        request: &Request,
+        how: &Exchange<'_, T::File>,
+        cancel: Option<&CancelToken>,
+    ) -> Result<Answer<T::Stream>, ApiError> {
         let mut signed_in_again = false;
         loop {
             let token = if request.authenticated {
@@ -209,17 +227,17 @@ impl<T: Transport> Client<T> {
             } else {
                 None
             };
-            let response = self
-                .send_with_retries(request, token.as_deref(), cancel)
+            let answer = self
+                .send_with_retries(request, how, token.as_deref(), cancel)
                 .await?;
-            if response.status == 401 && token.is_some() {
+            if answer.status() == 401 && token.is_some() {
                 if !signed_in_again && self.drop_token(token.as_deref()).await {
                     signed_in_again = true;
                     continue;
                 }
                 self.notify(Notice::SessionLost);
             }
-            return Ok(response);
+            return Ok(answer);
         }
     }
 
@@ -271,30 +289,29 @@ impl<T: Transport> Client<T> {
     async fn send_with_retries(
         &self,
         request: &Request,
+        how: &Exchange<'_, T::File>,
         token: Option<&str>,
         cancel: Option<&CancelToken>,
-    ) -> Result<HttpResponse, ApiError> {
+    ) -> Result<Answer<T::Stream>, ApiError> {
         let mut retries_done = 0;
         loop {
             let http = self.http_request(request, token);
-            let response = self
-                .inner
-                .transport
-                .send(http)
+            let answer = self
+                .dispatch(http, how)
                 .await
                 .map_err(|error| self.transport_error(request, error))?;
             let wait = next_wait_ms(
                 retries_done,
                 &request.method,
-                response.status,
-                response.header("retry-after"),
+                answer.status(),
+                answer.header("retry-after"),
                 self.inner.transport.now_ms(),
             );
             let Some(wait_ms) = wait else {
                 if retries_done > 0 {
                     self.notify(Notice::RetriesEnded);
                 }
-                return Ok(response);
+                return Ok(answer);
             };
             if cancel.is_some_and(CancelToken::is_cancelled) {
                 return Err(ApiError::Cancelled);
@@ -304,7 +321,7 @@ impl<T: Transport> Client<T> {
                 attempt: retries_done,
                 of: MAX_RETRIES,
                 wait_ms,
-                status: response.status,
+                status: answer.status(),
                 path: request.path.clone(),
             });
             if wait_ms > 0 {

@@ -63,6 +63,16 @@ pub fn changed_fields(collection: &Collection, before: &Record, after: &Record) 
     changes
 }
 
+/// Fields an update carries even when unchanged: wire-notes says an artifact's PATCH always
+/// carries `file_type`.
+pub fn always_sent(collection: &Collection) -> &'static [&'static str] {
+    if collection.path == larder_contract::collections::ARTIFACTS.path {
+        &["file_type"]
+    } else {
+        &[]
+    }
+}
+
 fn record_path(collection: &Collection, identifier: &str) -> String {
     format!("{}/{}", collection.path, path_segment(identifier))
 }
@@ -124,7 +134,8 @@ impl<T: Transport> Client<T> {
         .await
     }
 
-    /// Sends only what changed between `before` and `after` (no request when nothing did).
+    /// Sends only what changed between `before` and `after` (no request when nothing did), plus
+    /// the fields of [`always_sent`].
     pub async fn update_record(
         &self,
         collection: &Collection,
@@ -132,9 +143,14 @@ impl<T: Transport> Client<T> {
         before: &Record,
         after: &Record,
     ) -> Result<Record, ApiError> {
-        let changes = changed_fields(collection, before, after);
+        let mut changes = changed_fields(collection, before, after);
         if changes.is_empty() {
             return Ok(before.clone());
+        }
+        for field in always_sent(collection) {
+            if let Some(value) = after.get(*field).or_else(|| before.get(*field)) {
+                changes.entry(field.to_string()).or_insert(value.clone());
+            }
         }
         self.patch_record(collection, identifier, changes).await
     }

@@ -1,5 +1,6 @@
 //! The client's rules over a scripted transport with a virtual clock: tokens, renewal,
 //! single-flight sign-in, one re-sign-in after 401, retries and their waits.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

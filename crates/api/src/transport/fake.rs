@@ -6,7 +6,9 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
-use super::{HttpRequest, HttpResponse, StreamedResponse, Transport, TransportError};
+use super::{
+    HttpRequest, HttpResponse, Progress, StreamedResponse, Transport, TransportError, UploadRequest,
+};
 
 type Handler = dyn Fn(&HttpRequest) -> Result<HttpResponse, TransportError> + Send + Sync;
 
@@ -21,8 +23,26 @@ pub struct FakeTransport {
 struct FakeState {
     now_ms: u64,
     requests: Vec<HttpRequest>,
+    uploads: Vec<RecordedUpload>,
     sleeps: Vec<u64>,
     queue: VecDeque<Result<HttpResponse, TransportError>>,
+}
+
+/// A multipart upload as the fake received it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordedUpload {
+    /// The URL.
+    pub url: String,
+    /// The headers the client set (the multipart Content-Type is the transport's business).
+    pub headers: Vec<(String, String)>,
+    /// The text fields, in order.
+    pub fields: Vec<(String, String)>,
+    /// The name of the file's field.
+    pub file_field: String,
+    /// The file name.
+    pub file_name: Option<String>,
+    /// The file's bytes.
+    pub file: Vec<u8>,
 }
 
 impl FakeTransport {
@@ -60,6 +80,10 @@ impl FakeTransport {
     /// Every request sent so far.
     pub fn requests(&self) -> Vec<HttpRequest> {
         self.lock().requests.clone()
+    }
+    /// Every upload so far (each is also among [`FakeTransport::requests`]).
+    pub fn uploads(&self) -> Vec<RecordedUpload> {
+        self.lock().uploads.clone()
     }
     /// Every wait so far, in milliseconds.
     pub fn sleeps(&self) -> Vec<u64> {
@@ -99,6 +123,7 @@ impl Future for YieldOnce {
 
 impl Transport for FakeTransport {
     type Stream = Vec<u8>;
+    type File = Vec<u8>;
 
     async fn send(&self, request: HttpRequest) -> Result<HttpResponse, TransportError> {
         YieldOnce(false).await;
@@ -115,6 +140,29 @@ impl Transport for FakeTransport {
             headers: response.headers,
             stream: response.body.into_bytes(),
         })
+    }
+
+    async fn upload(
+        &self,
+        request: UploadRequest<Vec<u8>>,
+    ) -> Result<HttpResponse, TransportError> {
+        YieldOnce(false).await;
+        self.lock().uploads.push(RecordedUpload {
+            url: request.head.url.clone(),
+            headers: request.head.headers.clone(),
+            fields: request.fields.clone(),
+            file_field: request.file_field.clone(),
+            file_name: request.file_name.clone(),
+            file: request.file.clone(),
+        });
+        if let Some(progress) = &request.progress {
+            let total = request.file.len() as u64;
+            progress(Progress {
+                loaded: total,
+                total: Some(total),
+            });
+        }
+        self.answer(request.head)
     }
 
     async fn stream_text(&self, stream: Vec<u8>) -> String {

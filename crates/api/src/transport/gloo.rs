@@ -4,9 +4,13 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use gloo_net::http::{Headers, RequestBuilder};
-use web_sys::AbortController;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{AbortController, FormData, ProgressEvent, XmlHttpRequest};
 
-use super::{HttpRequest, HttpResponse, StreamedResponse, Transport, TransportError};
+use super::{
+    HttpRequest, HttpResponse, Progress, StreamedResponse, Transport, TransportError, UploadRequest,
+};
 
 /// fetch in the browser.
 #[derive(Clone, Copy, Debug, Default)]
@@ -77,8 +81,138 @@ fn header_pairs(response: &gloo_net::http::Response) -> Vec<(String, String)> {
     response.headers().entries().collect()
 }
 
+fn js_error(error: JsValue) -> TransportError {
+    TransportError::Network(
+        error
+            .as_string()
+            .or_else(|| {
+                error
+                    .dyn_ref::<js_sys::Error>()
+                    .map(|e| String::from(e.message()))
+            })
+            .unwrap_or_else(|| "the browser refused the request".into()),
+    )
+}
+
+/// `Name: value` lines of `getAllResponseHeaders()`.
+fn parse_header_block(block: &str) -> Vec<(String, String)> {
+    block
+        .lines()
+        .filter_map(|line| line.split_once(':'))
+        .map(|(name, value)| (name.trim().to_string(), value.trim().to_string()))
+        .collect()
+}
+
+/// Aborts an upload whose future was dropped before it finished (the caller went away).
+struct AbortOnDrop {
+    xhr: XmlHttpRequest,
+    finished: bool,
+}
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        if !self.finished {
+            let _ = self.xhr.abort();
+        }
+    }
+}
+
+/// XMLHttpRequest rather than fetch: fetch reports no upload progress.
+async fn upload(request: UploadRequest<web_sys::Blob>) -> Result<HttpResponse, TransportError> {
+    let xhr = XmlHttpRequest::new().map_err(js_error)?;
+    xhr.open_with_async(request.head.method, &request.head.url, true)
+        .map_err(js_error)?;
+    for (name, value) in &request.head.headers {
+        xhr.set_request_header(name, value).map_err(js_error)?;
+    }
+    let form = FormData::new().map_err(js_error)?;
+    for (name, value) in &request.fields {
+        form.append_with_str(name, value).map_err(js_error)?;
+    }
+    match &request.file_name {
+        Some(file_name) => {
+            form.append_with_blob_and_filename(&request.file_field, &request.file, file_name)
+        }
+        None => form.append_with_blob(&request.file_field, &request.file),
+    }
+    .map_err(js_error)?;
+
+    // The timeout counts from the last progress, so a large upload that keeps moving goes on.
+    let last_activity = Rc::new(Cell::new(js_sys::Date::now()));
+    let fired = Rc::new(Cell::new(false));
+    let on_upload_progress = {
+        let last_activity = last_activity.clone();
+        let progress = request.progress.clone();
+        Closure::<dyn FnMut(ProgressEvent)>::new(move |event: ProgressEvent| {
+            last_activity.set(js_sys::Date::now());
+            if let Some(progress) = &progress {
+                progress(Progress {
+                    loaded: event.loaded().max(0.0) as u64,
+                    total: event
+                        .length_computable()
+                        .then(|| event.total().max(0.0) as u64),
+                });
+            }
+        })
+    };
+    let on_answer_progress = {
+        let last_activity = last_activity.clone();
+        Closure::<dyn FnMut(ProgressEvent)>::new(move |_: ProgressEvent| {
+            last_activity.set(js_sys::Date::now());
+        })
+    };
+    if let Ok(target) = xhr.upload() {
+        target.set_onprogress(Some(on_upload_progress.as_ref().unchecked_ref()));
+    }
+    xhr.set_onprogress(Some(on_answer_progress.as_ref().unchecked_ref()));
+    let timeout_ms = request.head.timeout_ms as f64;
+    let _watchdog = {
+        let xhr = xhr.clone();
+        let fired = fired.clone();
+        let period = request.head.timeout_ms.clamp(10, 1000) as u32;
+        gloo_timers::callback::Interval::new(period, move || {
+            if js_sys::Date::now() - last_activity.get() > timeout_ms && !fired.get() {
+                fired.set(true);
+                let _ = xhr.abort();
+            }
+        })
+    };
+    let done = js_sys::Promise::new(&mut |resolve, reject| {
+        xhr.set_onload(Some(&resolve));
+        xhr.set_onerror(Some(&reject));
+        xhr.set_onabort(Some(&reject));
+    });
+    let mut guard = AbortOnDrop {
+        xhr: xhr.clone(),
+        finished: false,
+    };
+    xhr.send_with_opt_form_data(Some(&form)).map_err(js_error)?;
+    let outcome = wasm_bindgen_futures::JsFuture::from(done).await;
+    guard.finished = true;
+    if outcome.is_err() {
+        return Err(if fired.get() {
+            TransportError::Timeout
+        } else {
+            TransportError::Network("the upload failed (network or CORS)".into())
+        });
+    }
+    Ok(HttpResponse {
+        status: xhr.status().map_err(js_error)?,
+        headers: parse_header_block(&xhr.get_all_response_headers().unwrap_or_default()),
+        body: xhr.response_text().ok().flatten().unwrap_or_default(),
+    })
+}
+
 impl Transport for GlooTransport {
     type Stream = web_sys::Response;
+    type File = web_sys::Blob;
+
+    async fn upload(
+        &self,
+        request: UploadRequest<web_sys::Blob>,
+    ) -> Result<HttpResponse, TransportError> {
+        upload(request).await
+    }
 
     async fn send(&self, request: HttpRequest) -> Result<HttpResponse, TransportError> {
         let deadline = Deadline::new(request.timeout_ms)?;

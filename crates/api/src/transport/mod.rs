@@ -4,6 +4,7 @@
 //! tested natively with [`fake::FakeTransport`] and its virtual clock.
 
 use std::future::Future;
+use std::sync::Arc;
 
 pub mod fake;
 #[cfg(target_arch = "wasm32")]
@@ -92,10 +93,53 @@ pub enum TransportError {
     Timeout,
 }
 
+/// How far an upload has got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Bytes sent so far.
+    pub loaded: u64,
+    /// Bytes to send in all, when known.
+    pub total: Option<u64>,
+}
+
+/// Called as an upload proceeds.
+pub type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
+
+/// A multipart upload: the head of a request, the form's text fields and one file.
+pub struct UploadRequest<F> {
+    /// Method, URL, headers and timeout. It has no body and no Content-Type: the transport writes
+    /// the multipart body and its boundary. The timeout counts from the last sign of progress,
+    /// so a large file is not cut off while it is still moving.
+    pub head: HttpRequest,
+    /// Text fields, in order.
+    pub fields: Vec<(String, String)>,
+    /// The name of the file's field (`file`).
+    pub file_field: String,
+    /// The file (a browser `Blob` or `File` in wasm: its bytes never enter wasm memory).
+    pub file: F,
+    /// The file name sent with the file.
+    pub file_name: Option<String>,
+    /// Told about progress, when given.
+    pub progress: Option<ProgressFn>,
+}
+
+impl<F> std::fmt::Debug for UploadRequest<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UploadRequest")
+            .field("head", &self.head)
+            .field("fields", &self.fields)
+            .field("file_field", &self.file_field)
+            .field("file_name", &self.file_name)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Sends requests and keeps time.
 pub trait Transport {
     /// A body that has not been read (the browser's `Response` in wasm).
     type Stream;
+    /// A file to upload (the browser's `Blob` in wasm); cloning it must not copy the bytes.
+    type File: Clone;
 
     /// Sends a request and reads the whole answer.
     fn send(
@@ -107,6 +151,11 @@ pub trait Transport {
         &self,
         request: HttpRequest,
     ) -> impl Future<Output = Result<StreamedResponse<Self::Stream>, TransportError>>;
+    /// Sends a multipart form with one file and reads the whole answer.
+    fn upload(
+        &self,
+        request: UploadRequest<Self::File>,
+    ) -> impl Future<Output = Result<HttpResponse, TransportError>>;
     /// Reads an unread body as text (for a failing streamed answer).
     fn stream_text(&self, stream: Self::Stream) -> impl Future<Output = String>;
     /// Waits.

@@ -1,0 +1,76 @@
+//! Guidelines of a guide: listing, creation, search and bulk import.
+
+use serde_json::{json, Value};
+
+use crate::config::Api;
+use crate::error::ApiError;
+use crate::records::path_segment;
+use crate::request::{Method, Request};
+use crate::search::SearchQuery;
+use crate::transport::Transport;
+use crate::types::{Guideline, GuidelineImport, Resource, SearchResults};
+use crate::Client;
+
+/// The most guidelines one import takes.
+pub const MAX_IMPORT: usize = 1000;
+
+impl<T: Transport> Client<T> {
+    /// `GET guidelines/by-guide/{guide urn}?limit&offset`: full guidelines by `sequence_no`.
+    pub async fn guidelines_of(
+        &self,
+        guide_urn: &str,
+        limit: u32,
+        offset: u32,
+    ) -> Result<Vec<Guideline>, ApiError> {
+        let request = Request::data_get(format!("guidelines/by-guide/{}", path_segment(guide_urn)))
+            .query("limit", limit)
+            .query("offset", offset);
+        self.call(request).await
+    }
+
+    /// `POST guidelines`; the guideline names its guide in `guide_urn`.
+    pub async fn create_guideline(&self, guideline: &Guideline) -> Result<Guideline, ApiError> {
+        if guideline.guide_urn.trim().is_empty() {
+            return Err(ApiError::Caller("A guideline needs its guide_urn.".into()));
+        }
+        let body = Value::Object(guideline.to_record()?);
+        self.call(Request::new(Api::Data, Method::Post(body), "guidelines"))
+            .await
+    }
+
+    /// `POST guidelines/by-guide/{guide urn}/search`.
+    pub async fn search_guidelines_of(
+        &self,
+        guide_urn: &str,
+        query: &SearchQuery,
+    ) -> Result<SearchResults<Guideline>, ApiError> {
+        let path = format!("guidelines/by-guide/{}/search", path_segment(guide_urn));
+        self.search_at(path, query).await
+    }
+
+    /// `POST guidelines/by-guide/{guide urn}/import` with `{guidelines: [...]}`: all are stored
+    /// or none. More than [`MAX_IMPORT`] fail before any request.
+    pub async fn import_guidelines(
+        &self,
+        guide_urn: &str,
+        guidelines: &[Guideline],
+    ) -> Result<GuidelineImport, ApiError> {
+        if guidelines.len() > MAX_IMPORT {
+            return Err(ApiError::Caller(format!(
+                "At most {MAX_IMPORT} guidelines per import; split the {} into batches.",
+                guidelines.len()
+            )));
+        }
+        let items = guidelines
+            .iter()
+            .map(|g| g.to_record().map(Value::Object))
+            .collect::<Result<Vec<_>, _>>()?;
+        let path = format!("guidelines/by-guide/{}/import", path_segment(guide_urn));
+        let request = Request::new(
+            Api::Data,
+            Method::Post(json!({ "guidelines": items })),
+            path,
+        );
+        GuidelineImport::from_result(self.execute(request).await?)
+    }
+}

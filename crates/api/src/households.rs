@@ -1,0 +1,223 @@
+//! Households, members and profiles on the systemic API (routes as wire-notes gives them).
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::client::decode;
+use crate::config::Api;
+use crate::error::ApiError;
+use crate::records::path_segment;
+use crate::request::{Method, Request};
+use crate::transport::Transport;
+use crate::types::{
+    Household, HouseholdChanges, Member, MemberChanges, Message, NewHousehold, NewMember, Profile,
+    ProfileChanges, ProfileInput,
+};
+use crate::Client;
+use larder_contract::ErrorKind;
+
+/// The contract's default page of a household listing.
+pub const DEFAULT_LIMIT: u32 = 100;
+
+fn body(value: &impl Serialize) -> Result<Value, ApiError> {
+    serde_json::to_value(value).map_err(|e| ApiError::Caller(e.to_string()))
+}
+
+/// A list answer: a bare list, or an object holding the one list (`results`, `items`, ...).
+pub(crate) fn list_from_result<R: DeserializeOwned>(result: Value) -> Result<Vec<R>, ApiError> {
+    match result {
+        Value::Object(mut object) => {
+            let key = ["results", "items", "data", "households", "members"]
+                .into_iter()
+                .find(|key| object.get(*key).is_some_and(Value::is_array));
+            match key.and_then(|key| object.remove(key)) {
+                Some(list) => decode(list),
+                None => decode(Value::Object(object)),
+            }
+        }
+        other => decode(other),
+    }
+}
+
+/// `None` for a 404, so "has none" is not an error.
+fn none_if_missing<R>(result: Result<R, ApiError>) -> Result<Option<R>, ApiError> {
+    match result {
+        Ok(value) => Ok(Some(value)),
+        Err(error) if error.is_kind(ErrorKind::NotFound) => Ok(None),
+        Err(error) => Err(error),
+    }
+}
+
+fn household_path(id: &str) -> String {
+    format!("households/{}", path_segment(id))
+}
+
+fn member_path(id: &str) -> String {
+    format!("members/{}", path_segment(id))
+}
+
+impl<T: Transport> Client<T> {
+    /// `GET households/me`: the caller's household, `None` when they own none.
+    pub async fn own_household(&self) -> Result<Option<Household>, ApiError> {
+        none_if_missing(
+            self.call(Request::new(Api::System, Method::Get, "households/me"))
+                .await,
+        )
+    }
+
+    /// `GET households/{id}` (owner, or role admin or agent).
+    pub async fn household(&self, id: &str) -> Result<Household, ApiError> {
+        self.call(Request::new(Api::System, Method::Get, household_path(id)))
+            .await
+    }
+
+    /// `POST households`, members included; the caller becomes the owner (409 if they own one).
+    pub async fn create_household(&self, household: &NewHousehold) -> Result<Household, ApiError> {
+        let request = Request::new(Api::System, Method::Post(body(household)?), "households");
+        self.call(request).await
+    }
+
+    /// `GET households?limit&offset`: every household (role admin only).
+    pub async fn households(&self, limit: u32, offset: u32) -> Result<Vec<Household>, ApiError> {
+        let request = Request::new(Api::System, Method::Get, "households")
+            .query("limit", limit)
+            .query("offset", offset);
+        list_from_result(self.execute(request).await?)
+    }
+
+    /// `PATCH households/{id}` with the fields that are set.
+    pub async fn update_household(
+        &self,
+        id: &str,
+        changes: &HouseholdChanges,
+    ) -> Result<Household, ApiError> {
+        let request = Request::new(
+            Api::System,
+            Method::Patch(body(changes)?),
+            household_path(id),
+        );
+        self.call(request).await
+    }
+
+    /// `DELETE households/{id}`.
+    pub async fn delete_household(&self, id: &str) -> Result<Message, ApiError> {
+        let request = Request::new(Api::System, Method::Delete, household_path(id));
+        Message::from_result(self.execute(request).await?)
+    }
+
+    /// `GET members?household_id&limit&offset`.
+    pub async fn members(
+        &self,
+        household_id: &str,
+        limit: u32,
+        offset: u32,
+    ) -> Result<Vec<Member>, ApiError> {
+        let request = Request::new(Api::System, Method::Get, "members")
+            .query("household_id", household_id)
+            .query("limit", limit)
+            .query("offset", offset);
+        list_from_result(self.execute(request).await?)
+    }
+
+    /// `POST members`: a member of `household_id`, with a profile when given.
+    pub async fn create_member(
+        &self,
+        household_id: &str,
+        member: &NewMember,
+        profile: Option<&ProfileInput>,
+    ) -> Result<Member, ApiError> {
+        let mut fields: Map<String, Value> = match body(member)? {
+            Value::Object(fields) => fields,
+            _ => Map::new(),
+        };
+        fields.insert("household_id".into(), Value::from(household_id));
+        if let Some(profile) = profile {
+            fields.insert("profile".into(), body(profile)?);
+        }
+        let request = Request::new(Api::System, Method::Post(Value::Object(fields)), "members");
+        self.call(request).await
+    }
+
+    /// `GET members/{id}`: the member, with its profile when one exists.
+    pub async fn member(&self, id: &str) -> Result<Member, ApiError> {
+        self.call(Request::new(Api::System, Method::Get, member_path(id)))
+            .await
+    }
+
+    /// `PATCH members/{id}` with the fields that are set.
+    pub async fn update_member(
+        &self,
+        id: &str,
+        changes: &MemberChanges,
+    ) -> Result<Member, ApiError> {
+        let request = Request::new(Api::System, Method::Patch(body(changes)?), member_path(id));
+        self.call(request).await
+    }
+
+    /// `DELETE members/{id}`.
+    pub async fn delete_member(&self, id: &str) -> Result<Message, ApiError> {
+        let request = Request::new(Api::System, Method::Delete, member_path(id));
+        Message::from_result(self.execute(request).await?)
+    }
+
+    /// `GET members/{id}/profile`: `None` when the member has none.
+    pub async fn profile(&self, member_id: &str) -> Result<Option<Profile>, ApiError> {
+        let path = format!("{}/profile", member_path(member_id));
+        none_if_missing(
+            self.call(Request::new(Api::System, Method::Get, path))
+                .await,
+        )
+    }
+
+    /// `POST members/{id}/profile`.
+    pub async fn create_profile(
+        &self,
+        member_id: &str,
+        profile: &ProfileInput,
+    ) -> Result<Profile, ApiError> {
+        let path = format!("{}/profile", member_path(member_id));
+        let request = Request::new(Api::System, Method::Post(body(profile)?), path);
+        self.call(request).await
+    }
+
+    /// `PATCH members/{id}/profile` with the fields that are set (404 when there is none).
+    pub async fn update_profile(
+        &self,
+        member_id: &str,
+        changes: &ProfileChanges,
+    ) -> Result<Profile, ApiError> {
+        let path = format!("{}/profile", member_path(member_id));
+        let request = Request::new(Api::System, Method::Patch(body(changes)?), path);
+        self.call(request).await
+    }
+
+    /// Updates the member's profile, or creates it when the service says there is none.
+    pub async fn save_profile(
+        &self,
+        member_id: &str,
+        profile: &ProfileInput,
+    ) -> Result<Profile, ApiError> {
+        let changes = ProfileChanges {
+            dietary_groups: Some(profile.dietary_groups.clone()),
+            nutritional_preferences: Some(profile.nutritional_preferences.clone()),
+            allergies: profile.allergies.clone(),
+            properties: profile.properties.clone(),
+        };
+        match self.update_profile(member_id, &changes).await {
+            Err(error) if error.is_kind(ErrorKind::NotFound) => {
+                self.create_profile(member_id, profile).await
+            }
+            other => other,
+        }
+    }
+
+    /// `DELETE members/{id}/profile`.
+    pub async fn delete_profile(&self, member_id: &str) -> Result<Message, ApiError> {
+        let path = format!("{}/profile", member_path(member_id));
+        Message::from_result(
+            self.execute(Request::new(Api::System, Method::Delete, path))
+                .await?,
+        )
+    }
+}

@@ -1,0 +1,74 @@
+//! Passages of a textbook: listing, one page, search and bulk replacement.
+
+use crate::config::Api;
+use crate::error::ApiError;
+use crate::records::path_segment;
+use crate::request::{Method, Request};
+use crate::search::SearchQuery;
+use crate::transport::Transport;
+use crate::types::{Passage, ReplacePassages, ReplaceResult, SearchResults};
+use crate::Client;
+
+fn by_textbook(textbook_urn: &str) -> String {
+    format!(
+        "textbook-passages/by-textbook/{}",
+        path_segment(textbook_urn)
+    )
+}
+
+impl<T: Transport> Client<T> {
+    /// `GET textbook-passages/by-textbook/{urn}?limit&offset`: full passages by page and sequence.
+    pub async fn passages_of(
+        &self,
+        textbook_urn: &str,
+        limit: u32,
+        offset: u32,
+    ) -> Result<Vec<Passage>, ApiError> {
+        let request = Request::data_get(by_textbook(textbook_urn))
+            .query("limit", limit)
+            .query("offset", offset);
+        self.call(request).await
+    }
+
+    /// The passages of page `page_no`, in sequence: the textbook's search with
+    /// `fq: ["page_no:N"]`.
+    pub async fn passages_on_page(
+        &self,
+        textbook_urn: &str,
+        page_no: u32,
+        limit: u32,
+    ) -> Result<Vec<Passage>, ApiError> {
+        let query = SearchQuery::new("")
+            .filter("page_no", page_no)
+            .sort("sequence_no asc")
+            .page(limit, 0);
+        let page = self.search_passages_of(textbook_urn, &query).await?;
+        Ok(page.results.into_iter().map(|hit| hit.record).collect())
+    }
+
+    /// `POST textbook-passages/by-textbook/{urn}/search`.
+    pub async fn search_passages_of(
+        &self,
+        textbook_urn: &str,
+        query: &SearchQuery,
+    ) -> Result<SearchResults<Passage>, ApiError> {
+        self.search_at(format!("{}/search", by_textbook(textbook_urn)), query)
+            .await
+    }
+
+    /// `POST textbook-passages/by-textbook/{urn}/replace`: the passages of one artifact, and
+    /// optionally the textbook's page count and table of contents, replaced at once.
+    pub async fn replace_passages(
+        &self,
+        textbook_urn: &str,
+        replacement: &ReplacePassages,
+    ) -> Result<ReplaceResult, ApiError> {
+        let body =
+            serde_json::to_value(replacement).map_err(|e| ApiError::Caller(e.to_string()))?;
+        let path = format!("{}/replace", by_textbook(textbook_urn));
+        ReplaceResult::from_result(
+            self.execute(Request::new(Api::Data, Method::Post(body), path))
+                .await?,
+        )
+    }
+}

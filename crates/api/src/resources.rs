@@ -1,0 +1,59 @@
+//! Typed record operations over [`Resource`] types: the generic record operations, decoded.
+
+use serde_json::Value;
+
+use crate::error::ApiError;
+use crate::records::changed_fields;
+use crate::transport::Transport;
+use crate::types::{Message, Resource};
+use crate::Client;
+
+fn typed<R: Resource>(record: crate::Record) -> Result<R, ApiError> {
+    crate::client::decode(Value::Object(record))
+}
+
+impl<T: Transport> Client<T> {
+    /// `GET {collection}/{identifier}`, e.g. `client.get::<Article>("vit-d")`.
+    pub async fn get<R: Resource>(&self, identifier: &str) -> Result<R, ApiError> {
+        typed(self.get_record(&R::COLLECTION, identifier).await?)
+    }
+
+    /// `POST {collection}`; a URN record carries its slug in `urn`.
+    pub async fn create<R: Resource>(&self, record: &R) -> Result<R, ApiError> {
+        typed(
+            self.create_record(&R::COLLECTION, record.to_record()?)
+                .await?,
+        )
+    }
+
+    /// `PATCH {collection}/{identifier}` with only the changed, mutable fields of `after`
+    /// (unknown fields included); no request when nothing changed.
+    pub async fn update<R: Resource + Clone>(
+        &self,
+        identifier: &str,
+        before: &R,
+        after: &R,
+    ) -> Result<R, ApiError> {
+        let (old, new) = (before.to_record()?, after.to_record()?);
+        if changed_fields(&R::COLLECTION, &old, &new).is_empty() {
+            return Ok(before.clone());
+        }
+        typed(
+            self.update_record(&R::COLLECTION, identifier, &old, &new)
+                .await?,
+        )
+    }
+
+    /// `PUT {collection}/{identifier}` with every mutable field of `record`.
+    pub async fn put<R: Resource>(&self, identifier: &str, record: &R) -> Result<R, ApiError> {
+        typed(
+            self.put_record(&R::COLLECTION, identifier, &record.to_record()?)
+                .await?,
+        )
+    }
+
+    /// `DELETE {collection}/{identifier}`.
+    pub async fn delete<R: Resource>(&self, identifier: &str) -> Result<Message, ApiError> {
+        Message::from_result(self.delete_record(&R::COLLECTION, identifier).await?)
+    }
+}
