@@ -8,6 +8,7 @@ pub mod collections;
 pub mod enums;
 pub mod envelope;
 pub mod errors;
+pub mod limits;
 pub mod slug;
 
 pub use collections::{Collection, IdentifierKind, COLLECTIONS};

@@ -3,19 +3,28 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use axum::extract::{DefaultBodyLimit, Request};
-use axum::http::{header, HeaderValue, Method};
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{header, Extensions, HeaderMap, HeaderValue, Method, StatusCode, Version};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{any, get, patch, post, MethodRouter};
 use axum::Router;
+use larder_contract::collections::{ARTICLES, TEXTBOOK_PASSAGES};
+use larder_contract::{Collection, IdentifierKind, COLLECTIONS};
+use serde_json::Value;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::predicate::{DefaultPredicate, Predicate};
 use tower_http::compression::CompressionLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::services::{ServeDir, ServeFile};
-use tower_http::trace::TraceLayer;
+use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
+use tracing::Level;
 
-use crate::error::{ApiError, HELP_URL};
-use crate::routes::{records, system};
+use crate::auth::Caller;
+use crate::error::{ApiError, JsonBody, PathParams, QueryParams, HELP_URL};
+use crate::routes::{
+    artifacts, guidelines, households, members, passages, records, search, system,
+};
 use crate::SharedState;
 
 /// Largest JSON body accepted (uploads have their own limit).
@@ -47,22 +56,28 @@ pub fn router(state: SharedState, apis: Apis, own: &[SocketAddr]) -> Router {
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT));
     let mut app = Router::new()
         .nest("/api/v1", api)
-        .route("/api", get(unknown_route))
-        .route("/api/{*rest}", get(unknown_route));
+        .route("/api", any(unknown_route))
+        .route("/api/{*rest}", any(unknown_route));
     app = match &state.options.static_dir {
         Some(dir) if apis != Apis::System => app.fallback_service(
             ServeDir::new(dir)
                 .precompressed_br()
                 .precompressed_gzip()
-                .fallback(ServeFile::new(dir.join("index.html"))),
+                .fallback(console_pages(dir.join("index.html"))),
         ),
         _ => app.fallback(unknown_route),
     };
     app.layer(middleware::from_fn(cache_headers))
+        .layer(CatchPanicLayer::custom(panic_response))
         .layer(middleware::from_fn(help_url))
-        .layer(CompressionLayer::new())
+        .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(not_a_download)))
         .layer(cors(&state.options.cors_origins, own))
-        .layer(TraceLayer::new_for_http())
+        .layer(
+            // Every request at info level, so the default log filter shows the traffic.
+            TraceLayer::new_for_http()
+                .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+                .on_response(DefaultOnResponse::new().level(Level::INFO)),
+        )
         .with_state(state)
 }
 
@@ -71,17 +86,146 @@ fn system_routes() -> Router<SharedState> {
         .route("/system/login", post(system::login))
         .route("/system/mtm", post(system::mtm))
         .route("/system/ping", get(system::ping))
+        .route("/households/me", get(households::me))
+        .route(
+            "/households",
+            get(households::list).post(households::create),
+        )
+        .route(
+            "/households/{id}",
+            get(households::get)
+                .patch(households::patch)
+                .delete(households::delete),
+        )
+        .route("/members", get(members::list).post(members::create))
+        .route(
+            "/members/{id}",
+            get(members::get)
+                .patch(members::patch)
+                .delete(members::delete),
+        )
+        .route(
+            "/members/{id}/profile",
+            get(members::get_profile)
+                .post(members::create_profile)
+                .patch(members::patch_profile)
+                .delete(members::delete_profile),
+        )
+}
+
+type Shared = State<SharedState>;
+
+/// The routes of one collection, generated from its descriptor.
+fn collection_routes(c: &'static Collection) -> Router<SharedState> {
+    let mut root: MethodRouter<SharedState> =
+        post(move |s: Shared, who: Caller, body: JsonBody<Value>| records::create(c, s, who, body));
+    // Passages are only listed per textbook.
+    if c.path != TEXTBOOK_PASSAGES.path {
+        root = root.get(
+            move |s: Shared, who: Caller, q: QueryParams<records::ListQuery>| {
+                records::list(c, s, who, q)
+            },
+        );
+    }
+    let one =
+        get(move |s: Shared, who: Caller, id: PathParams<String>| records::get(c, s, who, id))
+            .patch(
+                move |s: Shared, who: Caller, id: PathParams<String>, body: JsonBody<Value>| {
+                    records::patch(c, s, who, id, body)
+                },
+            )
+            .put(
+                move |s: Shared, who: Caller, id: PathParams<String>, body: JsonBody<Value>| {
+                    records::put(c, s, who, id, body)
+                },
+            )
+            .delete(move |s: Shared, who: Caller, id: PathParams<String>| {
+                records::delete(c, s, who, id)
+            });
+    let mut router = Router::new()
+        .route(&format!("/{}", c.path), root)
+        .route(&format!("/{}/{{identifier}}", c.path), one);
+    if c.searchable {
+        let mut route = post(
+            move |s: Shared, who: Caller, body: JsonBody<search::SearchBody>| {
+                search::search(c, s, who, body)
+            },
+        );
+        if c.path == ARTICLES.path {
+            route = route.get(search::search_articles_get);
+        }
+        router = router.route(&format!("/{}/search", c.path), route);
+    }
+    if let IdentifierKind::Urn { .. } = c.identifier {
+        router = router.route(
+            &format!("/{}/{{identifier}}/enhance", c.path),
+            patch(
+                move |s: Shared, who: Caller, id: PathParams<String>, body: JsonBody<Value>| {
+                    crate::enhance::enhance(c, s, who, id, body)
+                },
+            ),
+        );
+    }
+    router
 }
 
 fn data_routes() -> Router<SharedState> {
-    Router::new()
-        .route("/{collection}", get(records::list).post(records::create))
+    let mut router = Router::new();
+    for collection in COLLECTIONS.iter() {
+        router = router.merge(collection_routes(collection));
+    }
+    router
         .route(
-            "/{collection}/{identifier}",
-            get(records::get)
-                .patch(records::patch)
-                .delete(records::delete),
+            "/artifacts/upload",
+            // The upload enforces --max-upload itself while streaming to disk.
+            post(artifacts::upload).layer(DefaultBodyLimit::disable()),
         )
+        .route("/artifacts/{id}/download", get(artifacts::download))
+        .route("/guidelines/by-guide/{urn}", get(guidelines::by_guide))
+        .route("/guidelines/by-guide/{urn}/search", post(search::by_guide))
+        .route(
+            "/guidelines/by-guide/{urn}/import",
+            post(guidelines::import),
+        )
+        .route(
+            "/textbook-passages/by-textbook/{urn}",
+            get(passages::by_textbook),
+        )
+        .route(
+            "/textbook-passages/by-textbook/{urn}/search",
+            post(search::by_textbook),
+        )
+        .route(
+            "/textbook-passages/by-textbook/{urn}/replace",
+            post(passages::replace),
+        )
+}
+
+/// Paths that are not files are pages of the console (deep links): they get index.html. A path
+/// that names a missing file (an old asset, an absent config.json) is a plain 404, so the console
+/// and browsers are never handed HTML in place of a file.
+fn console_pages(
+    index: std::path::PathBuf,
+) -> impl tower::Service<
+    Request,
+    Response = Response,
+    Error = std::convert::Infallible,
+    Future = impl Send,
+> + Clone {
+    tower::service_fn(move |request: Request| {
+        let index = index.clone();
+        async move {
+            let file = request.uri().path().rsplit('/').next().unwrap_or_default();
+            if file.contains('.') {
+                return Ok((axum::http::StatusCode::NOT_FOUND, "Not found").into_response());
+            }
+            let served = tower::ServiceExt::oneshot(ServeFile::new(index), request).await;
+            Ok(match served {
+                Ok(response) => response.into_response(),
+                Err(never) => match never {},
+            })
+        }
+    })
 }
 
 async fn unknown_route(request: Request) -> ApiError {
@@ -101,6 +245,22 @@ async fn wrong_method(request: Request) -> ApiError {
             request.uri().path()
         ),
     )
+}
+
+/// A handler that panics still answers in the envelope, and the process keeps serving.
+fn panic_response(cause: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let cause = cause
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| cause.downcast_ref::<&str>().copied())
+        .unwrap_or("unknown panic");
+    ApiError::internal(format!("handler panicked: {cause}")).into_response()
+}
+
+/// Downloads keep their Content-Length (the console shows progress against it), so they are
+/// never compressed on the fly.
+fn not_a_download(_: StatusCode, _: Version, headers: &HeaderMap, _: &Extensions) -> bool {
+    !headers.contains_key(header::CONTENT_DISPOSITION)
 }
 
 /// Keeps the request's URL for the envelope's `help` while the request is answered.

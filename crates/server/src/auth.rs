@@ -210,11 +210,23 @@ impl Auth {
         spec: &AccountSpec,
     ) -> anyhow::Result<()> {
         let hash = hash_secret(&spec.secret)?;
+        self.upsert_hashed(store, kind, &spec.name, &hash, &spec.roles)
+    }
+
+    /// Creates or updates an account whose secret is already hashed (see [`hash_secret`]).
+    pub fn upsert_hashed(
+        &self,
+        store: &Store,
+        kind: AccountKind,
+        name: &str,
+        hash: &str,
+        roles: &[String],
+    ) -> anyhow::Result<()> {
         store.with(|conn| {
             conn.execute(
                 "INSERT INTO accounts (kind, name, secret_hash, roles) VALUES (?1, ?2, ?3, ?4)
                  ON CONFLICT (kind, name) DO UPDATE SET secret_hash = excluded.secret_hash, roles = excluded.roles",
-                params![kind.as_str(), spec.name, hash, spec.roles.join(",")],
+                params![kind.as_str(), name, hash, roles.join(",")],
             )
         })?;
         Ok(())
@@ -412,7 +424,8 @@ pub fn unix_now() -> u64 {
         .unwrap_or_default()
 }
 
-fn hash_secret(secret: &str) -> anyhow::Result<String> {
+/// An argon2 hash of `secret` with a fresh salt.
+pub fn hash_secret(secret: &str) -> anyhow::Result<String> {
     let salt = SaltString::generate(&mut argon2::password_hash::rand_core::OsRng);
     Argon2::default()
         .hash_password(secret.as_bytes(), &salt)

@@ -1,6 +1,7 @@
 //! Every failure becomes the envelope of interface.md part 7, here and nowhere else.
 
-use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::multipart::MultipartRejection;
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -175,6 +176,21 @@ impl From<QueryRejection> for ApiError {
     }
 }
 
+impl From<PathRejection> for ApiError {
+    fn from(rejection: PathRejection) -> ApiError {
+        ApiError::invalid(rejection.body_text())
+    }
+}
+
+impl From<MultipartRejection> for ApiError {
+    fn from(rejection: MultipartRejection) -> ApiError {
+        ApiError::invalid(format!(
+            "Expected a multipart/form-data body: {}",
+            rejection.body_text()
+        ))
+    }
+}
+
 /// 413: a body over the limit. No kind of the twelve has this status, so it is a generic failure.
 pub fn too_large() -> ApiError {
     ApiError {
@@ -196,3 +212,8 @@ pub struct JsonBody<T>(pub T);
 #[derive(axum::extract::FromRequestParts)]
 #[from_request(via(axum::extract::Query), rejection(ApiError))]
 pub struct QueryParams<T>(pub T);
+
+/// Path extractor whose rejections are envelopes.
+#[derive(axum::extract::FromRequestParts)]
+#[from_request(via(axum::extract::Path), rejection(ApiError))]
+pub struct PathParams<T>(pub T);

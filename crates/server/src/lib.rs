@@ -1,11 +1,36 @@
 //! larder-server: the reference Nutrition Data & Household API on axum and SQLite.
 //!
-//! [`Options`] is the command line; [`serve`] binds and runs; [`app`] builds the router for tests.
+//! [`Options`] is the command line; [`prepare`] opens the database and loads accounts and demo
+//! data; [`start`] binds and serves; [`app`] builds the router.
+//!
+//! Routes, under `/api/v1` (`{c}` is each of the seven collections, mounted from its descriptor):
+//!
+//! | Method | Path | |
+//! |---|---|---|
+//! | POST | `system/login`, `system/mtm` | sign-in |
+//! | GET | `system/ping` | who is asking |
+//! | GET, POST | `households` | admin list; create (one per owner) |
+//! | GET | `households/me` | |
+//! | GET, PATCH, DELETE | `households/{id}` | |
+//! | GET, POST | `members` | list needs `household_id` |
+//! | GET, PATCH, DELETE | `members/{id}` | |
+//! | GET, POST, PATCH, DELETE | `members/{id}/profile` | |
+//! | GET, POST | `{c}` | identifiers (not passages); create |
+//! | GET, PATCH, PUT, DELETE | `{c}/{slug, urn or uuid}` | |
+//! | POST | `{c}/search` | articles, guides, guidelines, textbooks, fctables; GET too for articles |
+//! | PATCH | `{c}/{urn}/enhance` | URN collections |
+//! | GET | `artifacts?parent_urn=` | the parent's artifact records |
+//! | POST | `artifacts/upload` | multipart, streamed to disk |
+//! | GET | `artifacts/{id}/download` | streamed |
+//! | GET | `guidelines/by-guide/{urn}` | POST `.../search`, POST `.../import` |
+//! | GET | `textbook-passages/by-textbook/{urn}` | POST `.../search`, POST `.../replace` |
 
 pub mod app;
 pub mod auth;
 pub mod demo;
+pub mod enhance;
 pub mod error;
+pub mod model;
 pub mod routes;
 pub mod store;
 
@@ -53,7 +78,7 @@ pub struct Options {
     #[arg(long, default_value_t = 3600)]
     pub token_ttl: u64,
     /// Largest accepted upload, in bytes.
-    #[arg(long, default_value_t = 1 << 30)]
+    #[arg(long, default_value_t = larder_contract::limits::DEFAULT_MAX_UPLOAD)]
     pub max_upload: u64,
 }
 
@@ -204,6 +229,11 @@ pub async fn run(options: Options) -> anyhow::Result<()> {
         for (id, secret, roles) in demo::DEMO_CLIENTS {
             println!("  client {id} / {secret}  roles: [{}]", roles.join(", "));
         }
+        println!(
+            "  users  family01..family{:02} / {}  (household owners)",
+            demo::FAMILY_COUNT,
+            demo::FAMILY_PASSWORD
+        );
     }
     tokio::signal::ctrl_c().await?;
     running.stop().await;

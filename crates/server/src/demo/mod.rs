@@ -1,5 +1,10 @@
 //! The demo data set (`--demo`) and synthetic articles (`--generate-articles N`). Both are idempotent.
 
+mod households;
+mod library;
+
+pub use households::{FAMILY_COUNT, FAMILY_PASSWORD};
+
 use serde_json::{json, Value};
 
 use crate::auth::{AccountKind, AccountSpec, Auth};
@@ -81,6 +86,8 @@ pub fn load(store: &Store, auth: &Auth) -> anyhow::Result<()> {
             }),
         )?;
     }
+    library::load(store)?;
+    households::load(store, auth)?;
     Ok(())
 }
 
@@ -90,6 +97,7 @@ pub fn generate_articles(store: &Store, count: usize) -> anyhow::Result<()> {
         "protein", "fiber", "vitamin", "mineral", "sodium", "sugar", "fat", "calcium", "iron",
         "zinc", "energy", "diet", "children", "adults", "elderly", "intake",
     ];
+    let mut batch = Vec::new();
     for n in 0..count {
         let pick = |k: usize| WORDS[(n * 7 + k * 13) % WORDS.len()];
         let title = format!(
@@ -98,9 +106,12 @@ pub fn generate_articles(store: &Store, count: usize) -> anyhow::Result<()> {
             pick(2),
             pick(3)
         );
-        insert_article_once(
-            store,
-            &format!("synthetic-{n}"),
+        let slug = format!("synthetic-{n}");
+        if store.records().urn_exists(&ARTICLES.full_urn(&slug))? {
+            continue;
+        }
+        batch.push(article_doc(
+            &slug,
             json!({
                 "title": title,
                 "abstract": format!("We measured {} {} across {} participants.", pick(4), pick(5), n % 900 + 100),
@@ -108,24 +119,35 @@ pub fn generate_articles(store: &Store, count: usize) -> anyhow::Result<()> {
                 "status": "active",
                 "publication_year": 1990 + n % 35,
             }),
-        )?;
+        ));
+        // One transaction per thousand: a synchronous commit per article would take minutes.
+        if batch.len() == 1000 {
+            store.records().insert_many(&ARTICLES, &batch)?;
+            batch.clear();
+        }
     }
+    store.records().insert_many(&ARTICLES, &batch)?;
     Ok(())
 }
 
-fn insert_article_once(store: &Store, slug: &str, fields: Value) -> anyhow::Result<()> {
-    let urn = ARTICLES.full_urn(slug);
-    if store.records().urn_exists(&urn)? {
-        return Ok(());
-    }
+fn article_doc(slug: &str, fields: Value) -> Value {
     let mut doc = fields;
     let timestamp = now();
-    doc["urn"] = json!(urn);
+    doc["urn"] = json!(ARTICLES.full_urn(slug));
     doc["id"] = json!(uuid::Uuid::new_v4().to_string());
     doc["type"] = json!("article");
     doc["creator"] = json!("demo");
     doc["created_at"] = json!(timestamp);
     doc["updated_at"] = json!(timestamp);
-    store.records().insert(&ARTICLES, &doc, None)?;
+    doc
+}
+
+fn insert_article_once(store: &Store, slug: &str, fields: Value) -> anyhow::Result<()> {
+    if store.records().urn_exists(&ARTICLES.full_urn(slug))? {
+        return Ok(());
+    }
+    store
+        .records()
+        .insert(&ARTICLES, &article_doc(slug, fields))?;
     Ok(())
 }

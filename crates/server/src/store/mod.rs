@@ -3,13 +3,18 @@
 //! Durability: WAL with `synchronous = FULL`, so a write is on disk before it is acknowledged
 //! and survives a crash of the process or the machine.
 
+mod households;
 mod records;
+mod search;
 
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use rusqlite::Connection;
 
-pub use records::{RecordRow, Records};
+pub use households::Households;
+pub use records::{parent_field, ChildOrder, RecordRow, Records, Viewer};
+pub use search::{FacetValue, Filter, SearchHits, SearchQuery, SortKey};
 
 /// Each migration runs once, in order; `PRAGMA user_version` counts those applied.
 const MIGRATIONS: &[&str] = &[
@@ -48,12 +53,64 @@ const MIGRATIONS: &[&str] = &[
         doc TEXT NOT NULL
     );
     "#,
+    // 2: full-text search over every record, kept in step by triggers, and the enhancement log.
+    // The FTS rowid is the record's rowid; the service never runs VACUUM, which could renumber it.
+    r#"
+    CREATE VIRTUAL TABLE records_fts USING fts5 (
+        title, body, tokenize = 'porter unicode61 remove_diacritics 2'
+    );
+    CREATE TRIGGER records_fts_insert AFTER INSERT ON records BEGIN
+        INSERT INTO records_fts (rowid, title, body) VALUES (new.rowid, coalesce(json_extract(new.doc, '$.title'), ''), concat_ws(' ',
+            json_extract(new.doc, '$.abstract'), json_extract(new.doc, '$.content'),
+            json_extract(new.doc, '$.description'), json_extract(new.doc, '$.rule_text'),
+            json_extract(new.doc, '$.text'), json_extract(new.doc, '$.notes'),
+            json_extract(new.doc, '$.short_title'), json_extract(new.doc, '$.subtitle'),
+            json_extract(new.doc, '$.keywords'), json_extract(new.doc, '$.tags'),
+            json_extract(new.doc, '$.topics'), json_extract(new.doc, '$.authors'),
+            json_extract(new.doc, '$.ai_tags')));
+    END;
+    CREATE TRIGGER records_fts_delete AFTER DELETE ON records BEGIN
+        DELETE FROM records_fts WHERE rowid = old.rowid;
+    END;
+    CREATE TRIGGER records_fts_update AFTER UPDATE OF doc ON records BEGIN
+        DELETE FROM records_fts WHERE rowid = old.rowid;
+        INSERT INTO records_fts (rowid, title, body) VALUES (new.rowid, coalesce(json_extract(new.doc, '$.title'), ''), concat_ws(' ',
+            json_extract(new.doc, '$.abstract'), json_extract(new.doc, '$.content'),
+            json_extract(new.doc, '$.description'), json_extract(new.doc, '$.rule_text'),
+            json_extract(new.doc, '$.text'), json_extract(new.doc, '$.notes'),
+            json_extract(new.doc, '$.short_title'), json_extract(new.doc, '$.subtitle'),
+            json_extract(new.doc, '$.keywords'), json_extract(new.doc, '$.tags'),
+            json_extract(new.doc, '$.topics'), json_extract(new.doc, '$.authors'),
+            json_extract(new.doc, '$.ai_tags')));
+    END;
+    INSERT INTO records_fts (rowid, title, body) SELECT rowid, coalesce(json_extract(doc, '$.title'), ''), concat_ws(' ',
+            json_extract(doc, '$.abstract'), json_extract(doc, '$.content'),
+            json_extract(doc, '$.description'), json_extract(doc, '$.rule_text'),
+            json_extract(doc, '$.text'), json_extract(doc, '$.notes'),
+            json_extract(doc, '$.short_title'), json_extract(doc, '$.subtitle'),
+            json_extract(doc, '$.keywords'), json_extract(doc, '$.tags'),
+            json_extract(doc, '$.topics'), json_extract(doc, '$.authors'),
+            json_extract(doc, '$.ai_tags')) FROM records;
+    CREATE TABLE enhance_runs (
+        id TEXT PRIMARY KEY,
+        record_id TEXT NOT NULL,
+        collection TEXT NOT NULL,
+        agent TEXT NOT NULL,
+        caller TEXT NOT NULL,
+        fields TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE INDEX enhance_runs_by_record ON enhance_runs (record_id);
+    "#,
 ];
 
 /// The database, shared by every handler.
 #[derive(Clone)]
 pub struct Store {
     conn: Arc<Mutex<Connection>>,
+    files: PathBuf,
+    // Keeps the artifact folder of an in-memory database alive; it is removed when the last clone drops.
+    _temp: Option<Arc<tempfile::TempDir>>,
 }
 
 impl Store {
@@ -68,8 +125,37 @@ impl Store {
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
         )?;
         migrate(&conn)?;
+        let (files, temp) = if path == ":memory:" {
+            let temp = tempfile::Builder::new()
+                .prefix("larder-artifacts-")
+                .tempdir()?;
+            (temp.path().to_path_buf(), Some(Arc::new(temp)))
+        } else {
+            (artifact_folder(Path::new(path)), None)
+        };
+        std::fs::create_dir_all(&files)?;
         Ok(Store {
             conn: Arc::new(Mutex::new(conn)),
+            files,
+            _temp: temp,
+        })
+    }
+
+    /// The folder holding artifact files, each named by its artifact's UUID.
+    pub fn files(&self) -> &Path {
+        &self.files
+    }
+
+    /// Runs `f` inside one transaction, committed when it returns `Ok`.
+    pub fn transaction<T, E: From<rusqlite::Error>>(
+        &self,
+        f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, E>,
+    ) -> Result<T, E> {
+        self.with(|conn| {
+            let tx = conn.transaction()?;
+            let value = f(&tx)?;
+            tx.commit()?;
+            Ok(value)
         })
     }
 
@@ -97,6 +183,18 @@ impl Store {
     pub fn records(&self) -> Records<'_> {
         Records { store: self }
     }
+
+    /// The household, member and profile operations.
+    pub fn households(&self) -> Households<'_> {
+        Households { store: self }
+    }
+}
+
+/// `data/larder.db` keeps its files in `data/larder.db-artifacts/`.
+fn artifact_folder(db: &Path) -> PathBuf {
+    let mut name = db.file_name().unwrap_or_default().to_os_string();
+    name.push("-artifacts");
+    db.with_file_name(name)
 }
 
 fn migrate(conn: &Connection) -> rusqlite::Result<()> {
@@ -113,4 +211,52 @@ fn migrate(conn: &Connection) -> rusqlite::Result<()> {
 /// Now, as the service writes timestamps (RFC 3339, UTC, milliseconds).
 pub fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use larder_contract::collections::ARTICLES;
+
+    #[test]
+    fn a_database_of_the_first_version_is_upgraded_and_indexed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(&format!("{} PRAGMA user_version = 1;", MIGRATIONS[0]))
+                .unwrap();
+            conn.execute(
+                "INSERT INTO records (id, collection, urn, doc) VALUES ('1', 'articles', 'urn:article:old', ?1)",
+                [r#"{"id": "1", "urn": "urn:article:old", "title": "Legacy lentils", "status": "active"}"#],
+            )
+            .unwrap();
+        }
+        let store = Store::open(path.to_str().unwrap()).unwrap();
+        let version: usize = store.with(|c| {
+            c.query_row("PRAGMA user_version", [], |r| r.get(0))
+                .unwrap()
+        });
+        assert_eq!(version, MIGRATIONS.len());
+        let hits = store
+            .search(&SearchQuery {
+                collection: &ARTICLES,
+                viewer: Viewer::Public,
+                parent: None,
+                text: Some("\"lentils\"".into()),
+                filters: vec![],
+                sort: vec![],
+                natural_order: "rid",
+                limit: 10,
+                offset: 0,
+                facets: vec![],
+                facet_limit: 10,
+            })
+            .unwrap();
+        assert_eq!(hits.total, 1);
+        assert!(dir.path().join("old.db-artifacts").is_dir());
+        // Opening again applies nothing twice.
+        drop(store);
+        assert!(Store::open(path.to_str().unwrap()).is_ok());
+    }
 }

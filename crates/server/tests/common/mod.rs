@@ -99,3 +99,143 @@ impl TestServer {
         }
     }
 }
+
+/// Signed-in callers of the demo data set, by their place in the matrices.
+pub struct Callers {
+    pub owner_a: String,
+    pub owner_b: String,
+    pub expert: String,
+    pub agent: String,
+    pub admin: String,
+}
+
+impl Callers {
+    /// `(label, token)` for every caller, the anonymous one first.
+    pub fn all(&self) -> Vec<(&'static str, Option<&str>)> {
+        vec![
+            ("none", None),
+            ("owner_a", Some(&self.owner_a)),
+            ("owner_b", Some(&self.owner_b)),
+            ("expert", Some(&self.expert)),
+            ("agent", Some(&self.agent)),
+            ("admin", Some(&self.admin)),
+        ]
+    }
+}
+
+impl TestServer {
+    /// Starts a server on a database file, with the demo data.
+    pub async fn on_file(path: &std::path::Path) -> TestServer {
+        let path = path.to_str().expect("utf-8 path").to_string();
+        let options = <Options as clap::Parser>::parse_from([
+            "larder-server",
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            &path,
+            "--demo",
+        ]);
+        let state = larder_server::prepare(options).expect("prepare");
+        let running = larder_server::start(state.clone()).await.expect("start");
+        let base = format!("http://{}/api/v1", running.addr);
+        TestServer {
+            state,
+            running: Some(running),
+            base,
+            http: reqwest::Client::new(),
+        }
+    }
+
+    pub async fn mtm(&self, client_id: &str, secret: &str) -> String {
+        let answer = self
+            .call(
+                "POST",
+                "system/mtm",
+                None,
+                Some(json!({"client_id": client_id, "client_secret": secret})),
+            )
+            .await;
+        assert_eq!(answer.status, 200, "mtm {client_id}: {}", answer.body);
+        answer.body["result"]["access_token"]
+            .as_str()
+            .expect("access_token")
+            .to_string()
+    }
+
+    /// Signs in every demo caller.
+    pub async fn callers(&self) -> Callers {
+        Callers {
+            owner_a: self.login("olivia", "olivia-demo").await,
+            owner_b: self.login("noah", "noah-demo").await,
+            expert: self.login("curator", "curator-demo").await,
+            agent: self.mtm("enhancer", "enhancer-demo").await,
+            admin: self.login("admin", "admin-demo").await,
+        }
+    }
+
+    /// Uploads `bytes` as an artifact of `parent_urn`.
+    pub async fn upload(
+        &self,
+        token: Option<&str>,
+        parent_urn: &str,
+        file_name: &str,
+        bytes: Vec<u8>,
+    ) -> Answer {
+        let form = reqwest::multipart::Form::new()
+            .text("parent_urn", parent_urn.to_string())
+            .text("description", "uploaded by a test")
+            .part(
+                "file",
+                reqwest::multipart::Part::bytes(bytes).file_name(file_name.to_string()),
+            );
+        let mut request = self
+            .http
+            .post(format!("{}/artifacts/upload", self.base))
+            .multipart(form);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.expect("send");
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let text = response.text().await.unwrap_or_default();
+        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        Answer {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    /// Downloads raw bytes.
+    pub async fn download(
+        &self,
+        token: &str,
+        id: &str,
+    ) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
+        let response = self
+            .http
+            .get(format!("{}/artifacts/{id}/download", self.base))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("send");
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        (
+            status,
+            headers,
+            response.bytes().await.expect("bytes").to_vec(),
+        )
+    }
+}
+
+/// Asserts an error envelope with `status` and `code`.
+pub fn assert_error(answer: &Answer, status: u16, code: &str) {
+    assert_eq!(answer.status, status, "{}", answer.body);
+    assert_eq!(answer.body["success"], false, "{}", answer.body);
+    assert_eq!(answer.body["error"]["code"], code, "{}", answer.body);
+    assert!(answer.body["error"]["title"].is_string());
+    assert!(answer.body["error"]["detail"].is_string());
+    assert!(answer.body["help"].is_string());
+}

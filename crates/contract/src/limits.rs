@@ -1,0 +1,19 @@
+//! The paging and search limits of wire-notes, shared by the service that enforces them and the
+//! clients that stay inside them.
+
+/// The largest `limit` of a listing or a search.
+pub const MAX_PAGE_SIZE: u32 = 1000;
+/// The `limit` of a listing when none is sent.
+pub const DEFAULT_PAGE_SIZE: u32 = 100;
+/// The `limit` of a search when none is sent.
+pub const DEFAULT_SEARCH_LIMIT: u32 = 10;
+/// The `facet_limit` of a search when none is sent (at most [`MAX_PAGE_SIZE`]).
+pub const DEFAULT_FACET_LIMIT: u32 = 50;
+/// `offset + limit` of a search may not pass this.
+pub const MAX_SEARCH_WINDOW: u32 = 10_000;
+/// The error title of a search past the limits above.
+pub const INVALID_PAGINATION: &str = "InvalidPagination";
+/// The most guidelines one `guidelines/by-guide/{urn}/import` takes.
+pub const MAX_GUIDELINE_IMPORT: usize = 1000;
+/// The upload limit of the reference service when `--max-upload` is not given (1 GiB).
+pub const DEFAULT_MAX_UPLOAD: u64 = 1 << 30;

@@ -1,0 +1,397 @@
+//! Demo guides with guidelines and a text artifact, a textbook with a structure tree and
+//! passages, and food composition tables. Children are only added with a new parent, so a
+//! second run changes nothing.
+
+use larder_contract::collections::{
+    ARTIFACTS, FCTABLES, GUIDELINES, GUIDES, TEXTBOOKS, TEXTBOOK_PASSAGES,
+};
+use larder_contract::{Collection, API_PREFIX};
+use serde_json::{json, Map, Value};
+
+use crate::model;
+use crate::routes::passages::passage_doc;
+use crate::store::{now, Store};
+
+const VERIFIED: &[(&str, &str)] = &[
+    ("status", "active"),
+    ("review_status", "verified"),
+    ("visibility", "public"),
+    ("applicability_status", "current"),
+];
+
+fn build(collection: &Collection, fields: Value, slug: Option<&str>) -> anyhow::Result<Value> {
+    let mut map: Map<String, Value> = fields.as_object().cloned().unwrap_or_default();
+    if collection.has_review || collection.path == TEXTBOOKS.path {
+        for (field, value) in VERIFIED {
+            map.entry(*field).or_insert_with(|| json!(value));
+        }
+    }
+    let urn = slug.map(|s| collection.full_urn(s));
+    model::new_record(collection, map, urn, "demo", &now())
+        .map(Value::Object)
+        .map_err(|e| anyhow::anyhow!("demo {}: {}", collection.path, e.detail))
+}
+
+/// Inserts a parent record unless its URN exists; true when it was inserted.
+fn insert_once(
+    store: &Store,
+    collection: &Collection,
+    slug: &str,
+    fields: Value,
+) -> anyhow::Result<Option<Value>> {
+    if store.records().urn_exists(&collection.full_urn(slug))? {
+        return Ok(None);
+    }
+    let doc = build(collection, fields, Some(slug))?;
+    store.records().insert(collection, &doc)?;
+    Ok(Some(doc))
+}
+
+/// Stores a text artifact of `parent` with its file in the artifact folder.
+fn text_artifact(
+    store: &Store,
+    parent: &Value,
+    title: &str,
+    file_name: &str,
+    text: &str,
+) -> anyhow::Result<Value> {
+    let mut doc = build(
+        &ARTIFACTS,
+        json!({
+            "parent_urn": parent["urn"], "title": title, "file_type": "text/plain",
+            "file_size": text.len(), "file_name": file_name, "language": "en",
+            "description": "Plain-text edition for the demo.",
+        }),
+        None,
+    )?;
+    let id = doc["id"].as_str().unwrap_or_default().to_string();
+    doc["file_url"] = json!(format!("{API_PREFIX}/artifacts/{id}/download"));
+    std::fs::write(store.files().join(&id), text)?;
+    store.records().insert(&ARTIFACTS, &doc)?;
+    Ok(doc)
+}
+
+const EAT_WELL: &[(&str, &str, &str, &str, i64)] = &[
+    ("Eat at least five portions of a variety of fruit and vegetables every day.", "eat", "vegetables", "daily", 4),
+    ("Base meals on potatoes, bread, rice, pasta or other starchy carbohydrates, choosing wholegrain where possible.", "choose", "grains", "per_meal", 6),
+    ("Have some dairy or dairy alternatives, choosing lower fat and lower sugar options.", "choose", "dairy", "daily", 8),
+    ("Eat beans, pulses, fish, eggs and other proteins, including two portions of fish a week.", "eat", "protein_foods", "weekly", 10),
+    ("Choose unsaturated oils and spreads and eat them in small amounts.", "use", "fats_and_oils", "daily", 12),
+    ("Drink six to eight glasses of fluid a day, preferring water.", "drink", "beverages", "daily", 14),
+    ("Limit salt to no more than 6 g a day for adults.", "limit", "salt", "daily", 16),
+    ("Reduce foods and drinks high in free sugars.", "reduce", "sugars_and_sweets", "occasional", 18),
+    ("Limit red and processed meat to 70 g a day.", "limit", "protein_foods", "daily", 20),
+    ("Increase fibre intake to 30 g a day from varied plant foods.", "increase", "grains", "daily", 22),
+    ("Prepare meals at home with fresh ingredients as often as possible.", "prepare", "mixed", "weekly", 24),
+    ("Be physically active for at least 150 minutes a week alongside a healthy diet.", "do", "none", "weekly", 26),
+];
+
+const CHILD_PLATES: &[(&str, &str, &str, &str, i64)] = &[
+    (
+        "Offer children three meals and two healthy snacks each day.",
+        "eat",
+        "mixed",
+        "daily",
+        3,
+    ),
+    (
+        "Give whole milk until age two, then semi-skimmed milk.",
+        "drink",
+        "dairy",
+        "daily",
+        4,
+    ),
+    (
+        "Serve a vegetable with every meal, repeating new ones many times.",
+        "eat",
+        "vegetables",
+        "per_meal",
+        5,
+    ),
+    (
+        "Offer water between meals instead of juice or squash.",
+        "drink",
+        "beverages",
+        "daily",
+        6,
+    ),
+    (
+        "Avoid adding salt to food prepared for young children.",
+        "avoid",
+        "salt",
+        "per_meal",
+        7,
+    ),
+    (
+        "Limit sweets and biscuits to occasional treats.",
+        "limit",
+        "sugars_and_sweets",
+        "occasional",
+        8,
+    ),
+    (
+        "Include iron-rich foods such as meat, beans or fortified cereals daily.",
+        "eat",
+        "protein_foods",
+        "daily",
+        9,
+    ),
+    (
+        "Choose wholegrain bread and cereals for part of the starchy foods.",
+        "choose",
+        "grains",
+        "daily",
+        10,
+    ),
+    (
+        "Give a vitamin D supplement to children aged one to four.",
+        "use",
+        "other",
+        "daily",
+        11,
+    ),
+    (
+        "Eat together as a family whenever possible.",
+        "do",
+        "none",
+        "daily",
+        12,
+    ),
+    (
+        "Offer fruit as a dessert instead of sweet puddings.",
+        "choose",
+        "fruits",
+        "per_meal",
+        13,
+    ),
+];
+
+fn guide(
+    store: &Store,
+    slug: &str,
+    fields: Value,
+    rules: &[(&str, &str, &str, &str, i64)],
+    populations: &[&str],
+    artifact: Option<&str>,
+) -> anyhow::Result<()> {
+    let Some(guide) = insert_once(store, &GUIDES, slug, fields)? else {
+        return Ok(());
+    };
+    let mut guidelines = Vec::new();
+    for (index, (rule, action, group, frequency, page)) in rules.iter().enumerate() {
+        guidelines.push(build(
+            &GUIDELINES,
+            json!({
+                "guide_urn": guide["urn"], "guide_region": guide["region"], "rule_text": rule,
+                "title": rule.split(',').next().unwrap_or(rule).trim_end_matches('.'),
+                "action_type": action, "food_groups": [group], "frequency": frequency,
+                "target_populations": populations, "page_no": page, "sequence_no": index + 1,
+                "source_refs": [{"page": page}],
+            }),
+            None,
+        )?);
+    }
+    store.records().insert_many(&GUIDELINES, &guidelines)?;
+    if let Some(text) = artifact {
+        text_artifact(
+            store,
+            &guide,
+            "Summary (plain text)",
+            &format!("{slug}-summary.txt"),
+            text,
+        )?;
+    }
+    Ok(())
+}
+
+/// A section: id, title, first and last page.
+type Section = (&'static str, &'static str, i64, i64);
+/// A chapter: id, title, sections.
+type Chapter = (&'static str, &'static str, &'static [Section]);
+
+const CHAPTERS: &[Chapter] = &[
+    (
+        "c1",
+        "Chapter 1. Macronutrients",
+        &[
+            ("s1-1", "1.1 Carbohydrates", 1, 2),
+            ("s1-2", "1.2 Proteins and fats", 3, 4),
+        ],
+    ),
+    (
+        "c2",
+        "Chapter 2. Micronutrients",
+        &[
+            ("s2-1", "2.1 Vitamins", 5, 6),
+            ("s2-2", "2.2 Minerals", 7, 7),
+        ],
+    ),
+    (
+        "c3",
+        "Chapter 3. Dietary patterns",
+        &[
+            ("s3-1", "3.1 The Mediterranean diet", 8, 9),
+            ("s3-2", "3.2 Plant-based diets", 10, 11),
+        ],
+    ),
+    (
+        "c4",
+        "Chapter 4. Nutrition and public health",
+        &[
+            ("s4-1", "4.1 Food policy", 12, 13),
+            ("s4-2", "4.2 Food security", 14, 14),
+        ],
+    ),
+];
+
+const PAGE_TEXT: &[&str] = &[
+    "Carbohydrates are the main source of energy in most diets; starch and sugars are digested to glucose.",
+    "Dietary fibre is a carbohydrate that escapes digestion and feeds the gut microbiome.",
+    "Proteins supply essential amino acids; requirements rise in growth, pregnancy and older age.",
+    "Fats provide energy and fat-soluble vitamins; unsaturated fats protect the heart.",
+    "Vitamins are organic compounds needed in small amounts; vitamin D is made in the skin.",
+    "Vitamin B12 is found almost only in animal foods, so vegans need a supplement.",
+    "Iron, calcium, iodine and zinc are the minerals most often lacking worldwide.",
+    "The Mediterranean diet is rich in olive oil, vegetables, legumes, fish and whole grains.",
+    "Adherence to the Mediterranean diet lowers cardiovascular events in trials.",
+    "Plant-based diets can meet every need when they are planned with care.",
+    "Vegetarian children grow normally when energy, iron and B12 are sufficient.",
+    "Food policy shapes what people eat through prices, labels and school meals.",
+    "Salt reduction programmes have lowered blood pressure across whole populations.",
+    "Food security means reliable access to enough safe and nutritious food.",
+];
+
+fn textbook(store: &Store) -> anyhow::Result<()> {
+    let tree = json!({ "roots": [
+        part("p1", "Part I. Nutrients", &CHAPTERS[..2]),
+        part("p2", "Part II. Diets and populations", &CHAPTERS[2..]),
+    ]});
+    let Some(textbook) = insert_once(
+        store,
+        &TEXTBOOKS,
+        "foundations-of-nutrition-science",
+        json!({
+            "title": "Foundations of Nutrition Science", "subtitle": "From nutrients to public health",
+            "authors": ["M. Alvarez", "J. Chen"], "editors": ["R. Okafor"], "publisher": "Open Nutrition Press",
+            "edition": "2nd", "publication_year": 2023, "language": "en", "page_count": PAGE_TEXT.len(),
+            "isbn13": "9780000000002", "keywords": ["nutrients", "diet", "public health"],
+            "description": "An introductory textbook of human nutrition.", "structure_tree": tree,
+        }),
+    )?
+    else {
+        return Ok(());
+    };
+    let full_text = PAGE_TEXT.join("\n\n");
+    let artifact = text_artifact(
+        store,
+        &textbook,
+        "Full text (plain text)",
+        "foundations-of-nutrition-science.txt",
+        &full_text,
+    )?;
+    let artifact_id = artifact["id"].as_str().unwrap_or_default();
+    let mut passages = Vec::new();
+    for (index, text) in PAGE_TEXT.iter().enumerate() {
+        let page = index as i64 + 1;
+        for (sequence, sentence) in [*text, "Key terms on this page are listed in the glossary."]
+            .iter()
+            .enumerate()
+        {
+            let mut passage =
+                passage_doc(&textbook, artifact_id, page, sequence as i64 + 1, sentence);
+            passage["extractor_name"] = json!("demo");
+            let map = passage.as_object().cloned().unwrap_or_default();
+            let doc = model::new_record(&TEXTBOOK_PASSAGES, map, None, "demo", &now())
+                .map_err(|e| anyhow::anyhow!("demo passage: {}", e.detail))?;
+            passages.push(Value::Object(doc));
+        }
+    }
+    store.records().insert_many(&TEXTBOOK_PASSAGES, &passages)?;
+    Ok(())
+}
+
+fn part(id: &str, title: &str, chapters: &[Chapter]) -> Value {
+    let children: Vec<Value> = chapters
+        .iter()
+        .map(|(id, title, sections)| {
+            let start = sections.first().map(|s| s.2).unwrap_or(1);
+            let end = sections.last().map(|s| s.3).unwrap_or(start);
+            json!({"id": id, "title": title, "kind": "chapter", "page_start": start, "page_end": end,
+                   "children": sections.iter().map(|(id, title, start, end)| json!({
+                       "id": id, "title": title, "kind": "section", "page_start": start, "page_end": end, "children": []
+                   })).collect::<Vec<_>>()})
+        })
+        .collect();
+    let start = children
+        .first()
+        .map(|c| c["page_start"].clone())
+        .unwrap_or(json!(1));
+    let end = children
+        .last()
+        .map(|c| c["page_end"].clone())
+        .unwrap_or(json!(1));
+    json!({"id": id, "title": title, "kind": "part", "page_start": start, "page_end": end, "children": children})
+}
+
+/// Loads the guides, textbook and food composition tables.
+pub fn load(store: &Store) -> anyhow::Result<()> {
+    guide(
+        store,
+        "eat-well-2024",
+        json!({
+            "title": "Eat Well: National Dietary Guidelines 2024", "short_title": "Eat Well 2024",
+            "region": "GB", "language": "en", "issuing_authority": "National Nutrition Council",
+            "publication_year": 2024, "page_count": 32, "document_type": "dietary_guideline",
+            "target_audiences": ["general public"], "tags": ["food-based", "adults"],
+            "description": "Food-based dietary guidelines for the general population.",
+            "content": "Twelve recommendations on fruit and vegetables, starchy foods, dairy, protein, fats, fluids, salt and sugar.",
+        }),
+        EAT_WELL,
+        &["general_population", "adults"],
+        Some("Eat Well 2024, summary.\n\nEat a variety of fruit and vegetables, base meals on wholegrain starchy foods, choose lower-fat dairy, eat pulses and fish, use unsaturated oils sparingly, drink water, and limit salt, sugar and processed meat.\n"),
+    )?;
+    guide(
+        store,
+        "healthy-plates-children",
+        json!({
+            "title": "Healthy Plates for Children Under Five", "region": "IE", "language": "en",
+            "issuing_authority": "Department of Health", "publication_year": 2021, "page_count": 16,
+            "target_audiences": ["parents", "childminders"], "tags": ["children", "early years"],
+            "description": "Guidance on feeding children from one to five years.",
+            "content": "Eleven recommendations on meals, milk, vegetables, drinks, salt, iron and vitamin D for young children.",
+        }),
+        CHILD_PLATES,
+        &["under_5_years"],
+        None,
+    )?;
+    textbook(store)?;
+    insert_once(
+        store,
+        &FCTABLES,
+        "nordic-fct-2023",
+        json!({
+            "title": "Nordic Food Composition Table 2023", "database_name": "NordFCT",
+            "compiling_institution": "Nordic Food Institute", "region": "Nordic countries", "language": "en",
+            "content": "Nutrient values for 2,100 foods commonly eaten in the Nordic countries.",
+            "number_of_entries": 2100, "completeness_percent": 92.5, "min_nutrients_per_item": 30, "max_nutrients_per_item": 58,
+            "nutrient_coverage": ["energy", "protein", "fat", "carbohydrate", "fibre", "vitamins", "minerals"],
+            "data_formats": ["csv", "xlsx"], "measurement_units": ["g/100g", "mg/100g", "kcal/100g"],
+            "classification_schemes": ["FoodEx2"], "tags": ["europe"],
+        }),
+    )?;
+    insert_once(
+        store,
+        &FCTABLES,
+        "west-african-fct-2019",
+        json!({
+            "title": "West African Food Composition Table", "database_name": "WAFCT 2019",
+            "compiling_institution": "FAO/INFOODS", "region": "West Africa", "language": "en",
+            "content": "Composition of 1,028 foods from fifteen West African countries.",
+            "number_of_entries": 1028, "completeness_percent": 78.0, "min_nutrients_per_item": 20, "max_nutrients_per_item": 41,
+            "nutrient_coverage": ["energy", "protein", "fat", "carbohydrate", "minerals"],
+            "data_formats": ["xlsx", "pdf"], "measurement_units": ["g/100g", "mg/100g"],
+            "classification_schemes": ["INFOODS"], "tags": ["africa"],
+        }),
+    )?;
+    Ok(())
+}

@@ -1,0 +1,387 @@
+//! `PATCH {collection}/{urn}/enhance` and the built-in `extractive` agent.
+//!
+//! There is no model on this machine, so the only agent is honest about what it is: it derives
+//! `ai_tags` (the record's most frequent content words), `ai_category` (a small nutrition
+//! lexicon) and `ai_key_takeaways` (the leading sentences) from the record's own text.
+
+use std::collections::HashMap;
+
+use axum::extract::State;
+use larder_contract::roles::AGENT;
+use larder_contract::Collection;
+use rusqlite::params;
+use serde_json::{json, Map, Value};
+
+use crate::auth::Caller;
+use crate::error::{ApiError, ApiResult, Envelope, JsonBody, PathParams};
+use crate::model;
+use crate::routes::{find, viewer};
+use crate::store::now;
+use crate::SharedState;
+
+/// The agents this service runs.
+pub const AGENTS: &[&str] = &["extractive"];
+/// The fields the extractive agent derives.
+pub const DERIVABLE: &[&str] = &["ai_tags", "ai_category", "ai_key_takeaways"];
+
+const STOPWORDS: &[&str] = &[
+    "about",
+    "after",
+    "also",
+    "among",
+    "been",
+    "being",
+    "between",
+    "both",
+    "could",
+    "demo",
+    "does",
+    "each",
+    "from",
+    "have",
+    "having",
+    "into",
+    "main",
+    "more",
+    "most",
+    "only",
+    "other",
+    "over",
+    "record",
+    "same",
+    "should",
+    "such",
+    "than",
+    "that",
+    "their",
+    "them",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "through",
+    "under",
+    "were",
+    "what",
+    "when",
+    "which",
+    "while",
+    "with",
+    "within",
+    "without",
+    "would",
+    "your",
+    "study",
+    "summarises",
+];
+
+const CATEGORIES: &[(&str, &[&str])] = &[
+    (
+        "micronutrients",
+        &[
+            "vitamin", "vitamins", "mineral", "minerals", "iron", "zinc", "iodine", "iodised",
+            "folate", "folic", "calcium", "selenium", "anaemia",
+        ],
+    ),
+    (
+        "cardiometabolic health",
+        &[
+            "cardiovascular",
+            "blood",
+            "pressure",
+            "cholesterol",
+            "diabetes",
+            "heart",
+            "hypertension",
+            "obesity",
+            "sodium",
+            "weight",
+        ],
+    ),
+    (
+        "maternal and child nutrition",
+        &[
+            "pregnancy",
+            "pregnant",
+            "children",
+            "child",
+            "infant",
+            "infants",
+            "breastfeeding",
+            "school",
+            "adolescents",
+            "pupils",
+        ],
+    ),
+    (
+        "dietary patterns",
+        &[
+            "mediterranean",
+            "vegan",
+            "vegans",
+            "vegetarian",
+            "fasting",
+            "pattern",
+            "patterns",
+            "plant",
+            "processed",
+        ],
+    ),
+    (
+        "gut health",
+        &[
+            "microbiome",
+            "microbial",
+            "fiber",
+            "fibre",
+            "probiotics",
+            "gut",
+            "diarrhoea",
+        ],
+    ),
+    (
+        "food composition",
+        &[
+            "composition",
+            "nutrient",
+            "nutrients",
+            "table",
+            "database",
+            "portion",
+            "portions",
+        ],
+    ),
+    (
+        "healthy ageing",
+        &[
+            "elderly",
+            "older",
+            "ageing",
+            "aging",
+            "cognition",
+            "memory",
+            "bone",
+        ],
+    ),
+];
+
+fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= 4 && w.chars().any(char::is_alphabetic))
+        .map(str::to_lowercase)
+        .filter(|w| !STOPWORDS.contains(&w.as_str()))
+}
+
+fn text_of(doc: &Value, field: &str) -> String {
+    match &doc[field] {
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(". "),
+        _ => String::new(),
+    }
+}
+
+fn leading_sentences(text: &str, count: usize) -> Vec<String> {
+    let mut sentences = Vec::new();
+    let mut current = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        current.push(*c);
+        let at_end =
+            matches!(c, '.' | '!' | '?') && chars.get(i + 1).is_none_or(|n| n.is_whitespace());
+        if at_end {
+            let sentence = current.trim().to_string();
+            if sentence.split_whitespace().count() >= 3 {
+                sentences.push(sentence);
+            }
+            current.clear();
+            if sentences.len() == count {
+                return sentences;
+            }
+        }
+    }
+    let rest = current.trim();
+    if rest.split_whitespace().count() >= 3 && sentences.len() < count {
+        sentences.push(rest.to_string());
+    }
+    sentences
+}
+
+/// What the extractive agent derives from a record's own text.
+pub fn extract(doc: &Value) -> Map<String, Value> {
+    let mut counts: HashMap<String, (usize, usize)> = HashMap::new();
+    let mut order = 0;
+    let weighted = [
+        ("title", 3),
+        ("keywords", 2),
+        ("abstract", 1),
+        ("content", 1),
+        ("description", 1),
+        ("rule_text", 1),
+        ("text", 1),
+        ("notes", 1),
+    ];
+    for (field, weight) in weighted {
+        for word in words(&text_of(doc, field)) {
+            let entry = counts.entry(word).or_insert((0, order));
+            entry.0 += weight;
+            order += 1;
+        }
+    }
+    let mut ranked: Vec<(String, (usize, usize))> = counts.into_iter().collect();
+    ranked.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.1 .1.cmp(&b.1 .1)));
+    let tags: Vec<String> = ranked.iter().take(5).map(|(w, _)| w.clone()).collect();
+    let category = CATEGORIES
+        .iter()
+        .map(|(name, lexicon)| {
+            let score: usize = ranked
+                .iter()
+                .filter(|(w, _)| lexicon.contains(&w.as_str()))
+                .map(|(_, (n, _))| n)
+                .sum();
+            (score, *name)
+        })
+        .filter(|(score, _)| *score > 0)
+        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(a.1)))
+        .map(|(_, name)| name)
+        .unwrap_or("general nutrition");
+    let source = ["abstract", "content", "description", "rule_text", "text"]
+        .iter()
+        .map(|f| text_of(doc, f))
+        .find(|t| !t.trim().is_empty())
+        .unwrap_or_default();
+    let mut derived = Map::new();
+    derived.insert("ai_tags".into(), json!(tags));
+    derived.insert("ai_category".into(), json!(category));
+    derived.insert(
+        "ai_key_takeaways".into(),
+        json!(leading_sentences(&source, 3)),
+    );
+    derived
+}
+
+/// `PATCH {collection}/{urn}/enhance` with `{agent, fields}` or a flat `{agent, ...fields}`.
+/// `fields` as a list names the derivable fields to compute; as an object it carries values that
+/// take the place of derived ones.
+pub async fn enhance(
+    collection: &'static Collection,
+    State(state): State<SharedState>,
+    caller: Caller,
+    PathParams(identifier): PathParams<String>,
+    JsonBody(body): JsonBody<Value>,
+) -> ApiResult<Envelope<Value>> {
+    let identity = caller.require()?;
+    if !(collection.write_roles.allows(&identity.roles) || identity.has_role(AGENT)) {
+        return Err(ApiError::forbidden(format!(
+            "Your roles do not allow enhancing {}.",
+            collection.path
+        )));
+    }
+    let mut body = model::object(body)?;
+    let agent = match body.remove("agent") {
+        Some(Value::String(agent)) => agent,
+        Some(_) => return Err(ApiError::unprocessable("agent", "must be a string")),
+        None => return Err(ApiError::unprocessable("agent", "field required")),
+    };
+    if !AGENTS.contains(&agent.as_str()) {
+        let message = format!(
+            "unknown agent {agent:?}; known agents: {}",
+            AGENTS.join(", ")
+        );
+        return Err(
+            ApiError::unprocessable("agent", message.clone()).with_errors(
+                json!([{ "loc": ["body", "agent"], "msg": message, "known_agents": AGENTS }]),
+            ),
+        );
+    }
+    let (wanted, supplied): (Vec<String>, Map<String, Value>) = match body.remove("fields") {
+        Some(Value::Array(names)) => {
+            let mut wanted = Vec::new();
+            for name in names {
+                match name.as_str() {
+                    Some(n) if DERIVABLE.contains(&n) => wanted.push(n.to_string()),
+                    _ => {
+                        return Err(ApiError::unprocessable(
+                            "fields",
+                            format!("the {agent} agent derives only {}", DERIVABLE.join(", ")),
+                        ))
+                    }
+                }
+            }
+            (wanted, body)
+        }
+        Some(Value::Object(values)) => (DERIVABLE.iter().map(|f| f.to_string()).collect(), values),
+        Some(Value::Null) | None => (DERIVABLE.iter().map(|f| f.to_string()).collect(), body),
+        Some(_) => {
+            return Err(ApiError::unprocessable(
+                "fields",
+                "must be an object or a list",
+            ))
+        }
+    };
+    let row = find(&state, collection, &identifier, viewer(identity))?;
+    let mut changes: Map<String, Value> = extract(&row.doc)
+        .into_iter()
+        .filter(|(field, _)| wanted.contains(field))
+        .collect();
+    changes.extend(supplied);
+    let doc = model::patched(collection, &row.doc, changes.clone(), &now())?;
+    let enhanced: Vec<String> = changes
+        .keys()
+        .filter(|field| collection.is_mutable(field))
+        .cloned()
+        .collect();
+    let run_id = uuid::Uuid::new_v4().to_string();
+    let (record_id, caller_key, fields) = (row.id.clone(), identity.owner_key(), json!(enhanced));
+    state.store.transaction(|tx| -> rusqlite::Result<()> {
+        tx.execute("UPDATE records SET doc = ?2 WHERE id = ?1", params![record_id, doc.to_string()])?;
+        tx.execute(
+            "INSERT INTO enhance_runs (id, record_id, collection, agent, caller, fields, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![run_id, record_id, collection.path, agent, caller_key, fields.to_string(), now()],
+        )?;
+        Ok(())
+    })?;
+    Ok(Envelope(json!({
+        "urn": row.urn,
+        "run_id": run_id,
+        "enhanced_fields": enhanced,
+        "agent": agent,
+    })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extractive_agent_reads_the_record() {
+        let doc = json!({
+            "title": "Vitamin D and bone health in older adults",
+            "abstract": "A review of vitamin D supplementation and fracture risk. Vitamin D lowered falls in adults over 65! Short.",
+        });
+        let derived = extract(&doc);
+        let tags: Vec<&str> = derived["ai_tags"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap())
+            .collect();
+        assert_eq!(tags[0], "vitamin");
+        assert!(tags.contains(&"bone"));
+        // Bone and older outweigh vitamin alone.
+        assert_eq!(derived["ai_category"], "healthy ageing");
+        assert_eq!(
+            derived["ai_key_takeaways"],
+            json!([
+                "A review of vitamin D supplementation and fracture risk.",
+                "Vitamin D lowered falls in adults over 65!"
+            ])
+        );
+        assert_eq!(extract(&json!({}))["ai_category"], "general nutrition");
+    }
+}

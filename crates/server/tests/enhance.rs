@@ -1,0 +1,98 @@
+//! `PATCH {collection}/{urn}/enhance` with the built-in extractive agent.
+
+mod common;
+
+use common::{assert_error, TestServer};
+use serde_json::json;
+
+#[tokio::test]
+async fn enhance_runs_the_extractive_agent() {
+    let server = TestServer::demo().await;
+    let agent = server.mtm("enhancer", "enhancer-demo").await;
+    let answer = server
+        .call(
+            "PATCH",
+            "articles/sodium-blood-pressure/enhance",
+            Some(&agent),
+            Some(json!({"agent": "extractive", "fields": {}})),
+        )
+        .await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let result = &answer.body["result"];
+    assert_eq!(result["urn"], "urn:article:sodium-blood-pressure");
+    assert_eq!(result["agent"], "extractive");
+    assert!(uuid::Uuid::parse_str(result["run_id"].as_str().unwrap()).is_ok());
+    let record = server
+        .call("GET", "articles/sodium-blood-pressure", Some(&agent), None)
+        .await;
+    let record = &record.body["result"];
+    let tags = record["ai_tags"].as_array().unwrap();
+    assert!(tags.contains(&json!("sodium")), "{tags:?}");
+    assert_eq!(record["ai_category"], "cardiometabolic health");
+    assert!(record["ai_key_takeaways"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("Lowering sodium intake"));
+
+    // The flat form, a subset of fields, and a supplied value.
+    let flat = server
+        .call(
+            "PATCH",
+            "articles/iodine-salt/enhance",
+            Some(&agent),
+            Some(json!({"agent": "extractive", "ai_category": "iodine"})),
+        )
+        .await;
+    assert_eq!(flat.status, 200);
+    let got = server
+        .call("GET", "articles/iodine-salt", Some(&agent), None)
+        .await;
+    assert_eq!(got.body["result"]["ai_category"], "iodine");
+    let subset = server
+        .call(
+            "PATCH",
+            "guides/eat-well-2024/enhance",
+            Some(&server.login("curator", "curator-demo").await),
+            Some(json!({"agent": "extractive", "fields": ["ai_tags"]})),
+        )
+        .await;
+    assert_eq!(subset.body["result"]["enhanced_fields"], json!(["ai_tags"]));
+
+    let unknown = server
+        .call(
+            "PATCH",
+            "articles/iodine-salt/enhance",
+            Some(&agent),
+            Some(json!({"agent": "gpt-9"})),
+        )
+        .await;
+    assert_error(&unknown, 422, "request/unprocessable");
+    assert!(unknown.body["error"]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("extractive"));
+    let missing = server
+        .call(
+            "PATCH",
+            "articles/nope/enhance",
+            Some(&agent),
+            Some(json!({"agent": "extractive"})),
+        )
+        .await;
+    assert_error(&missing, 404, "resource/not_found");
+    let not_offered = server
+        .call(
+            "PATCH",
+            "guidelines/x/enhance",
+            Some(&agent),
+            Some(json!({"agent": "extractive"})),
+        )
+        .await;
+    assert!(matches!(not_offered.status, 404 | 405));
+    let runs: i64 = server.state.store.with(|conn| {
+        conn.query_row("SELECT count(*) FROM enhance_runs", [], |row| row.get(0))
+            .unwrap()
+    });
+    assert_eq!(runs, 3);
+    server.stop().await;
+}

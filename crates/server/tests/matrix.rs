@@ -1,0 +1,448 @@
+//! The role matrix (data routes × callers, expectations derived from the collection descriptors)
+//! and the ownership matrix (household routes × callers): every cell checked, nothing leaked.
+
+mod common;
+
+use common::{Callers, TestServer};
+use larder_contract::collections::WriteRoles;
+use larder_contract::{Collection, IdentifierKind, COLLECTIONS};
+use serde_json::{json, Value};
+
+const GUIDE: &str = "urn:guide:eat-well-2024";
+const TEXTBOOK: &str = "urn:textbook:foundations-of-nutrition-science";
+
+fn roles_of(label: &str) -> Vec<String> {
+    match label {
+        "expert" => vec!["expert".into()],
+        "agent" => vec!["agent".into()],
+        "admin" => vec!["admin".into()],
+        _ => vec![],
+    }
+}
+
+fn body(collection: &Collection, tag: &str) -> Value {
+    match collection.path {
+        "guidelines" => {
+            json!({"guide_urn": GUIDE, "rule_text": format!("Rule {tag}"), "status": "active"})
+        }
+        "textbook-passages" => {
+            json!({"textbook_urn": TEXTBOOK, "text": format!("Passage {tag}"), "page_no": 3})
+        }
+        "artifacts" => {
+            json!({"parent_urn": GUIDE, "title": format!("File {tag}"), "file_type": "text/plain"})
+        }
+        "textbooks" => {
+            json!({"urn": tag, "title": format!("Book {tag}"), "status": "active", "review_status": "verified", "visibility": "public"})
+        }
+        _ => json!({"urn": tag, "title": format!("Title {tag}")}),
+    }
+}
+
+fn change(collection: &Collection) -> Value {
+    match collection.path {
+        "guidelines" => json!({"rule_text": "changed", "status": "active"}),
+        "textbook-passages" => json!({"text": "changed"}),
+        "artifacts" => json!({"title": "changed", "file_type": "text/plain"}),
+        "textbooks" => {
+            json!({"title": "changed", "status": "active", "review_status": "verified", "visibility": "public"})
+        }
+        _ => json!({"title": "changed", "status": "active"}),
+    }
+}
+
+/// A fresh record visible to every signed-in caller, created by the admin; its path.
+async fn fresh(server: &TestServer, admin: &str, collection: &Collection, tag: &str) -> String {
+    let created = server
+        .call(
+            "POST",
+            collection.path,
+            Some(admin),
+            Some(body(collection, tag)),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}: {}", collection.path, created.body);
+    let record = &created.body["result"];
+    let identifier = match collection.identifier {
+        IdentifierKind::Urn { .. } => record["urn"].as_str().unwrap(),
+        IdentifierKind::Uuid => record["id"].as_str().unwrap(),
+    };
+    format!("{}/{identifier}", collection.path)
+}
+
+fn expected(label: &str, allowed: &WriteRoles, ok: u16) -> u16 {
+    match label {
+        "none" => 401,
+        _ if allowed.allows(&roles_of(label)) => ok,
+        _ => 403,
+    }
+}
+
+#[tokio::test]
+async fn role_matrix_over_every_data_route() {
+    let server = TestServer::demo().await;
+    let callers = server.callers().await;
+    let admin = callers.admin.clone();
+    let mut cells = 0;
+    let mut failures = Vec::new();
+    let mut check = |route: String, label: &str, want: u16, answer: &common::Answer| {
+        cells += 1;
+        if answer.status != want {
+            failures.push(format!(
+                "{route} as {label}: want {want}, got {} {}",
+                answer.status, answer.body
+            ));
+        }
+        if answer.status >= 400 && answer.body["success"] != false {
+            failures.push(format!("{route} as {label}: failure outside the envelope"));
+        }
+    };
+    for collection in COLLECTIONS.iter() {
+        let path = collection.path;
+        for (label, token) in callers.all() {
+            let tag = format!("m-{}-{}", path.replace('-', ""), label.replace('_', ""));
+            let read = if label == "none" { 401 } else { 200 };
+
+            let list = server
+                .call("GET", &format!("{path}?limit=2"), token, None)
+                .await;
+            let want = if path == "textbook-passages" {
+                405
+            } else {
+                read
+            };
+            check(format!("GET {path}"), label, want, &list);
+
+            let target = fresh(&server, &admin, collection, &format!("{tag}-r")).await;
+            let got = server.call("GET", &target, token, None).await;
+            check(format!("GET {path}/id"), label, read, &got);
+
+            let created = server
+                .call("POST", path, token, Some(body(collection, &tag)))
+                .await;
+            check(
+                format!("POST {path}"),
+                label,
+                expected(label, &collection.write_roles, 201),
+                &created,
+            );
+
+            let patched = server
+                .call("PATCH", &target, token, Some(change(collection)))
+                .await;
+            check(
+                format!("PATCH {path}/id"),
+                label,
+                expected(label, &collection.write_roles, 200),
+                &patched,
+            );
+
+            let put = server
+                .call("PUT", &target, token, Some(change(collection)))
+                .await;
+            check(
+                format!("PUT {path}/id"),
+                label,
+                expected(label, &collection.write_roles, 200),
+                &put,
+            );
+
+            if collection.searchable {
+                let found = server
+                    .call(
+                        "POST",
+                        &format!("{path}/search"),
+                        token,
+                        Some(json!({"q": "changed"})),
+                    )
+                    .await;
+                check(format!("POST {path}/search"), label, read, &found);
+            }
+            if let IdentifierKind::Urn { .. } = collection.identifier {
+                let enhanced = server
+                    .call(
+                        "PATCH",
+                        &format!("{target}/enhance"),
+                        token,
+                        Some(json!({"agent": "extractive"})),
+                    )
+                    .await;
+                let mut want = expected(label, &collection.write_roles, 200);
+                if label == "agent" {
+                    want = 200;
+                }
+                check(format!("PATCH {path}/id/enhance"), label, want, &enhanced);
+            }
+
+            let doomed = fresh(&server, &admin, collection, &format!("{tag}-d")).await;
+            let deleted = server.call("DELETE", &doomed, token, None).await;
+            check(
+                format!("DELETE {path}/id"),
+                label,
+                expected(label, &collection.delete_roles, 200),
+                &deleted,
+            );
+        }
+    }
+    // The specialised data routes.
+    let artifact = server
+        .upload(Some(&admin), GUIDE, "m.txt", b"matrix".to_vec())
+        .await;
+    let artifact_id = artifact.body["result"]["id"].as_str().unwrap().to_string();
+    let curators = WriteRoles::Roles(&["admin", "expert"]);
+    for (label, token) in callers.all() {
+        let read = if label == "none" { 401 } else { 200 };
+        let cases: Vec<(&str, String, Option<Value>, u16)> = vec![
+            (
+                "GET",
+                format!("artifacts/{artifact_id}/download"),
+                None,
+                read,
+            ),
+            ("GET", format!("artifacts?parent_urn={GUIDE}"), None, read),
+            ("GET", "articles/search?q=salt".into(), None, read),
+            ("GET", format!("guidelines/by-guide/{GUIDE}"), None, read),
+            (
+                "POST",
+                format!("guidelines/by-guide/{GUIDE}/search"),
+                Some(json!({})),
+                read,
+            ),
+            (
+                "POST",
+                format!("guidelines/by-guide/{GUIDE}/import"),
+                Some(json!({"guidelines": [{"rule_text": "imported"}]})),
+                expected(label, &curators, 200),
+            ),
+            (
+                "GET",
+                format!("textbook-passages/by-textbook/{TEXTBOOK}"),
+                None,
+                read,
+            ),
+            (
+                "POST",
+                format!("textbook-passages/by-textbook/{TEXTBOOK}/search"),
+                Some(json!({})),
+                read,
+            ),
+        ];
+        for (method, route, payload, want) in cases {
+            let answer = server.call(method, &route, token, payload).await;
+            check(format!("{method} {route}"), label, want, &answer);
+        }
+        let upload = server.upload(token, GUIDE, "u.txt", b"x".to_vec()).await;
+        check(
+            "POST artifacts/upload".into(),
+            label,
+            expected(label, &curators, 201),
+            &upload,
+        );
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {cells} cells failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(cells > 300, "{cells}");
+    server.stop().await;
+}
+
+/// Household routes over owner A's household, for every caller.
+#[tokio::test]
+async fn ownership_matrix_has_no_leaks() {
+    let server = TestServer::demo().await;
+    let callers: Callers = server.callers().await;
+    let home = server
+        .call("GET", "households/me", Some(&callers.owner_a), None)
+        .await;
+    let home = home.body["result"].clone();
+    let id = home["id"].as_str().unwrap().to_string();
+    let member = home["members"][0]["id"].as_str().unwrap().to_string();
+    // Owner B has a household of their own, to show they still can't reach A's.
+    let b_home = server
+        .call(
+            "POST",
+            "households",
+            Some(&callers.owner_b),
+            Some(json!({"name": "B's home", "members": [{"name": "Bee", "age_group": "adult"}]})),
+        )
+        .await;
+    assert_eq!(b_home.status, 201);
+    let secrets: Vec<String> = std::iter::once(home["name"].as_str().unwrap().to_string())
+        .chain(
+            home["members"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["name"].as_str().unwrap().to_string()),
+        )
+        .collect();
+
+    let mut cells = 0;
+    let mut failures = Vec::new();
+    for (label, token) in callers.all() {
+        let reader = matches!(label, "owner_a" | "agent" | "admin");
+        let writer = matches!(label, "owner_a" | "admin");
+        let want = |allowed: bool, ok: u16| match (label, allowed) {
+            ("none", _) => 401,
+            (_, true) => ok,
+            _ => 403,
+        };
+        // A member made by the admin for each caller, so destructive cells don't interfere.
+        let spare = server
+            .call("POST", "members", Some(&callers.admin), Some(json!({"household_id": id, "name": format!("Spare {label}"), "age_group": "adult", "profile": {"dietary_groups": []}})))
+            .await;
+        let spare = spare.body["result"]["id"].as_str().unwrap().to_string();
+        let bare = server
+            .call("POST", "members", Some(&callers.admin), Some(json!({"household_id": id, "name": format!("Bare {label}"), "age_group": "child"})))
+            .await;
+        let bare = bare.body["result"]["id"].as_str().unwrap().to_string();
+        let cases: Vec<(&str, String, Option<Value>, u16)> = vec![
+            ("GET", format!("households/{id}"), None, want(reader, 200)),
+            (
+                "PATCH",
+                format!("households/{id}"),
+                Some(json!({"region": "GB"})),
+                want(writer, 200),
+            ),
+            (
+                "GET",
+                format!("members?household_id={id}"),
+                None,
+                want(reader, 200),
+            ),
+            (
+                "POST",
+                "members".into(),
+                Some(
+                    json!({"household_id": id, "name": format!("New {label}"), "age_group": "teen"}),
+                ),
+                want(writer, 201),
+            ),
+            ("GET", format!("members/{member}"), None, want(reader, 200)),
+            (
+                "PATCH",
+                format!("members/{member}"),
+                Some(json!({"image_url": "https://example.org/x.png"})),
+                want(writer, 200),
+            ),
+            (
+                "GET",
+                format!("members/{member}/profile"),
+                None,
+                want(reader, 200),
+            ),
+            (
+                "PATCH",
+                format!("members/{member}/profile"),
+                Some(json!({"allergies": []})),
+                want(writer, 200),
+            ),
+            (
+                "POST",
+                format!("members/{bare}/profile"),
+                Some(json!({"dietary_groups": ["vegan"]})),
+                want(writer, 201),
+            ),
+            (
+                "DELETE",
+                format!("members/{spare}/profile"),
+                None,
+                want(writer, 200),
+            ),
+            (
+                "DELETE",
+                format!("members/{spare}"),
+                None,
+                want(writer, 200),
+            ),
+            (
+                "GET",
+                "households?limit=100".into(),
+                None,
+                want(label == "admin", 200),
+            ),
+        ];
+        for (method, route, payload, expected) in cases {
+            let answer = server.call(method, &route, token, payload).await;
+            cells += 1;
+            if answer.status != expected {
+                failures.push(format!(
+                    "{method} {route} as {label}: want {expected}, got {} {}",
+                    answer.status, answer.body
+                ));
+            }
+            if answer.status >= 400 {
+                let text = answer.body["error"].to_string();
+                for secret in &secrets {
+                    if text.contains(secret.as_str()) {
+                        failures.push(format!("{method} {route} as {label} leaked {secret:?}"));
+                    }
+                }
+            }
+        }
+        let me = server.call("GET", "households/me", token, None).await;
+        cells += 1;
+        let mine = match label {
+            "none" => me.status == 401,
+            "owner_a" => me.body["result"]["id"] == id.as_str(),
+            "owner_b" => me.status == 200 && me.body["result"]["id"] != id.as_str(),
+            _ => me.status == 404,
+        };
+        if !mine {
+            failures.push(format!(
+                "households/me as {label}: {} {}",
+                me.status, me.body
+            ));
+        }
+    }
+    // Deleting: refused to all but the owner and the admin.
+    for (label, token) in callers.all() {
+        if matches!(label, "owner_a" | "admin") {
+            continue;
+        }
+        let answer = server
+            .call("DELETE", &format!("households/{id}"), token, None)
+            .await;
+        cells += 1;
+        if answer.status != if label == "none" { 401 } else { 403 } {
+            failures.push(format!("DELETE households as {label}: {}", answer.status));
+        }
+    }
+    let by_owner = server
+        .call(
+            "DELETE",
+            &format!("households/{id}"),
+            Some(&callers.owner_a),
+            None,
+        )
+        .await;
+    assert_eq!(by_owner.status, 200);
+    let recreated = server
+        .call(
+            "POST",
+            "households",
+            Some(&callers.owner_a),
+            Some(json!({"name": "Again"})),
+        )
+        .await;
+    assert_eq!(recreated.status, 201);
+    let again_id = recreated.body["result"]["id"].as_str().unwrap();
+    let by_admin = server
+        .call(
+            "DELETE",
+            &format!("households/{again_id}"),
+            Some(&callers.admin),
+            None,
+        )
+        .await;
+    assert_eq!(by_admin.status, 200);
+    assert!(
+        failures.is_empty(),
+        "{} of {cells} cells failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    server.stop().await;
+}

@@ -1,0 +1,287 @@
+//! No input produces a 500: odd bodies, queries and paths on every route; plus the HTTP
+//! plumbing (split system address, CORS preflight, compression) that the console relies on.
+
+mod common;
+
+use common::TestServer;
+use serde_json::{json, Value};
+
+fn odd_bodies() -> Vec<Value> {
+    let mut deep = json!(1);
+    for _ in 0..100 {
+        deep = json!([deep]);
+    }
+    vec![
+        json!(null),
+        json!(0),
+        json!("text"),
+        json!([]),
+        json!([{"a": 1}]),
+        json!({}),
+        json!({"title": {"nested": true}, "urn": ["x"], "page_no": 9223372036854775807u64, "sequence_no": -1}),
+        json!({"guide_urn": 5, "textbook_urn": null, "parent_urn": {}, "household_id": [], "agent": 1}),
+        json!({"q": [], "fq": [1], "sort": 5, "limit": 1e300, "fields": {"a": 1}}),
+        json!({"passages": "all", "guidelines": {}, "structure_tree": [[]], "members": 3, "profile": []}),
+        json!({"name": "x", "age_group": "adult", "dietary_groups": [null], "metadata": "m"}),
+        json!({"sequence_no": 9223372036854775807i64, "page_no": 1, "text": "t", "rule_text": "r", "title": "t"}),
+        deep,
+    ]
+}
+
+#[tokio::test]
+async fn no_input_produces_a_server_error() {
+    let server = TestServer::demo().await;
+    let admin = server.login("admin", "admin-demo").await;
+    let home = server
+        .call(
+            "GET",
+            "households/me",
+            Some(&server.login("olivia", "olivia-demo").await),
+            None,
+        )
+        .await;
+    let household = home.body["result"]["id"].as_str().unwrap().to_string();
+    let member = home.body["result"]["members"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let guide = server
+        .call("GET", "guides/eat-well-2024", Some(&admin), None)
+        .await;
+    let artifact = guide.body["result"]["artifacts"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let rule = guide.body["result"]["guidelines"][0]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut routes: Vec<(&str, String)> = Vec::new();
+    for collection in larder_contract::COLLECTIONS {
+        let path = collection.path;
+        let one = match path {
+            "artifacts" => artifact.clone(),
+            "guidelines" => rule.clone(),
+            "textbook-passages" => "00000000-0000-0000-0000-000000000000".into(),
+            "articles" => "coffee-liver".into(),
+            "guides" => "eat-well-2024".into(),
+            "textbooks" => "foundations-of-nutrition-science".into(),
+            _ => "nordic-fct-2023".into(),
+        };
+        routes.push(("POST", path.to_string()));
+        routes.push(("POST", format!("{path}/search")));
+        routes.push(("PATCH", format!("{path}/{one}")));
+        routes.push(("PUT", format!("{path}/{one}")));
+        routes.push(("PATCH", format!("{path}/{one}/enhance")));
+    }
+    for route in [
+        "guidelines/by-guide/eat-well-2024/import",
+        "guidelines/by-guide/eat-well-2024/search",
+        "textbook-passages/by-textbook/foundations-of-nutrition-science/replace",
+        "textbook-passages/by-textbook/foundations-of-nutrition-science/search",
+        "households",
+        "members",
+        "system/login",
+        "system/mtm",
+        "artifacts/upload",
+    ] {
+        routes.push(("POST", route.to_string()));
+    }
+    routes.push(("PATCH", format!("households/{household}")));
+    routes.push(("PATCH", format!("members/{member}")));
+    routes.push(("PATCH", format!("members/{member}/profile")));
+    routes.push(("POST", format!("members/{member}/profile")));
+    let mut checked = 0;
+    for (method, route) in &routes {
+        for body in odd_bodies() {
+            let answer = server
+                .call(method, route, Some(&admin), Some(body.clone()))
+                .await;
+            checked += 1;
+            assert!(
+                answer.status < 500,
+                "{method} {route} {body}: {} {}",
+                answer.status,
+                answer.body
+            );
+            if answer.status >= 400 {
+                assert_eq!(answer.body["success"], false, "{method} {route}");
+            }
+        }
+    }
+    let odd_paths = [
+        "articles/%FF%FE",
+        "articles/..%2F..%2Fetc",
+        "articles?limit=99999999999999999999",
+        "articles?offset=abc&limit=",
+        "artifacts?parent_urn=",
+        "artifacts/%00/download",
+        "members?household_id=%00",
+        "households?limit=-5",
+        "guidelines/by-guide/%22;%20DROP%20TABLE%20records",
+        "textbook-passages/by-textbook/x?limit=0",
+        "articles/search?q=%22&limit=0",
+        "articles/search?q=NEAR(&limit=1",
+    ];
+    for path in odd_paths {
+        let answer = server.call("GET", path, Some(&admin), None).await;
+        checked += 1;
+        assert!(
+            answer.status < 500,
+            "GET {path}: {} {}",
+            answer.status,
+            answer.body
+        );
+        assert!(
+            answer.status >= 400 || answer.body["success"] == true,
+            "GET {path}"
+        );
+    }
+    assert!(checked > 500, "{checked}");
+    let still = server
+        .call("GET", "articles?limit=1", Some(&admin), None)
+        .await;
+    assert_eq!(still.status, 200);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn split_addresses_cors_and_compression() {
+    let server = TestServer::start(&["--demo", "--system-addr", "127.0.0.1:0"]).await;
+    let running = server.running.as_ref().unwrap();
+    assert_ne!(running.addr, running.system_addr);
+    let system = format!("http://{}/api/v1", running.system_addr);
+    let login = server
+        .http
+        .post(format!("{system}/system/login"))
+        .json(&json!({"username": "olivia", "password": "olivia-demo"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(login.status().as_u16(), 200);
+    let token = login.json::<Value>().await.unwrap()["result"]["access_token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let home = server
+        .http
+        .get(format!("{system}/households/me"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(home.status().as_u16(), 200);
+    let no_data_there = server
+        .http
+        .get(format!("{system}/articles"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(no_data_there.status().as_u16(), 404);
+    let no_system_here = server
+        .call("GET", "households/me", Some(&token), None)
+        .await;
+    assert_eq!(no_system_here.status, 404);
+    let data_here = server
+        .call("GET", "articles?limit=1", Some(&token), None)
+        .await;
+    assert_eq!(
+        data_here.status, 200,
+        "a token from the systemic address works on the data address"
+    );
+
+    let preflight = server
+        .http
+        .request(
+            reqwest::Method::OPTIONS,
+            format!("{}/articles/coffee-liver", server.base),
+        )
+        .header("origin", "http://console.example")
+        .header("access-control-request-method", "PATCH")
+        .header(
+            "access-control-request-headers",
+            "authorization, content-type",
+        )
+        .send()
+        .await
+        .unwrap();
+    assert!(preflight.status().is_success());
+    let methods = preflight.headers()["access-control-allow-methods"]
+        .to_str()
+        .unwrap()
+        .to_uppercase();
+    assert!(
+        methods.contains("PATCH") && methods.contains("DELETE"),
+        "{methods}"
+    );
+
+    let compressed = server
+        .http
+        .get(format!("{}/articles?limit=1000", server.base))
+        .bearer_auth(&token)
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        compressed
+            .headers()
+            .get("content-encoding")
+            .map(|v| v.to_str().unwrap()),
+        Some("gzip")
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_console_is_served_with_a_fallback_and_caching() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("index.html"), "<html>console</html>").unwrap();
+    std::fs::write(dir.path().join("app-0123456789abcdef.js"), "console.log(1)").unwrap();
+    let static_dir = dir.path().to_str().unwrap().to_string();
+    let server = TestServer::start(&["--static", &static_dir]).await;
+    let root = server.base.trim_end_matches("/api/v1").to_string();
+    for path in ["/", "/records/articles/urn:article:x"] {
+        let page = server
+            .http
+            .get(format!("{root}{path}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(page.status().as_u16(), 200, "{path}");
+        assert_eq!(page.headers()["cache-control"], "no-cache");
+        assert_eq!(page.text().await.unwrap(), "<html>console</html>");
+    }
+    let asset = server
+        .http
+        .get(format!("{root}/app-0123456789abcdef.js"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        asset.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    // A missing file is a 404, never index.html in its place (the console reads an absent
+    // config.json as "use this origin").
+    for missing in [
+        "/config.json",
+        "/app-ffffffffffffffff.js",
+        "/sub/dir/file.css",
+    ] {
+        let answer = server
+            .http
+            .get(format!("{root}{missing}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status().as_u16(), 404, "{missing}");
+    }
+    let api = server
+        .call("POST", "nothing/here", None, Some(json!({})))
+        .await;
+    assert_eq!(api.status, 404);
+    assert_eq!(api.body["error"]["code"], "resource/not_found");
+    server.stop().await;
+}
