@@ -1,4 +1,4 @@
-//! The root: configuration, then providers (client, session) and the route table.
+//! The root: configuration, providers (client, session, toasts) and the route table.
 
 use larder_api::transport::gloo::GlooTransport;
 use larder_api::ClientConfig;
@@ -7,18 +7,51 @@ use leptos_router::components::{ProtectedRoute, Route, Router, Routes};
 use leptos_router::path;
 
 use crate::components::header::Header;
-use crate::routes::{articles::Articles, not_found::NotFound, sign_in::SignIn};
+use crate::components::reauth::ReauthDialog;
+use crate::components::toast::{ToastRegion, Toasts};
+use crate::components::unsaved::UnsavedChanges;
+use crate::routes::household::MyHousehold;
+use crate::routes::household_view::HouseholdView;
+use crate::routes::households::Households;
+use crate::routes::member::MemberPage;
+use crate::routes::{home::Home, not_found::NotFound, sign_in::SignIn};
 use crate::session::Session;
 use crate::ApiClient;
 
-/// The whole console.
+/// Whether `config.json` has been applied to the client.
+#[derive(Clone, Copy)]
+pub struct ConfigReady(pub ReadSignal<bool>);
+
+/// The whole console. It paints at once with this page's origin as the service; `config.json`
+/// replaces that when it arrives, and only a broken file stops the console.
 #[component]
 pub fn App() -> impl IntoView {
-    let config = LocalResource::new(crate::config::load);
-    move || match config.get() {
-        None => view! { <p class="boot">"Loading Larder…"</p> }.into_any(),
-        Some(Err(problem)) => view! { <ConfigProblem problem/> }.into_any(),
-        Some(Ok(config)) => view! { <Console config/> }.into_any(),
+    let origin = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default();
+    let defaults =
+        crate::config::parse(None, &origin).unwrap_or_else(|_| ClientConfig::new(origin.clone()));
+    let client: ApiClient = larder_api::Client::new(GlooTransport, defaults);
+    let (ready, set_ready) = signal(false);
+    let problem = RwSignal::new(None::<String>);
+    {
+        let client = client.clone();
+        leptos::task::spawn_local(async move {
+            match crate::config::load().await {
+                Ok(config) => {
+                    client.set_config(config);
+                    set_ready.set(true);
+                }
+                Err(text) => problem.set(Some(text)),
+            }
+        });
+    }
+    provide_context(ConfigReady(ready));
+    view! {
+        <Show when=move || problem.with(Option::is_none)
+            fallback=move || view! { <ConfigProblem problem=problem.get().unwrap_or_default()/> }>
+            <Console client=client.clone()/>
+        </Show>
     }
 }
 
@@ -36,6 +69,28 @@ fn ConfigProblem(problem: String) -> impl IntoView {
     }
 }
 
+/// The sign-in page, told where to return: a deep link opened in a new tab (no session yet)
+/// lands there after signing in.
+fn sign_in_redirect() -> String {
+    let location = web_sys::window().map(|w| w.location());
+    let path = location
+        .as_ref()
+        .and_then(|l| l.pathname().ok())
+        .unwrap_or_default();
+    let search = location
+        .as_ref()
+        .and_then(|l| l.search().ok())
+        .unwrap_or_default();
+    let inside = path.strip_prefix(&base_path()).unwrap_or(&path).to_string();
+    if inside.is_empty() || inside == "/" || inside.starts_with("/sign-in") {
+        return "/sign-in".into();
+    }
+    format!(
+        "/sign-in?next={}",
+        larder_api::config::encode_component(&format!("{inside}{search}"))
+    )
+}
+
 /// The document's base path (`/` or the sub-path the console is hosted under), without the trailing slash.
 fn base_path() -> String {
     let base = web_sys::window()
@@ -48,12 +103,23 @@ fn base_path() -> String {
 }
 
 #[component]
-fn Console(config: ClientConfig) -> impl IntoView {
-    let client: ApiClient = larder_api::Client::new(GlooTransport, config);
+fn Console(client: ApiClient) -> impl IntoView {
     let session = Session::new(&client);
     provide_context(client);
     provide_context(session);
-    let signed_in = move || Some(session.signed_in());
+    Toasts::provide();
+    UnsavedChanges::provide();
+    // Memos: a new sign-in over an open page (the re-sign-in dialog) sets the identity again, and
+    // an unchanged answer must not re-mount the page and lose what a form holds.
+    let signed_in = Memo::new(move |_| session.signed_in());
+    let signed_in = move || Some(signed_in.get());
+    // Hides the screens from other users; the service still decides.
+    let is_admin = Memo::new(move |_| {
+        session
+            .identity
+            .with(|i| i.as_ref().is_some_and(|i| i.has_role("admin")))
+    });
+    let is_admin = move || Some(is_admin.get());
     view! {
         <Router base=base_path()>
             <a class="skip-link" href="#main">"Skip to content"</a>
@@ -61,9 +127,20 @@ fn Console(config: ClientConfig) -> impl IntoView {
             <main id="main" class="page">
                 <Routes fallback=|| view! { <NotFound/> }>
                     <Route path=path!("/sign-in") view=SignIn/>
-                    <ProtectedRoute path=path!("/") view=Articles condition=signed_in redirect_path=|| "/sign-in"/>
+                    <ProtectedRoute path=path!("/") view=Home condition=signed_in redirect_path=sign_in_redirect/>
+                    // Households and members (owners and administrators).
+                    <ProtectedRoute path=path!("/household") view=MyHousehold condition=signed_in redirect_path=sign_in_redirect/>
+                    <ProtectedRoute path=path!("/household/members/:id") view=MemberPage condition=signed_in redirect_path=sign_in_redirect/>
+                    <ProtectedRoute path=path!("/households") view=Households condition=is_admin redirect_path=|| "/"/>
+                    <ProtectedRoute path=path!("/households/:id") view=HouseholdView condition=is_admin redirect_path=|| "/"/>
+                    // The knowledge base.
+                    <ProtectedRoute path=path!("/records/:collection") view=crate::routes::records::Records condition=signed_in redirect_path=sign_in_redirect/>
+                    <ProtectedRoute path=path!("/records/:collection/new") view=crate::routes::record_new::RecordNew condition=signed_in redirect_path=sign_in_redirect/>
+                    <ProtectedRoute path=path!("/records/:collection/:id") view=crate::routes::record::RecordPage condition=signed_in redirect_path=sign_in_redirect/>
                 </Routes>
             </main>
+            <ToastRegion/>
+            <ReauthDialog/>
         </Router>
     }
 }

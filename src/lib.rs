@@ -1,9 +1,11 @@
 //! Larder, the browser console of the Nutrition Data & Household API.
 //!
-//! Pure logic (configuration parsing) builds everywhere and is tested natively; the UI
+//! Pure logic (configuration parsing, resource schemas) builds everywhere and is tested natively; the UI
 //! (Leptos, client-side rendered) builds for the browser only.
 
 pub mod config;
+pub mod kv;
+pub mod schema;
 
 #[cfg(target_arch = "wasm32")]
 mod app;

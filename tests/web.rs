@@ -9,8 +9,11 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn client() -> larder::ApiClient {
-    let base =
-        option_env!("LARDER_TEST_SERVER").expect("LARDER_TEST_SERVER is set by `cargo xtask test`");
+    // Failing loudly, not skipping: a run without a server must not look like a pass.
+    let base = match option_env!("LARDER_TEST_SERVER") {
+        Some(url) => url,
+        None => panic!("LARDER_TEST_SERVER is set by `cargo xtask test`"),
+    };
     let config = larder::config::parse(
         Some(&format!(
             r#"{{"data_api_base": "{base}", "system_api_base": "{base}"}}"#

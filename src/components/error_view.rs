@@ -3,6 +3,15 @@
 use larder_api::ApiError;
 use leptos::prelude::*;
 
+/// The title people read: a refusal says "Not allowed" (and the session stays).
+pub fn error_title(error: &ApiError) -> String {
+    if error.is_kind(larder_api::ErrorKind::Authorization) {
+        "Not allowed".into()
+    } else {
+        error.title()
+    }
+}
+
 /// An error as an alert. Text from the service is rendered as text, never as markup.
 #[component]
 pub fn ErrorView(error: ApiError) -> impl IntoView {
@@ -12,7 +21,7 @@ pub fn ErrorView(error: ApiError) -> impl IntoView {
         .filter(|h| h.starts_with("http"));
     view! {
         <div role="alert" class="error">
-            <strong>{error.title()}</strong>
+            <strong>{error_title(&error)}</strong>
             " "
             <span>{error.detail()}</span>
             {help.map(|href| view! { " " <a href=href target="_blank" rel="noopener noreferrer">"Details"</a> })}

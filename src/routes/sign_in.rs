@@ -1,8 +1,8 @@
 //! Sign in as a person (username and password) or a machine client (client ID and secret).
 
-use larder_api::{ApiError, Credentials};
+use larder_api::{ApiError, Credentials, Identity};
 use leptos::prelude::*;
-use leptos_router::hooks::use_navigate;
+use leptos_router::hooks::{use_navigate, use_query_map};
 
 use crate::components::error_view::ErrorView;
 use crate::session::Session;
@@ -17,11 +17,43 @@ enum Kind {
 /// The sign-in page.
 #[component]
 pub fn SignIn() -> impl IntoView {
-    let client = expect_context::<ApiClient>();
     let session = expect_context::<Session>();
     let navigate = use_navigate();
+    let query = use_query_map();
+    let on_success = Callback::new(move |identity: Identity| {
+        session.lost.set(false);
+        session.identity.set(Some(identity));
+        // Only a path of this console: never another origin (`//host`) or a scheme.
+        let next = query
+            .with_untracked(|q| q.get("next"))
+            .filter(|n| n.starts_with('/') && !n.starts_with("//"));
+        navigate(next.as_deref().unwrap_or("/"), Default::default());
+    });
+    view! {
+        <section class="narrow card">
+            <h1>"Sign in"</h1>
+            <SignInForm on_success id_prefix="sign-in"/>
+            <p class="hint">"Your session lives in this tab's memory only: reloading the page signs you out."</p>
+        </section>
+    }
+}
+
+/// The credentials form, shared by the page and the re-sign-in dialog. Empty or half-filled
+/// forms are caught before any call; a failure shows the service's detail and keeps the input.
+#[component]
+pub fn SignInForm(
+    /// Runs with the identity once signed in.
+    on_success: Callback<Identity>,
+    /// Prefix of the inputs' ids (two forms can be on one page).
+    id_prefix: &'static str,
+    /// Pre-fills the username (the dialog knows who was signed in).
+    #[prop(optional, into)]
+    username: String,
+) -> impl IntoView {
+    let client = expect_context::<ApiClient>();
+    let config_ready = expect_context::<crate::app::ConfigReady>().0;
     let kind = RwSignal::new(Kind::User);
-    let (name, secret) = (RwSignal::new(String::new()), RwSignal::new(String::new()));
+    let (name, secret) = (RwSignal::new(username), RwSignal::new(String::new()));
     let error = RwSignal::new(None::<ApiError>);
 
     let sign_in = Action::new_local(move |credentials: &Credentials| {
@@ -30,9 +62,8 @@ pub fn SignIn() -> impl IntoView {
     });
     Effect::new(move || match sign_in.value().get() {
         Some(Ok(identity)) => {
-            session.lost.set(false);
-            session.identity.set(Some(identity));
-            navigate("/", Default::default());
+            secret.set(String::new());
+            on_success.run(identity);
         }
         Some(Err(e)) => error.set(Some(e)),
         None => {}
@@ -57,30 +88,28 @@ pub fn SignIn() -> impl IntoView {
         Kind::User => ("Username", "Password", "username", "current-password"),
         Kind::Client => ("Client ID", "Client secret", "off", "off"),
     };
+    let (name_id, secret_id) = (format!("{id_prefix}-name"), format!("{id_prefix}-secret"));
 
     view! {
-        <section class="narrow card">
-            <h1>"Sign in"</h1>
-            <fieldset class="segmented">
-                <legend>"Sign in as"</legend>
-                <label><input type="radio" name="kind" checked=move || kind.get() == Kind::User
-                    on:change=move |_| kind.set(Kind::User)/>" A person"</label>
-                <label><input type="radio" name="kind" checked=move || kind.get() == Kind::Client
-                    on:change=move |_| kind.set(Kind::Client)/>" A machine client"</label>
-            </fieldset>
-            <form on:submit=submit novalidate>
-                <label for="sign-in-name">{move || labels().0}</label>
-                <input id="sign-in-name" type="text" autocomplete=move || labels().2
-                    prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
-                <label for="sign-in-secret">{move || labels().1}</label>
-                <input id="sign-in-secret" type="password" autocomplete=move || labels().3
-                    prop:value=move || secret.get() on:input=move |ev| secret.set(event_target_value(&ev))/>
-                {move || error.get().map(|error| view! { <ErrorView error/> })}
-                <button type="submit" class="primary" disabled=move || sign_in.pending().get()>
-                    {move || if sign_in.pending().get() { "Signing in…" } else { "Sign in" }}
-                </button>
-            </form>
-            <p class="hint">"Your session lives in this tab's memory only: reloading the page signs you out."</p>
-        </section>
+        <fieldset class="segmented">
+            <legend>"Sign in as"</legend>
+            <label><input type="radio" name=format!("{id_prefix}-kind") checked=move || kind.get() == Kind::User
+                on:change=move |_| kind.set(Kind::User)/>" A person"</label>
+            <label><input type="radio" name=format!("{id_prefix}-kind") checked=move || kind.get() == Kind::Client
+                on:change=move |_| kind.set(Kind::Client)/>" A machine client"</label>
+        </fieldset>
+        <form on:submit=submit novalidate>
+            <label for=name_id.clone()>{move || labels().0}</label>
+            <input id=name_id type="text" autocomplete=move || labels().2
+                prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
+            <label for=secret_id.clone()>{move || labels().1}</label>
+            <input id=secret_id type="password" autocomplete=move || labels().3
+                prop:value=move || secret.get() on:input=move |ev| secret.set(event_target_value(&ev))/>
+            {move || error.get().map(|error| view! { <ErrorView error/> })}
+            // The form is there at once; signing in waits for config.json (milliseconds).
+            <button type="submit" class="primary" disabled=move || sign_in.pending().get() || !config_ready.get()>
+                {move || if sign_in.pending().get() { "Signing in…" } else { "Sign in" }}
+            </button>
+        </form>
     }
 }

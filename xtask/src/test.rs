@@ -100,9 +100,14 @@ fn wasm_tests() -> Result<()> {
     )
 }
 
-/// The release build served by the server, driven by Playwright in Debian's Chromium.
+/// Where the journeys' console is hosted: a sub-path, as a CDN operator may host it.
+const E2E_PREFIX: &str = "/console/";
+
+/// The `cargo xtask dist` build (external loader, strict Content-Security-Policy) hosted under a
+/// sub-path by the server, driven by Playwright in Debian's Chromium.
 fn playwright() -> Result<()> {
-    crate::serve::build_console("dist", None)?;
+    let dist = "target/playwright-dist";
+    crate::dist::build(dist, Some(E2E_PREFIX))?;
     let binary = debug_server()?;
     let server = Server::start(
         &binary,

@@ -66,7 +66,8 @@ struct Session {
 
 struct Inner<T> {
     transport: T,
-    config: ClientConfig,
+    // Settable: a console paints its sign-in page before its runtime configuration has arrived.
+    config: std::sync::RwLock<ClientConfig>,
     // Held across a sign-in, so concurrent calls needing a token share one sign-in.
     session: AsyncMutex<Session>,
     observer: Mutex<Option<Observer>>,
@@ -91,7 +92,7 @@ impl<T: Transport> Client<T> {
         Client {
             inner: Arc::new(Inner {
                 transport,
-                config,
+                config: std::sync::RwLock::new(config),
                 session: AsyncMutex::new(Session::default()),
                 observer: Mutex::new(None),
             }),
@@ -99,8 +100,17 @@ impl<T: Transport> Client<T> {
     }
 
     /// The configuration.
-    pub fn config(&self) -> &ClientConfig {
-        &self.inner.config
+    pub fn config(&self) -> ClientConfig {
+        self.inner
+            .config
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Replaces the configuration; later requests use it.
+    pub fn set_config(&self, config: ClientConfig) {
+        *self.inner.config.write().unwrap_or_else(|p| p.into_inner()) = config;
     }
 
     /// The transport.
@@ -344,7 +354,9 @@ impl<T: Transport> Client<T> {
     }
 
     fn timeout_of(&self, request: &Request) -> u64 {
-        request.timeout_ms.unwrap_or(self.inner.config.timeout_ms)
+        request
+            .timeout_ms
+            .unwrap_or_else(|| self.config().timeout_ms)
     }
 
     /// The request as it goes on the wire. A caller never sets Authorization: only the token does.
@@ -360,8 +372,7 @@ impl<T: Transport> Client<T> {
         HttpRequest {
             method: request.method.as_str(),
             url: self
-                .inner
-                .config
+                .config()
                 .url(request.api, &request.path, &request.query),
             headers,
             body,

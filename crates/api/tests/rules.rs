@@ -344,3 +344,21 @@ fn sign_out_forgets_token_and_credentials() {
     assert_eq!(logins.load(Ordering::SeqCst), 1);
     assert!(!block_on(client.is_signed_in()));
 }
+
+#[test]
+fn a_new_configuration_applies_to_later_requests() {
+    let fake = FakeTransport::scripted(START, vec![ok(json!("pong")), ok(json!("pong"))]);
+    let client = client(&fake);
+    block_on(client.ping()).unwrap();
+    let mut config = ClientConfig::split("http://data2", "http://sys2/");
+    config.timeout_ms = 5_000;
+    client.set_config(config.clone());
+    block_on(client.ping()).unwrap();
+    let requests = fake.requests();
+    assert_eq!(requests[0].url, "http://sys/api/v1/system/ping");
+    assert_eq!(
+        (requests[1].url.as_str(), requests[1].timeout_ms),
+        ("http://sys2/api/v1/system/ping", 5_000)
+    );
+    assert_eq!(client.config(), config);
+}

@@ -1,0 +1,179 @@
+//! Downloading an artifact's file without its bytes entering wasm memory.
+//!
+//! The client opens `artifacts/{id}/download` (bearer header, errors and retries handled there)
+//! and hands back the unread fetch `Response`. In JS land its body is piped through a
+//! TransformStream that only counts bytes, into `new Response(stream).blob()`; the Blob gets an
+//! object URL, a temporary `<a download>` is clicked, and the URL is revoked. Rust sees counts
+//! and the outcome. Cancel aborts the pipe, which cancels the network stream.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use js_sys::{Array, Function, Object, Promise, Reflect};
+use larder_api::{ApiError, CancelToken};
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::components::toast::Toasts;
+use crate::ApiClient;
+
+#[derive(Clone, Debug, PartialEq)]
+enum State {
+    Idle,
+    Running { loaded: u64, total: Option<u64> },
+    Done(String),
+    Failed(String),
+}
+
+fn js_text(error: JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| "the browser stopped the download".into())
+}
+
+fn get(target: &JsValue, key: &str) -> Result<JsValue, JsValue> {
+    Reflect::get(target, &JsValue::from_str(key))
+}
+
+/// Pipes `response`'s body into a Blob, counting bytes into `on_bytes`, and saves it as `name`.
+async fn save(
+    response: web_sys::Response,
+    name: &str,
+    abort: &web_sys::AbortController,
+    on_bytes: impl Fn(u64) + 'static,
+) -> Result<(), JsValue> {
+    let body: JsValue = response
+        .body()
+        .map(JsValue::from)
+        .ok_or_else(|| JsValue::from_str("the answer has no body"))?;
+    let loaded = Rc::new(Cell::new(0u64));
+    let transform = Closure::<dyn FnMut(JsValue, JsValue) -> Result<(), JsValue>>::new(
+        move |chunk: JsValue, controller: JsValue| {
+            let bytes = get(&chunk, "byteLength")?.as_f64().unwrap_or(0.0) as u64;
+            loaded.set(loaded.get() + bytes);
+            on_bytes(loaded.get());
+            let enqueue: Function = get(&controller, "enqueue")?.dyn_into()?;
+            enqueue.call1(&controller, &chunk).map(|_| ())
+        },
+    );
+    let transformer = Object::new();
+    Reflect::set(&transformer, &"transform".into(), transform.as_ref())?;
+    let global = js_sys::global();
+    let stream_class: Function = get(&global, "TransformStream")?.dyn_into()?;
+    let counter = Reflect::construct(&stream_class, &Array::of1(&transformer))?;
+    let options = Object::new();
+    Reflect::set(&options, &"signal".into(), &abort.signal())?;
+    let pipe_through: Function = get(&body, "pipeThrough")?.dyn_into()?;
+    let counted = pipe_through.call2(&body, &counter, &options)?;
+    let response_class: Function = get(&global, "Response")?.dyn_into()?;
+    let wrapped = Reflect::construct(&response_class, &Array::of1(&counted))?;
+    let blob_fn: Function = get(&wrapped, "blob")?.dyn_into()?;
+    let blob: web_sys::Blob = JsFuture::from(blob_fn.call0(&wrapped)?.dyn_into::<Promise>()?)
+        .await?
+        .dyn_into()?;
+    drop(transform);
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or_else(|| JsValue::from_str("no document"))?;
+    let anchor: web_sys::HtmlAnchorElement = document.create_element("a")?.dyn_into()?;
+    anchor.set_href(&url);
+    anchor.set_download(name);
+    anchor.set_attribute("hidden", "")?;
+    if let Some(body) = document.body() {
+        body.append_child(&anchor)?;
+    }
+    anchor.click();
+    anchor.remove();
+    // Revoked after the click has been handled: revoking at once can cancel the save.
+    set_timeout(
+        move || {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        },
+        std::time::Duration::from_secs(30),
+    );
+    Ok(())
+}
+
+/// "Download" with a progress bar, the file name from Content-Disposition, and Cancel.
+#[component]
+pub fn DownloadButton(artifact_id: String, #[prop(optional, into)] label: String) -> impl IntoView {
+    let client = expect_context::<ApiClient>();
+    let toasts = expect_context::<Toasts>();
+    let state = RwSignal::new(State::Idle);
+    let controller: StoredValue<Option<(web_sys::AbortController, CancelToken)>, LocalStorage> =
+        StoredValue::new_local(None);
+    let id = StoredValue::new(artifact_id);
+    let label = if label.is_empty() {
+        "Download".to_string()
+    } else {
+        label
+    };
+    let start = move |_| {
+        let Ok(abort) = web_sys::AbortController::new() else {
+            return;
+        };
+        let cancel = CancelToken::new();
+        controller.set_value(Some((abort.clone(), cancel.clone())));
+        state.set(State::Running {
+            loaded: 0,
+            total: None,
+        });
+        let client = client.clone();
+        leptos::task::spawn_local(async move {
+            let opened = client
+                .download_artifact(&id.get_value(), Some(&cancel))
+                .await;
+            let download = match opened {
+                Ok(download) => download,
+                Err(ApiError::Cancelled) => return state.set(State::Failed("Cancelled.".into())),
+                Err(error) => {
+                    toasts.error(&error);
+                    return state.set(State::Failed(error.detail()));
+                }
+            };
+            let total = download.content_length;
+            let name = download
+                .file_name
+                .clone()
+                .unwrap_or_else(|| format!("artifact-{}", id.get_value()));
+            state.set(State::Running { loaded: 0, total });
+            let outcome = save(download.stream, &name, &abort, move |loaded| {
+                state.set(State::Running { loaded, total })
+            })
+            .await;
+            controller.set_value(None);
+            state.set(match outcome {
+                Ok(()) => State::Done(name),
+                Err(_) if abort.signal().aborted() => State::Failed("Cancelled.".into()),
+                Err(error) => State::Failed(format!("The download failed: {}", js_text(error))),
+            });
+        });
+    };
+    let cancel = move |_| {
+        if let Some((abort, token)) = controller.get_value() {
+            token.cancel();
+            abort.abort();
+        }
+    };
+    let running = move || matches!(state.get(), State::Running { .. });
+    view! {
+        <div class="download">
+            <button type="button" on:click=start disabled=running>{label}</button>
+            {move || match state.get() {
+                State::Idle => ().into_any(),
+                State::Running { loaded, total } => view! {
+                    <progress max=total.unwrap_or(0).max(1) value=total.map(|_| loaded) aria-label="Download progress"></progress>
+                    <span role="status">{match total { Some(t) => format!("{loaded} of {t} bytes"), None => format!("{loaded} bytes") }}</span>
+                    <button type="button" on:click=cancel>"Cancel download"</button>
+                }.into_any(),
+                State::Done(name) => view! { <span role="status">{format!("Saved as {name}.")}</span> }.into_any(),
+                State::Failed(message) => view! { <span role="status" class="error-text">{message}</span> }.into_any(),
+            }}
+        </div>
+    }
+}

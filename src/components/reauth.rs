@@ -1,0 +1,31 @@
+//! When the token can no longer be renewed, a sign-in dialog opens over the current page, so
+//! the page and any form content stay as they were.
+
+use larder_api::Identity;
+use leptos::prelude::*;
+
+use crate::routes::sign_in::SignInForm;
+use crate::session::Session;
+
+/// The dialog; shown while the session is lost and someone was signed in.
+#[component]
+pub fn ReauthDialog() -> impl IntoView {
+    let session = expect_context::<Session>();
+    let open = move || session.lost.get() && session.signed_in();
+    view! {
+        <Show when=open>
+            <div class="modal-backdrop">
+                <div class="modal card" role="dialog" aria-modal="true" aria-labelledby="reauth-title">
+                    <h2 id="reauth-title">"Your session has ended"</h2>
+                    <p>"Sign in again to carry on; this page keeps what you entered."</p>
+                    <SignInForm id_prefix="reauth"
+                        username=session.identity.get_untracked().and_then(|i| i.username).unwrap_or_default()
+                        on_success=Callback::new(move |identity: Identity| {
+                            session.identity.set(Some(identity));
+                            session.lost.set(false);
+                        })/>
+                </div>
+            </div>
+        </Show>
+    }
+}

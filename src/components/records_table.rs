@@ -1,0 +1,132 @@
+//! The table of a list page: title (a link, with the search snippet), the schema's columns and
+//! the identifier. Long pages render only the rows in view (a windowed table), so a page of
+//! thousands of rows scrolls as lightly as a page of twenty.
+
+use larder_api::Record;
+use leptos::prelude::*;
+use leptos_router::components::A;
+use serde_json::Value;
+
+use crate::components::highlight::Highlighted;
+use crate::routes::kb::record_href;
+use crate::routes::records::HIGHLIGHTED;
+use crate::schema::highlight::best;
+use crate::schema::value::display;
+use crate::schema::window::window;
+use crate::schema::{label, Schema};
+
+/// From this many rows on, the table is windowed.
+const VIRTUAL_FROM: usize = 100;
+/// The fixed row height of a windowed table, in px (matches `.virtual-table tr` in records.css).
+const ROW_HEIGHT: f64 = 44.0;
+/// The height of a windowed table's viewport, in px.
+const VIEWPORT: f64 = 640.0;
+/// Rows rendered beyond the viewport on each side.
+const OVERSCAN: usize = 8;
+
+#[derive(Clone)]
+struct Row {
+    id: String,
+    title: String,
+    snippet: Option<(String, Vec<String>)>,
+    cells: Vec<String>,
+}
+
+fn rows_of(
+    schema: &'static Schema,
+    rows: Vec<(String, Option<Record>, Option<Value>)>,
+) -> Vec<Row> {
+    rows.into_iter()
+        .map(|(id, record, highlight)| Row {
+            title: record
+                .as_ref()
+                .and_then(|r| schema.title_of(r))
+                .unwrap_or_else(|| id.clone()),
+            snippet: best(highlight.as_ref(), &HIGHLIGHTED),
+            cells: schema
+                .columns
+                .iter()
+                .map(|c| {
+                    record
+                        .as_ref()
+                        .and_then(|r| r.get(*c))
+                        .map(display)
+                        .unwrap_or_default()
+                })
+                .collect(),
+            id,
+        })
+        .collect()
+}
+
+fn row_view(path: &'static str, row: Row, with_snippet: bool) -> impl IntoView {
+    view! {
+        <tr>
+            <td>
+                <A href=record_href(path, &row.id)>{row.title}</A>
+                {row.snippet.filter(|_| with_snippet).map(|(field, fragments)| view! {
+                    <p class="snippet"><span class="muted">{label(&field)} ": "</span>
+                        {fragments.into_iter().map(|f| view! { <Highlighted fragment=f/> " … " }).collect_view()}
+                    </p>
+                })}
+            </td>
+            {row.cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
+            <td><code>{row.id}</code></td>
+        </tr>
+    }
+}
+
+/// The rows of a list or a search page.
+#[component]
+pub fn Table(
+    schema: &'static Schema,
+    rows: Vec<(String, Option<Record>, Option<Value>)>,
+) -> impl IntoView {
+    let path = schema.collection.path;
+    let rows = rows_of(schema, rows);
+    let head = view! {
+        <thead><tr>
+            <th scope="col">"Title"</th>
+            {schema.columns.iter().map(|c| view! { <th scope="col">{label(c)}</th> }).collect_view()}
+            <th scope="col">"Identifier"</th>
+        </tr></thead>
+    };
+    if rows.len() < VIRTUAL_FROM {
+        return view! {
+            <table class="records">{head}<tbody>{rows.into_iter().map(|r| row_view(path, r, true)).collect_view()}</tbody></table>
+        }
+        .into_any();
+    }
+    let total = rows.len();
+    let rows = StoredValue::new(rows);
+    let scroll_top = RwSignal::new(0.0);
+    let columns = schema.columns.len() + 2;
+    let visible =
+        Memo::new(move |_| window(scroll_top.get(), VIEWPORT, ROW_HEIGHT, total, OVERSCAN));
+    view! {
+        <div class="virtual-table" tabindex="0" role="region" aria-label=format!("{total} rows, scroll to see more")
+            style=format!("max-height: {VIEWPORT}px")
+            on:scroll=move |ev| {
+                let target: web_sys::Element = event_target(&ev);
+                scroll_top.set(f64::from(target.scroll_top()));
+            }>
+            <table class="records" aria-rowcount=total + 1>
+                {head}
+                <tbody>
+                    {move || {
+                        let w = visible.get();
+                        let above = w.start as f64 * ROW_HEIGHT;
+                        let below = (total - w.end) as f64 * ROW_HEIGHT;
+                        view! {
+                            <tr class="spacer" aria-hidden="true" style=format!("height: {above}px")><td colspan=columns></td></tr>
+                            {rows.with_value(|rows| rows[w.start..w.end].to_vec()).into_iter()
+                                .map(|r| row_view(path, r, false)).collect_view()}
+                            <tr class="spacer" aria-hidden="true" style=format!("height: {below}px")><td colspan=columns></td></tr>
+                        }
+                    }}
+                </tbody>
+            </table>
+        </div>
+    }
+    .into_any()
+}

@@ -1,0 +1,110 @@
+//! Toasts: short messages for successes and failures, announced to screen readers.
+
+use larder_api::ApiError;
+use leptos::prelude::*;
+
+/// How a toast looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToastKind {
+    /// Something worked.
+    Success,
+    /// Something failed.
+    Error,
+}
+
+/// One message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Toast {
+    id: u64,
+    kind: ToastKind,
+    title: String,
+    detail: String,
+    help: Option<String>,
+}
+
+/// The toasts in context; `Copy`, so handlers can capture it freely.
+#[derive(Clone, Copy)]
+pub struct Toasts {
+    items: RwSignal<Vec<Toast>>,
+    next_id: StoredValue<u64>,
+}
+
+/// How long a success stays on screen; failures stay until dismissed.
+const SUCCESS_MS: u64 = 5_000;
+
+impl Toasts {
+    /// An empty toast list, provided in context.
+    pub fn provide() -> Toasts {
+        let toasts = Toasts {
+            items: RwSignal::new(Vec::new()),
+            next_id: StoredValue::new(0),
+        };
+        provide_context(toasts);
+        toasts
+    }
+
+    fn push(&self, kind: ToastKind, title: String, detail: String, help: Option<String>) {
+        let id = self.next_id.get_value();
+        self.next_id.set_value(id + 1);
+        self.items.update(|items| {
+            items.push(Toast {
+                id,
+                kind,
+                title,
+                detail,
+                help,
+            })
+        });
+        if kind == ToastKind::Success {
+            let toasts = *self;
+            set_timeout(
+                move || toasts.dismiss(id),
+                std::time::Duration::from_millis(SUCCESS_MS),
+            );
+        }
+    }
+
+    /// A success message.
+    pub fn success(&self, title: impl Into<String>) {
+        self.push(ToastKind::Success, title.into(), String::new(), None);
+    }
+
+    /// A failure, with the error's title, detail and help link.
+    pub fn error(&self, error: &ApiError) {
+        let help = error
+            .failure()
+            .and_then(|f| f.help.clone())
+            .filter(|h| h.starts_with("http"));
+        self.push(
+            ToastKind::Error,
+            crate::components::error_view::error_title(error),
+            error.detail(),
+            help,
+        );
+    }
+
+    /// Removes a toast.
+    pub fn dismiss(&self, id: u64) {
+        self.items.update(|items| items.retain(|t| t.id != id));
+    }
+}
+
+/// Where toasts appear.
+#[component]
+pub fn ToastRegion() -> impl IntoView {
+    let toasts = expect_context::<Toasts>();
+    view! {
+        <div class="toasts" role="status" aria-live="polite">
+            <For each=move || toasts.items.get() key=|t| t.id let:toast>
+                <div class="toast" class:toast-error=toast.kind == ToastKind::Error>
+                    <div>
+                        <strong>{toast.title.clone()}</strong>
+                        {(!toast.detail.is_empty()).then(|| view! { <p>{toast.detail.clone()}</p> })}
+                        {toast.help.clone().map(|href| view! { <a href=href target="_blank" rel="noopener noreferrer">"Details"</a> })}
+                    </div>
+                    <button type="button" class="icon" aria-label="Dismiss" on:click=move |_| toasts.dismiss(toast.id)>"×"</button>
+                </div>
+            </For>
+        </div>
+    }
+}

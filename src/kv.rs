@@ -1,0 +1,247 @@
+//! Key/value pairs with typed values, as the console edits household metadata and nutritional
+//! preferences: rows a person can type into, turned into a JSON object and back without loss.
+
+use serde_json::{Map, Number, Value};
+
+/// The type of a value, chosen per row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueKind {
+    /// A string.
+    Text,
+    /// An integer or decimal.
+    Number,
+    /// true or false.
+    YesNo,
+    /// A list of strings, typed comma-separated.
+    List,
+    /// Anything else (objects, nulls, mixed lists), edited as JSON so nothing is lost.
+    Json,
+}
+
+impl ValueKind {
+    /// Every kind with its label, for the select.
+    pub const ALL: [(ValueKind, &'static str); 5] = [
+        (ValueKind::Text, "Text"),
+        (ValueKind::Number, "Number"),
+        (ValueKind::YesNo, "Yes/no"),
+        (ValueKind::List, "List"),
+        (ValueKind::Json, "JSON"),
+    ];
+
+    /// The kind of a label's value attribute.
+    pub fn from_name(name: &str) -> ValueKind {
+        match name {
+            "number" => ValueKind::Number,
+            "yesno" => ValueKind::YesNo,
+            "list" => ValueKind::List,
+            "json" => ValueKind::Json,
+            _ => ValueKind::Text,
+        }
+    }
+
+    /// The value attribute of the kind.
+    pub fn name(self) -> &'static str {
+        match self {
+            ValueKind::Text => "text",
+            ValueKind::Number => "number",
+            ValueKind::YesNo => "yesno",
+            ValueKind::List => "list",
+            ValueKind::Json => "json",
+        }
+    }
+}
+
+/// One row as typed: the value is kept as text until it is read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KvRow {
+    /// The key.
+    pub key: String,
+    /// The chosen type.
+    pub kind: ValueKind,
+    /// The value as typed ("true"/"false" for yes/no).
+    pub text: String,
+}
+
+impl KvRow {
+    /// An empty text row.
+    pub fn empty() -> KvRow {
+        KvRow {
+            key: String::new(),
+            kind: ValueKind::Text,
+            text: String::new(),
+        }
+    }
+
+    /// Reads the typed text as a JSON value of the row's kind.
+    pub fn value(&self) -> Result<Value, String> {
+        let text = self.text.trim();
+        match self.kind {
+            ValueKind::Text => Ok(Value::String(self.text.clone())),
+            ValueKind::Number => {
+                if let Ok(integer) = text.parse::<i64>() {
+                    return Ok(Value::from(integer));
+                }
+                text.parse::<f64>()
+                    .ok()
+                    .and_then(Number::from_f64)
+                    .map(Value::Number)
+                    .ok_or_else(|| format!("{text:?} is not a number"))
+            }
+            ValueKind::YesNo => Ok(Value::Bool(text == "true")),
+            ValueKind::List => Ok(Value::Array(
+                text.split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(|s| Value::String(s.to_string()))
+                    .collect(),
+            )),
+            ValueKind::Json => {
+                serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))
+            }
+        }
+    }
+}
+
+/// The rows of an object, each with the kind its value has.
+pub fn rows_from_map(map: &Map<String, Value>) -> Vec<KvRow> {
+    map.iter()
+        .map(|(key, value)| {
+            let (kind, text) = match value {
+                Value::String(s) => (ValueKind::Text, s.clone()),
+                Value::Number(n) => (ValueKind::Number, n.to_string()),
+                Value::Bool(b) => (ValueKind::YesNo, b.to_string()),
+                Value::Array(items)
+                    if items
+                        .iter()
+                        .all(|i| i.as_str().is_some_and(|s| !s.contains(','))) =>
+                {
+                    (
+                        ValueKind::List,
+                        items
+                            .iter()
+                            .filter_map(Value::as_str)
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    )
+                }
+                other => (
+                    ValueKind::Json,
+                    serde_json::to_string(other).unwrap_or_default(),
+                ),
+            };
+            KvRow {
+                key: key.clone(),
+                kind,
+                text,
+            }
+        })
+        .collect()
+}
+
+/// The object the rows describe, or each faulty row's index and problem. Rows with neither key
+/// nor value are ignored (a blank row left at the end is not an error).
+pub fn map_from_rows(rows: &[KvRow]) -> Result<Map<String, Value>, Vec<(usize, String)>> {
+    let mut map = Map::new();
+    let mut problems = Vec::new();
+    for (index, row) in rows.iter().enumerate() {
+        let key = row.key.trim();
+        if key.is_empty() && row.text.trim().is_empty() {
+            continue;
+        }
+        if key.is_empty() {
+            problems.push((index, "the key is empty".to_string()));
+            continue;
+        }
+        if map.contains_key(key) {
+            problems.push((index, format!("the key {key:?} appears twice")));
+            continue;
+        }
+        match row.value() {
+            Ok(value) => {
+                map.insert(key.to_string(), value);
+            }
+            Err(problem) => problems.push((index, problem)),
+        }
+    }
+    if problems.is_empty() {
+        Ok(map)
+    } else {
+        Err(problems)
+    }
+}
+
+/// Reads the raw-JSON mode's text: it must be an object.
+pub fn map_from_json(text: &str) -> Result<Map<String, Value>, String> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err("the JSON must be an object: { \"key\": value, ... }".into()),
+        Err(e) => Err(format!("not valid JSON: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn row(key: &str, kind: ValueKind, text: &str) -> KvRow {
+        KvRow {
+            key: key.into(),
+            kind,
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn typed_rows_become_typed_values() {
+        let rows = [
+            row("kcal", ValueKind::Number, "2000"),
+            row("protein_g", ValueKind::Number, " 55.5 "),
+            row("note", ValueKind::Text, " keep spaces "),
+            row("spicy", ValueKind::YesNo, "true"),
+            row("avoid", ValueKind::List, "okra, liver,, "),
+            row("meals", ValueKind::Json, r#"{"breakfast": true}"#),
+            row("", ValueKind::Text, ""),
+        ];
+        assert_eq!(
+            Value::Object(map_from_rows(&rows).unwrap()),
+            json!({"kcal": 2000, "protein_g": 55.5, "note": " keep spaces ", "spicy": true, "avoid": ["okra", "liver"], "meals": {"breakfast": true}})
+        );
+    }
+
+    #[test]
+    fn problems_name_their_rows() {
+        let rows = [
+            row("a", ValueKind::Number, "12abc"),
+            row("", ValueKind::Text, "x"),
+            row("b", ValueKind::Text, "1"),
+            row("b", ValueKind::Text, "2"),
+            row("c", ValueKind::Json, "{"),
+        ];
+        let problems = map_from_rows(&rows).unwrap_err();
+        let indexes: Vec<_> = problems.iter().map(|p| p.0).collect();
+        assert_eq!(indexes, [0, 1, 3, 4]);
+        assert!(problems[0].1.contains("not a number"));
+        assert!(problems[2].1.contains("twice"));
+    }
+
+    #[test]
+    fn objects_survive_a_round_trip() {
+        let original = json!({"n": 1.25, "t": "x", "b": false, "l": ["a", "b"], "nested": {"k": [1, null]}, "commas": ["a,b"], "none": null});
+        let rows = rows_from_map(original.as_object().unwrap());
+        assert_eq!(
+            rows.iter().find(|r| r.key == "commas").unwrap().kind,
+            ValueKind::Json
+        );
+        assert_eq!(Value::Object(map_from_rows(&rows).unwrap()), original);
+    }
+
+    #[test]
+    fn raw_json_must_be_an_object() {
+        assert_eq!(map_from_json(r#"{"a": 1}"#).unwrap().len(), 1);
+        assert!(map_from_json("[1]")
+            .unwrap_err()
+            .contains("must be an object"));
+        assert!(map_from_json("{").unwrap_err().contains("not valid JSON"));
+    }
+}

@@ -1,0 +1,30 @@
+//! The start page: where to go, by role.
+
+use leptos::prelude::*;
+use leptos_router::components::A;
+
+use crate::session::Session;
+
+/// The start page after sign-in.
+#[component]
+pub fn Home() -> impl IntoView {
+    let session = expect_context::<Session>();
+    move || {
+        session.identity.get().map(|identity| {
+            let is_admin = identity.has_role("admin");
+            let is_user = identity.username.is_some();
+            view! {
+                <h1>{format!("Welcome, {}", identity.display_name())}</h1>
+                <div class="tiles">
+                    {is_user.then(|| view! {
+                        <A href="/household" attr:class="tile"><strong>"My household"</strong><span>"Members, dietary groups and preferences"</span></A>
+                    })}
+                    {is_admin.then(|| view! {
+                        <A href="/households" attr:class="tile"><strong>"Households"</strong><span>"Every household, page by page"</span></A>
+                    })}
+                    <A href="/records/articles" attr:class="tile"><strong>"Knowledge base"</strong><span>"Articles, guides, textbooks and food composition tables"</span></A>
+                </div>
+            }
+        })
+    }
+}

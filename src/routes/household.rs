@@ -1,0 +1,426 @@
+//! "My household": the owner's household, or a form that creates it when there is none.
+
+use larder_api::enums::AGE_GROUP;
+use larder_api::types::{Household, HouseholdChanges, Member, NewHousehold, NewMember};
+use larder_api::ApiError;
+use leptos::prelude::*;
+use leptos_router::components::A;
+use serde_json::Map;
+
+use crate::components::confirm::ConfirmButton;
+use crate::components::error_view::ErrorView;
+use crate::components::kv_editor::{KvEditor, KvState};
+use crate::components::toast::Toasts;
+use crate::components::unsaved::UnsavedChanges;
+use crate::ApiClient;
+
+/// A household with its members, as the pages show it.
+pub type Loaded = (Household, Vec<Member>);
+
+async fn own(client: ApiClient) -> Result<Option<Loaded>, ApiError> {
+    let Some(household) = client.own_household().await? else {
+        return Ok(None);
+    };
+    let members = client.members(&household.id, 100, 0).await?;
+    Ok(Some((household, members)))
+}
+
+/// Whether a member's image URL may be used: only http(s), never `javascript:` or `data:`.
+pub fn is_web_url(url: &str) -> bool {
+    url.starts_with("https://") || url.starts_with("http://")
+}
+
+/// Shows an age group as words.
+pub fn age_label(age_group: &str) -> String {
+    age_group.replace('_', " ")
+}
+
+/// The page.
+#[component]
+pub fn MyHousehold() -> impl IntoView {
+    let client = expect_context::<ApiClient>();
+    let version = RwSignal::new(0u32);
+    let household = LocalResource::new(move || {
+        version.track();
+        own(client.clone())
+    });
+    let changed = Callback::new(move |_| version.update(|v| *v += 1));
+    view! {
+        <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading your household…"</p> }>
+            {move || household.get().map(|result| match result {
+                Err(error) => view! { <h1>"My household"</h1><ErrorView error/> }.into_any(),
+                Ok(None) => view! { <CreateHousehold created=changed/> }.into_any(),
+                Ok(Some((household, members))) => view! { <HouseholdPanel household members changed/> }.into_any(),
+            })}
+        </Transition>
+    }
+}
+
+/// A member row of the create form.
+#[derive(Clone, Copy)]
+struct DraftMember {
+    id: u64,
+    name: RwSignal<String>,
+    age_group: RwSignal<String>,
+}
+
+#[component]
+fn CreateHousehold(created: Callback<()>) -> impl IntoView {
+    let client = expect_context::<ApiClient>();
+    let toasts = expect_context::<Toasts>();
+    let (name, region) = (RwSignal::new(String::new()), RwSignal::new(String::new()));
+    let metadata = KvState::new(&Map::new());
+    let members = RwSignal::new(Vec::<DraftMember>::new());
+    let next_id = StoredValue::new(0u64);
+    let problem = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<ApiError>);
+    let dirty = Signal::derive(move || {
+        !name.get().is_empty() || !region.get().is_empty() || !members.get().is_empty()
+    });
+    UnsavedChanges::track(dirty);
+
+    let create = Action::new_local(move |household: &NewHousehold| {
+        let (client, household) = (client.clone(), household.clone());
+        async move { client.create_household(&household).await }
+    });
+    Effect::new(move || match create.value().get() {
+        Some(Ok(household)) => {
+            toasts.success(format!("Household {} created", household.name));
+            name.set(String::new());
+            region.set(String::new());
+            members.set(Vec::new());
+            created.run(());
+        }
+        Some(Err(e)) => {
+            toasts.error(&e);
+            error.set(Some(e));
+        }
+        None => {}
+    });
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        problem.set(None);
+        let name = name.get_untracked().trim().to_string();
+        if name.is_empty() {
+            problem.set(Some("Give the household a name.".into()));
+            return;
+        }
+        let metadata = match metadata.read() {
+            Ok(m) => m,
+            Err(p) => return problem.set(Some(format!("Metadata: {p}"))),
+        };
+        let mut new_members = Vec::new();
+        for member in members.get_untracked() {
+            let member_name = member.name.get_untracked().trim().to_string();
+            if member_name.is_empty() {
+                return problem.set(Some(
+                    "Every member needs a name (or remove the row).".into(),
+                ));
+            }
+            new_members.push(NewMember::new(
+                member_name,
+                member.age_group.get_untracked(),
+            ));
+        }
+        let region = region.get_untracked().trim().to_string();
+        create.dispatch(NewHousehold {
+            name,
+            region: (!region.is_empty()).then_some(region),
+            metadata: (!metadata.is_empty()).then_some(metadata),
+            members: new_members,
+        });
+    };
+    let add_member = move |_| {
+        let id = next_id.get_value();
+        next_id.set_value(id + 1);
+        members.update(|m| {
+            m.push(DraftMember {
+                id,
+                name: RwSignal::new(String::new()),
+                age_group: RwSignal::new("adult".into()),
+            })
+        });
+    };
+
+    view! {
+        <h1>"Create your household"</h1>
+        <p class="hint">"You have no household yet. Name it, and add the people who live in it; you can change everything later."</p>
+        <form class="card stack" on:submit=submit novalidate>
+            <label for="household-name">"Name"</label>
+            <input id="household-name" type="text" required prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
+            <label for="household-region">"Region"</label>
+            <input id="household-region" type="text" placeholder="e.g. EU" prop:value=move || region.get() on:input=move |ev| region.set(event_target_value(&ev))/>
+            <KvEditor state=metadata label="Metadata" id="household-metadata"/>
+            <fieldset class="members-draft">
+                <legend>"Members"</legend>
+                <For each=move || members.get() key=|m| m.id let:member>
+                    <div class="member-row">
+                        <label for=format!("new-member-{}-name", member.id)>"Member name"</label>
+                        <input id=format!("new-member-{}-name", member.id) type="text" prop:value=move || member.name.get()
+                            on:input=move |ev| member.name.set(event_target_value(&ev))/>
+                        <label for=format!("new-member-{}-age", member.id)>"Age group"</label>
+                        <AgeGroupSelect id=format!("new-member-{}-age", member.id) value=member.age_group/>
+                        <button type="button" class="icon" aria-label="Remove this member"
+                            on:click=move |_| members.update(|m| m.retain(|d| d.id != member.id))>"×"</button>
+                    </div>
+                </For>
+                <button type="button" on:click=add_member>"Add a member"</button>
+            </fieldset>
+            {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
+            {move || error.get().map(|error| view! { <ErrorView error/> })}
+            <button type="submit" class="primary" disabled=move || create.pending().get()>
+                {move || if create.pending().get() { "Creating…" } else { "Create household" }}
+            </button>
+        </form>
+    }
+}
+
+/// A select over the age groups of the enumeration.
+#[component]
+pub fn AgeGroupSelect(#[prop(into)] id: String, value: RwSignal<String>) -> impl IntoView {
+    view! {
+        <select id=id on:change=move |ev| value.set(event_target_value(&ev))>
+            {AGE_GROUP.iter().map(|group| view! {
+                <option value=*group selected=move || value.get() == *group>{age_label(group)}</option>
+            }).collect_view()}
+        </select>
+    }
+}
+
+#[component]
+fn HouseholdPanel(
+    household: Household,
+    members: Vec<Member>,
+    changed: Callback<()>,
+) -> impl IntoView {
+    let editing = RwSignal::new(false);
+    let household = StoredValue::new(household);
+    let household_id = household.with_value(|h| h.id.clone());
+    view! {
+        <div class="title-row">
+            <h1>{household.with_value(|h| h.name.clone())}</h1>
+            <Show when=move || !editing.get()>
+                <button type="button" on:click=move |_| editing.set(true)>"Edit household"</button>
+            </Show>
+        </div>
+        <Show when=move || editing.get() fallback=move || view! { <HouseholdFacts household=household.get_value()/> }>
+            <EditHousehold household=household.get_value() done=Callback::new(move |saved: bool| {
+                editing.set(false);
+                if saved { changed.run(()) }
+            })/>
+        </Show>
+        <section aria-labelledby="members-title">
+            <h2 id="members-title">"Members"</h2>
+            {if members.is_empty() {
+                view! { <p class="empty">"No members yet: add the people who live in this household below."</p> }.into_any()
+            } else {
+                view! {
+                    <ul class="member-list">
+                        {members.into_iter().map(|member| view! {
+                            <li>
+                                <A href=format!("/household/members/{}", member.id)>{member.name.clone()}</A>
+                                <span class="chip">{age_label(&member.age_group)}</span>
+                            </li>
+                        }).collect_view()}
+                    </ul>
+                }.into_any()
+            }}
+            <AddMember household_id=household_id.clone() added=changed/>
+        </section>
+        <section class="danger-zone" aria-label="Delete household">
+            <DeleteHousehold household=household.get_value() deleted=changed/>
+        </section>
+    }
+}
+
+/// Name, region and metadata, read-only.
+#[component]
+pub fn HouseholdFacts(household: Household) -> impl IntoView {
+    view! {
+        <dl class="facts">
+            <dt>"Name"</dt><dd>{household.name.clone()}</dd>
+            <dt>"Region"</dt><dd>{household.region.clone().filter(|r| !r.is_empty()).unwrap_or_else(|| "—".into())}</dd>
+            <dt>"Metadata"</dt>
+            <dd>
+                {if household.metadata.is_empty() {
+                    view! { <span class="muted">"none"</span> }.into_any()
+                } else {
+                    view! {
+                        <dl class="kv-facts">
+                            {household.metadata.iter().map(|(k, v)| view! {
+                                <dt>{k.clone()}</dt><dd>{match v { serde_json::Value::String(s) => s.clone(), other => other.to_string() }}</dd>
+                            }).collect_view()}
+                        </dl>
+                    }.into_any()
+                }}
+            </dd>
+        </dl>
+    }
+}
+
+#[component]
+fn EditHousehold(household: Household, done: Callback<bool>) -> impl IntoView {
+    let client = expect_context::<ApiClient>();
+    let toasts = expect_context::<Toasts>();
+    let original = StoredValue::new(household.clone());
+    let name = RwSignal::new(household.name.clone());
+    let region = RwSignal::new(household.region.clone().unwrap_or_default());
+    let metadata = KvState::new(&household.metadata);
+    let problem = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<ApiError>);
+    let edited = move || -> Result<Household, String> {
+        let mut after = original.get_value();
+        after.name = name.get().trim().to_string();
+        let r = region.get().trim().to_string();
+        after.region = (!r.is_empty()).then_some(r);
+        after.metadata = metadata.read().map_err(|p| format!("Metadata: {p}"))?;
+        Ok(after)
+    };
+    let dirty = Signal::derive(move || {
+        edited()
+            .map(|after| !HouseholdChanges::between(&original.get_value(), &after).is_empty())
+            .unwrap_or(true)
+    });
+    UnsavedChanges::track(dirty);
+
+    let save = Action::new_local(move |changes: &HouseholdChanges| {
+        let (client, changes, id) = (
+            client.clone(),
+            changes.clone(),
+            original.with_value(|o| o.id.clone()),
+        );
+        async move { client.update_household(&id, &changes).await }
+    });
+    Effect::new(move || match save.value().get() {
+        Some(Ok(_)) => {
+            toasts.success("Household saved");
+            done.run(true);
+        }
+        Some(Err(e)) => {
+            toasts.error(&e);
+            error.set(Some(e));
+        }
+        None => {}
+    });
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        problem.set(None);
+        let after = match edited() {
+            Ok(after) if after.name.is_empty() => {
+                return problem.set(Some("The name cannot be empty.".into()))
+            }
+            Ok(after) => after,
+            Err(p) => return problem.set(Some(p)),
+        };
+        let changes = HouseholdChanges::between(&original.get_value(), &after);
+        if changes.is_empty() {
+            done.run(false);
+        } else {
+            save.dispatch(changes);
+        }
+    };
+    view! {
+        <form class="card stack" on:submit=submit novalidate>
+            <label for="edit-household-name">"Name"</label>
+            <input id="edit-household-name" type="text" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
+            <label for="edit-household-region">"Region"</label>
+            <input id="edit-household-region" type="text" prop:value=move || region.get() on:input=move |ev| region.set(event_target_value(&ev))/>
+            <KvEditor state=metadata label="Metadata" id="edit-household-metadata"/>
+            {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
+            {move || error.get().map(|error| view! { <ErrorView error/> })}
+            <div class="actions">
+                <button type="button" on:click=move |_| done.run(false)>"Cancel"</button>
+                <button type="submit" class="primary" disabled=move || save.pending().get()>
+                    {move || if save.pending().get() { "Saving…" } else { "Save household" }}
+                </button>
+            </div>
+        </form>
+    }
+}
+
+#[component]
+fn AddMember(household_id: String, added: Callback<()>) -> impl IntoView {
+    let client = expect_context::<ApiClient>();
+    let toasts = expect_context::<Toasts>();
+    let (name, age_group, image_url) = (
+        RwSignal::new(String::new()),
+        RwSignal::new("adult".to_string()),
+        RwSignal::new(String::new()),
+    );
+    let problem = RwSignal::new(None::<String>);
+    UnsavedChanges::track(Signal::derive(move || !name.get().trim().is_empty()));
+    let household_id = StoredValue::new(household_id);
+    let create = Action::new_local(move |member: &NewMember| {
+        let (client, member, id) = (client.clone(), member.clone(), household_id.get_value());
+        async move { client.create_member(&id, &member, None).await }
+    });
+    Effect::new(move || match create.value().get() {
+        Some(Ok(member)) => {
+            toasts.success(format!("{} added", member.name));
+            name.set(String::new());
+            image_url.set(String::new());
+            added.run(());
+        }
+        Some(Err(e)) => {
+            toasts.error(&e);
+            problem.set(Some(e.detail()));
+        }
+        None => {}
+    });
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let member_name = name.get_untracked().trim().to_string();
+        if member_name.is_empty() {
+            return problem.set(Some("Give the member a name.".into()));
+        }
+        let image = image_url.get_untracked().trim().to_string();
+        if !image.is_empty() && !is_web_url(&image) {
+            return problem.set(Some(
+                "The image URL must start with https:// or http://.".into(),
+            ));
+        }
+        problem.set(None);
+        let mut member = NewMember::new(member_name, age_group.get_untracked());
+        member.image_url = (!image.is_empty()).then_some(image);
+        create.dispatch(member);
+    };
+    view! {
+        <form class="card inline-form" on:submit=submit novalidate aria-label="Add a member">
+            <h3>"Add a member"</h3>
+            <label for="add-member-name">"Member name"</label>
+            <input id="add-member-name" type="text" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
+            <label for="add-member-age">"Age group"</label>
+            <AgeGroupSelect id="add-member-age" value=age_group/>
+            <label for="add-member-image">"Image URL"</label>
+            <input id="add-member-image" type="url" placeholder="https://…" prop:value=move || image_url.get() on:input=move |ev| image_url.set(event_target_value(&ev))/>
+            {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
+            <button type="submit" class="primary" disabled=move || create.pending().get()>"Add member"</button>
+        </form>
+    }
+}
+
+#[component]
+fn DeleteHousehold(household: Household, deleted: Callback<()>) -> impl IntoView {
+    let client = expect_context::<ApiClient>();
+    let toasts = expect_context::<Toasts>();
+    let (id, name) = (household.id.clone(), household.name.clone());
+    let delete = Action::new_local(move |_: &()| {
+        let (client, id) = (client.clone(), id.clone());
+        async move { client.delete_household(&id).await }
+    });
+    let deleted_name = name.clone();
+    Effect::new(move || match delete.value().get() {
+        Some(Ok(_)) => {
+            toasts.success(format!("Household {deleted_name} deleted"));
+            deleted.run(());
+        }
+        Some(Err(e)) => toasts.error(&e),
+        None => {}
+    });
+    view! {
+        <ConfirmButton label="Delete household"
+            question=format!("Delete the household \u{201c}{name}\u{201d} with all its members and profiles? This cannot be undone.")
+            confirm_label="Delete household" disabled=delete.pending()
+            on_confirm=Callback::new(move |_| { delete.dispatch(()); })/>
+    }
+}

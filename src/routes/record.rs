@@ -1,0 +1,193 @@
+//! `/records/{collection}/{id}`: one record with every field, edit in place, delete after
+//! confirmation, enhance, and what relates to it (a guide's guidelines, a textbook's structure
+//! and pages, artifacts of any record that has them, an artifact's download).
+
+use larder_api::Record;
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::use_navigate;
+
+use crate::components::confirm::ConfirmButton;
+use crate::components::download::DownloadButton;
+use crate::components::error_view::ErrorView;
+use crate::components::toast::Toasts;
+use crate::components::value_view::ValueView;
+use crate::routes::artifacts::ArtifactsOf;
+use crate::routes::enhance::EnhancePanel;
+use crate::routes::guide::GuidelinesOf;
+use crate::routes::kb::{
+    can_delete, can_write, forget, load, plural, use_record_id, use_schema, CollectionNav,
+};
+use crate::routes::record_edit::EditRecord;
+use crate::routes::textbook::TextbookStructure;
+use crate::schema::{label, Schema};
+use crate::ApiClient;
+
+/// The detail page.
+#[component]
+pub fn RecordPage() -> impl IntoView {
+    let schema = use_schema();
+    let id = use_record_id();
+    move || match schema.get() {
+        Some(schema) => view! { <RecordOf schema id=id.get()/> }.into_any(),
+        None => view! { <h1>"No such collection"</h1><CollectionNav current=""/> }.into_any(),
+    }
+}
+
+#[component]
+fn RecordOf(schema: &'static Schema, id: String) -> impl IntoView {
+    let path = schema.collection.path;
+    let client = expect_context::<ApiClient>();
+    let version = RwSignal::new(0u32);
+    let identifier = StoredValue::new(id);
+    let record = LocalResource::new(move || {
+        version.track();
+        let client = client.clone();
+        async move { load(&client, schema, &identifier.get_value()).await }
+    });
+    let editing = RwSignal::new(false);
+    view! {
+        <p class="breadcrumbs"><A href=format!("/records/{path}")>{plural(path)}</A></p>
+        <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading the record…"</p> }>
+            {move || record.get().map(|result| match result {
+                Err(error) => view! {
+                    <h1>{schema.collection.singular}</h1>
+                    <ErrorView error/>
+                }.into_any(),
+                Ok(record) => view! {
+                    <Loaded schema record editing version/>
+                }.into_any(),
+            })}
+        </Transition>
+    }
+}
+
+#[component]
+fn Loaded(
+    schema: &'static Schema,
+    record: Record,
+    editing: RwSignal<bool>,
+    version: RwSignal<u32>,
+) -> impl IntoView {
+    let path = schema.collection.path;
+    let identifier = schema.identifier_of(&record).unwrap_or_default();
+    let title = schema
+        .title_of(&record)
+        .unwrap_or_else(|| identifier.clone());
+    let writable = can_write(schema);
+    let deletable = can_delete(schema);
+    let client = expect_context::<ApiClient>();
+    let toasts = expect_context::<Toasts>();
+    let navigate = use_navigate();
+    let delete_id = identifier.clone();
+    let delete = Action::new_local(move |_: &()| {
+        let (client, id) = (client.clone(), delete_id.clone());
+        async move {
+            client
+                .delete_record(&schema.collection, &id)
+                .await
+                .map(|_| id)
+        }
+    });
+    Effect::new(move || match delete.value().get() {
+        Some(Ok(id)) => {
+            forget(path, &id);
+            toasts.success(format!("{} deleted", schema.collection.singular));
+            navigate(&format!("/records/{path}"), Default::default());
+        }
+        Some(Err(error)) => toasts.error(&error),
+        None => {}
+    });
+    let question = format!("Delete “{title}”? This cannot be undone.");
+    let record = StoredValue::new(record);
+    let urn = record.with_value(|r| r.get("urn").and_then(|v| v.as_str()).map(str::to_string));
+    let sections = move || {
+        let record = record.get_value();
+        view! {
+            {(path == "guides").then(|| urn.clone().map(|urn| view! { <GuidelinesOf guide_urn=urn/> }))}
+            {(path == "textbooks").then(|| urn.clone().map(|urn| view! { <TextbookStructure textbook=record.clone() textbook_urn=urn version/> }))}
+            {(path == "artifacts").then(|| {
+                let id = record.get("id").and_then(|v| v.as_str()).unwrap_or_default().to_string();
+                view! { <section class="card section"><h2>"File"</h2><DownloadButton artifact_id=id/></section> }
+            })}
+            {matches!(path, "guides" | "textbooks" | "fctables" | "articles").then(|| urn.clone().map(|urn| view! {
+                <ArtifactsOf parent_urn=urn embedded=record.get("artifacts").cloned()/>
+            }))}
+            {schema.has_urn().then(|| view! { <EnhancePanel schema record=record.clone() version/> })}
+        }
+    };
+    view! {
+        <div class="records-head">
+            <h1>{title.clone()}</h1>
+            <div class="actions">
+                <Show when=move || writable.get() && !editing.get()>
+                    <button type="button" on:click=move |_| editing.set(true)>"Edit"</button>
+                </Show>
+                <Show when=move || deletable.get() && !editing.get()>
+                    <ConfirmButton label=format!("Delete {}", schema.collection.singular.to_lowercase())
+                        question=question.clone() on_confirm=Callback::new(move |()| { delete.dispatch(()); })
+                        disabled=delete.pending()/>
+                </Show>
+            </div>
+        </div>
+        <p class="identifier"><code>{identifier.clone()}</code></p>
+        {move || if editing.get() {
+            view! { <EditRecord schema record=record.get_value() editing version/> }.into_any()
+        } else {
+            view! { <Fields schema record=record.get_value()/> {sections()} }.into_any()
+        }}
+    }
+}
+
+/// Every field: the known ones in schema order (immutables marked), then the unknown ones.
+#[component]
+fn Fields(schema: &'static Schema, record: Record) -> impl IntoView {
+    let known: Vec<_> = schema
+        .fields
+        .iter()
+        .filter_map(|f| {
+            record
+                .get(f.name)
+                .filter(|v| !v.is_null())
+                .map(|v| (f.name.to_string(), v.clone(), !schema.is_editable(f.name)))
+        })
+        .collect();
+    let service: Vec<_> = ["urn", "id", "type", "creator", "created_at", "updated_at"]
+        .iter()
+        .filter(|n| schema.field(n).is_none())
+        .filter_map(|n| {
+            record
+                .get(*n)
+                .filter(|v| !v.is_null())
+                .map(|v| (n.to_string(), v.clone(), !schema.is_editable(n)))
+        })
+        .collect();
+    let unknown: Vec<_> = schema
+        .unknown_fields(&record)
+        .into_iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let row = |(name, value, fixed): (String, serde_json::Value, bool)| {
+        view! {
+            <div class="field-row">
+                <dt>{label(&name)}{fixed.then(|| view! { " " <span class="badge" title="Set by the service; an edit cannot change it">"fixed"</span> })}</dt>
+                <dd><ValueView value/></dd>
+            </div>
+        }
+    };
+    view! {
+        <section class="card section" aria-labelledby="fields-heading">
+            <h2 id="fields-heading">"Fields"</h2>
+            <dl class="fields">{known.into_iter().chain(service).map(row).collect_view()}</dl>
+            {(!unknown.is_empty()).then(|| view! {
+                <h3>"Other fields"</h3>
+                <p class="hint">"Fields this console does not know: shown as sent, and kept as they are by an edit."</p>
+                <dl class="fields unknown-fields">
+                    {unknown.into_iter().map(|(name, value)| view! {
+                        <div class="field-row"><dt><code>{name}</code></dt><dd><ValueView value/></dd></div>
+                    }).collect_view()}
+                </dl>
+            })}
+        </section>
+    }
+}

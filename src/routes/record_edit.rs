@@ -1,0 +1,100 @@
+//! Editing a record in place: only touched, changed, mutable fields are sent (PATCH); a failed
+//! save keeps everything typed and puts the service's field errors beside their fields.
+
+use std::collections::BTreeMap;
+
+use larder_api::{ApiError, Record};
+use leptos::prelude::*;
+
+use crate::components::record_form::{apply_field_errors, RecordForm};
+use crate::components::toast::Toasts;
+use crate::components::unsaved::UnsavedChanges;
+use crate::routes::kb::remember;
+use crate::schema::form::{changes, edit_editors, edited_record, Errors};
+use crate::schema::Schema;
+use crate::ApiClient;
+
+/// The edit form of `record`; closes itself (and re-reads the record) after a save.
+#[component]
+pub fn EditRecord(
+    schema: &'static Schema,
+    record: Record,
+    editing: RwSignal<bool>,
+    version: RwSignal<u32>,
+) -> impl IntoView {
+    let client = expect_context::<ApiClient>();
+    let toasts = expect_context::<Toasts>();
+    let identifier = schema.identifier_of(&record).unwrap_or_default();
+    let editors = StoredValue::new(edit_editors(schema, &record));
+    let original = StoredValue::new(record);
+    let inputs = RwSignal::new(BTreeMap::new());
+    let errors = RwSignal::new(Errors::new());
+    let failure = RwSignal::new(None::<ApiError>);
+    let dirty = Signal::derive(move || {
+        editing.get()
+            && editors.with_value(|eds| {
+                inputs.with(|m| {
+                    eds.iter()
+                        .any(|e| m.get(e.field.name).is_some_and(|v| *v != e.initial))
+                })
+            })
+    });
+    UnsavedChanges::track(dirty);
+
+    let id = StoredValue::new(identifier);
+    let save = Action::new_local(move |after: &Record| {
+        let (client, after) = (client.clone(), after.clone());
+        let before = original.get_value();
+        async move {
+            client
+                .update_record(&schema.collection, &id.get_value(), &before, &after)
+                .await
+        }
+    });
+    Effect::new(move || match save.value().get() {
+        Some(Ok(updated)) => {
+            remember(schema.collection.path, &id.get_value(), &updated);
+            toasts.success(format!("{} saved", schema.collection.singular));
+            editing.set(false);
+            version.update(|v| *v += 1);
+        }
+        // Shown in the form, not as a toast: a lasting toast would cover the form's buttons.
+        Some(Err(error)) => {
+            apply_field_errors(&error, errors);
+            failure.set(Some(error));
+        }
+        None => {}
+    });
+    let on_submit = Callback::new(move |()| {
+        failure.set(None);
+        let after = editors.with_value(|eds| {
+            inputs.with_untracked(|m| {
+                original.with_value(|before| edited_record(schema, before, eds, m))
+            })
+        });
+        match after {
+            Ok(after)
+                if original
+                    .with_value(|before| changes(schema, before, &after))
+                    .is_empty() =>
+            {
+                toasts.success("Nothing changed");
+                editing.set(false);
+            }
+            Ok(after) => {
+                errors.set(Errors::new());
+                save.dispatch(after);
+            }
+            Err(problems) => errors.set(problems),
+        }
+    });
+    let on_cancel = Callback::new(move |()| editing.set(false));
+    view! {
+        <section class="card section" aria-label="Edit">
+            <h2>"Edit"</h2>
+            <p class="hint">"Only the fields you change are sent. Fields this console does not know are kept as they are."</p>
+            <RecordForm editors=editors.get_value() inputs errors failure slug=None
+                submit_label="Save changes" pending=save.pending() on_submit on_cancel/>
+        </section>
+    }
+}

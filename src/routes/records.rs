@@ -1,0 +1,290 @@
+//! `/records/{collection}`: a paged list of any collection, and its search with facets, sort and
+//! highlights. The URL's query (`q`, `fq`, `sort`, `limit`, `offset`) is the whole page state.
+
+use larder_api::types::SearchResults;
+use larder_api::{ApiError, Record, SearchQuery};
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
+
+use crate::components::error_view::ErrorView;
+use crate::components::facets::{ActiveFilters, Facets};
+use crate::components::pager::{use_page, Pager};
+use crate::components::records_table::Table;
+use crate::routes::kb::{can_write, plural, resolve, use_schema, CollectionNav};
+use crate::schema::Schema;
+use crate::ApiClient;
+
+/// Default page size of lists.
+const PAGE_SIZE: u32 = 25;
+/// Fields the search highlights, most telling first.
+pub const HIGHLIGHTED: [&str; 6] = [
+    "title",
+    "abstract",
+    "rule_text",
+    "description",
+    "content",
+    "text",
+];
+
+/// The search part of the URL.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchState {
+    /// The text; `None` when not searching.
+    pub q: Option<String>,
+    /// Filters, `field:value`.
+    pub fq: Vec<String>,
+    /// Sort expression; empty for relevance.
+    pub sort: String,
+}
+
+impl SearchState {
+    fn active(&self) -> bool {
+        self.q.is_some() || !self.fq.is_empty() || !self.sort.is_empty()
+    }
+
+    /// The query string of this state on the first page of `limit`. Filters travel as one
+    /// parameter, one per line, so they survive the pager's rewriting of the query.
+    pub fn href(&self, limit: u32) -> String {
+        let enc = larder_api::config::encode_component;
+        let mut parts = Vec::new();
+        if let Some(q) = &self.q {
+            parts.push(format!("q={}", enc(q)));
+        }
+        if !self.fq.is_empty() {
+            parts.push(format!("fq={}", enc(&self.fq.join("\n"))));
+        }
+        if !self.sort.is_empty() {
+            parts.push(format!("sort={}", enc(&self.sort)));
+        }
+        parts.push(format!("limit={limit}"));
+        format!("?{}", parts.join("&"))
+    }
+}
+
+#[derive(Clone)]
+enum Rows {
+    Listed(Vec<(String, Option<Record>)>),
+    Found(SearchResults<Record>),
+}
+
+/// The list page.
+#[component]
+pub fn Records() -> impl IntoView {
+    let schema = use_schema();
+    move || match schema.get() {
+        Some(schema) => view! { <RecordsOf schema/> }.into_any(),
+        None => view! {
+            <h1>"No such collection"</h1>
+            <CollectionNav current=""/>
+            <p>"Choose one of the collections above."</p>
+        }
+        .into_any(),
+    }
+}
+
+#[component]
+fn RecordsOf(schema: &'static Schema) -> impl IntoView {
+    let path = schema.collection.path;
+    let client = expect_context::<ApiClient>();
+    let query = use_query_map();
+    let page = use_page(PAGE_SIZE);
+    let state = Memo::new(move |_| {
+        query.with(|q| SearchState {
+            q: q.get("q"),
+            fq: q
+                .get("fq")
+                .map(|f| {
+                    f.lines()
+                        .filter(|l| !l.trim().is_empty())
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            sort: q.get("sort").unwrap_or_default(),
+        })
+    });
+    let rows = LocalResource::new(move || {
+        let (client, state, (limit, offset)) = (client.clone(), state.get(), page.get());
+        async move {
+            if schema.collection.path == "textbook-passages" {
+                return Ok(Rows::Listed(Vec::new()));
+            }
+            if schema.collection.searchable && state.active() {
+                let mut search = SearchQuery::new(state.q.clone().unwrap_or_default())
+                    .page(limit, offset)
+                    .highlight(HIGHLIGHTED);
+                for facet in schema.facets {
+                    search = search.facet(*facet);
+                }
+                search.fq = state.fq.clone();
+                if !state.sort.is_empty() {
+                    search = search.sort(state.sort.clone());
+                }
+                client
+                    .search_records(&schema.collection, &search)
+                    .await
+                    .map(Rows::Found)
+            } else {
+                let listed = client.list(&schema.collection, limit, offset).await?;
+                let ids = listed
+                    .iter()
+                    .filter_map(|l| l.identifier().map(str::to_string))
+                    .collect();
+                Ok::<_, ApiError>(Rows::Listed(resolve(&client, schema, ids).await))
+            }
+        }
+    });
+    let shown = Signal::derive(move || match rows.get() {
+        Some(Ok(Rows::Listed(r))) => r.len(),
+        Some(Ok(Rows::Found(f))) => f.results.len(),
+        _ => 0,
+    });
+    let total = Signal::derive(move || match rows.get() {
+        Some(Ok(Rows::Found(f))) => Some(f.total),
+        _ => None,
+    });
+    let writable = can_write(schema);
+    view! {
+        <div class="records-head">
+            <h1>{plural(path)}</h1>
+            <Show when=move || writable.get()>
+                <A href=format!("/records/{path}/new") attr:class="button primary">{format!("New {}", schema.collection.singular.to_lowercase())}</A>
+            </Show>
+        </div>
+        <CollectionNav current=path/>
+        {if path == "textbook-passages" {
+            // The service has no collection-wide listing of passages (405): they are read per textbook.
+            view! {
+                <p class="hint">"Passages are kept per textbook: open a textbook to browse its structure, its pages and their passages. "
+                    <A href="/records/textbooks">"Go to the textbooks"</A></p>
+            }.into_any()
+        } else {
+            view! { <Listing schema state rows page shown total/> }.into_any()
+        }}
+    }
+}
+
+#[component]
+fn Listing(
+    schema: &'static Schema,
+    state: Memo<SearchState>,
+    rows: LocalResource<Result<Rows, ApiError>>,
+    page: Memo<(u32, u32)>,
+    shown: Signal<usize>,
+    total: Signal<Option<u64>>,
+) -> impl IntoView {
+    view! {
+        {schema.collection.searchable.then(|| view! { <SearchBar schema state/> })}
+        <div class="records-body" class:with-facets=move || matches!(rows.get(), Some(Ok(Rows::Found(_))))>
+            <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading…"</p> }>
+                {move || rows.get().map(|result| match result {
+                    Err(error) => view! { <ErrorView error/> }.into_any(),
+                    Ok(Rows::Listed(rows)) if rows.is_empty() => view! { <Empty schema searching=false/> }.into_any(),
+                    Ok(Rows::Listed(rows)) => view! { <Table schema rows=rows.into_iter().map(|(id, r)| (id, r, None)).collect()/> }.into_any(),
+                    Ok(Rows::Found(found)) => {
+                        let facets = found.facets.clone();
+                        let total = found.total;
+                        let rows: Vec<_> = found.results.into_iter().map(|hit| {
+                            let id = schema.identifier_of(&hit.record).unwrap_or_default();
+                            (id, Some(hit.record), hit.highlight)
+                        }).collect();
+                        view! {
+                            <aside class="facets-column"><Facets schema facets state/></aside>
+                            <div>
+                                <p class="total" role="status">{format!("{total} found")}</p>
+                                {if rows.is_empty() { view! { <Empty schema searching=true/> }.into_any() } else { view! { <Table schema rows/> }.into_any() }}
+                            </div>
+                        }.into_any()
+                    }
+                })}
+            </Transition>
+        </div>
+        <Pager page shown total/>
+    }
+}
+
+#[component]
+fn Empty(schema: &'static Schema, searching: bool) -> impl IntoView {
+    let writable = can_write(schema);
+    let path = schema.collection.path;
+    view! {
+        <p class="empty">
+            {if searching { "Nothing matches this search. Try other words or remove a filter." } else { "There is nothing here yet." }}
+            <Show when=move || writable.get() && !searching>
+                " " <A href=format!("/records/{path}/new")>"Create the first one"</A>
+            </Show>
+        </p>
+    }
+}
+
+/// The query box (searching 350 ms after typing stops), the sort and the active filters.
+#[component]
+fn SearchBar(schema: &'static Schema, state: Memo<SearchState>) -> impl IntoView {
+    let navigate = use_navigate();
+    let page = use_page(PAGE_SIZE);
+    let typed = RwSignal::new(state.get_untracked().q.unwrap_or_default());
+    let generation = StoredValue::new(0u32);
+    let go = move |next: SearchState, replace: bool| {
+        navigate(
+            &next.href(page.get_untracked().0),
+            NavigateOptions {
+                replace,
+                ..Default::default()
+            },
+        );
+    };
+    let go_typed = go.clone();
+    let on_input = move |ev| {
+        typed.set(event_target_value(&ev));
+        let ticket = generation.get_value().wrapping_add(1);
+        generation.set_value(ticket);
+        let go = go_typed.clone();
+        set_timeout(
+            move || {
+                if generation.get_value() == ticket {
+                    go(
+                        SearchState {
+                            q: Some(typed.get_untracked()),
+                            ..state.get_untracked()
+                        },
+                        true,
+                    );
+                }
+            },
+            std::time::Duration::from_millis(350),
+        );
+    };
+    let go_submit = go.clone();
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        generation.set_value(generation.get_value().wrapping_add(1));
+        go_submit(
+            SearchState {
+                q: Some(typed.get_untracked()),
+                ..state.get_untracked()
+            },
+            false,
+        );
+    };
+    let go_sort = go.clone();
+    let label_text = format!("Search {}", plural(schema.collection.path).to_lowercase());
+    view! {
+        <form class="search-bar" role="search" on:submit=submit>
+            <label for="search-q" class="visually-hidden">{label_text.clone()}</label>
+            <input id="search-q" type="search" placeholder=label_text prop:value=move || typed.get() on:input=on_input/>
+            <label for="search-sort" class="inline-label">"Sort"</label>
+            <select id="search-sort" on:change=move |ev| {
+                go_sort(SearchState { sort: event_target_value(&ev), q: Some(typed.get_untracked()), ..state.get_untracked() }, false);
+            }>
+                <option value="" selected=move || state.get().sort.is_empty()>"Relevance"</option>
+                {schema.sorts.iter().map(|(value, text)| view! {
+                    <option value=*value selected=move || state.get().sort == *value>{*text}</option>
+                }).collect_view()}
+            </select>
+            <button type="submit">"Search"</button>
+        </form>
+        <ActiveFilters state/>
+    }
+}

@@ -1,0 +1,319 @@
+//! Forms over a schema: which editors a create or an edit shows, and what they send.
+//!
+//! A form holds the editors' texts. A create sends the non-empty fields (plus the slug); an edit
+//! starts from the record as it was read, applies only the editors that were touched, and lets
+//! `larder_api::records::changed_fields` pick the mutable fields that differ. Fields the schema
+//! does not know are never touched, so they survive an edit.
+
+use std::collections::BTreeMap;
+
+use larder_api::records::changed_fields;
+use larder_api::Record;
+use larder_contract::slug::is_valid_slug;
+use serde_json::Value;
+
+use super::value::{effective_kind, parse, to_input};
+use super::{Field, FieldKind, Schema};
+
+/// Problems per field name (`urn` for the slug).
+pub type Errors = BTreeMap<String, String>;
+
+/// One editor of a form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Editor {
+    /// The field.
+    pub field: Field,
+    /// The editor it gets for this record's value.
+    pub kind: FieldKind,
+    /// The text it starts with.
+    pub initial: String,
+    /// False for immutables in an edit (shown, not editable).
+    pub editable: bool,
+}
+
+/// The editors of a create form, pre-filled from `template` (e.g. a guideline's `guide_urn`).
+pub fn create_editors(schema: &Schema, template: &Record) -> Vec<Editor> {
+    schema
+        .fields
+        .iter()
+        .filter(|f| schema.is_creatable(f.name))
+        .map(|f| editor(f, template, true))
+        .collect()
+}
+
+/// The editors of an edit form for `record`.
+pub fn edit_editors(schema: &Schema, record: &Record) -> Vec<Editor> {
+    schema
+        .fields
+        .iter()
+        .map(|f| editor(f, record, schema.is_editable(f.name)))
+        .collect()
+}
+
+fn editor(field: &Field, record: &Record, editable: bool) -> Editor {
+    let value = record.get(field.name);
+    let kind = effective_kind(field.kind, value);
+    Editor {
+        field: *field,
+        kind,
+        initial: to_input(kind, value),
+        editable,
+    }
+}
+
+fn is_empty(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::String(s) => s.trim().is_empty(),
+        Value::Array(items) => items.is_empty(),
+        _ => false,
+    }
+}
+
+/// Checks the slug: empty (the service assigns one), a slug, or a full URN of this collection.
+pub fn slug_of(schema: &Schema, raw: &str) -> Result<Option<String>, String> {
+    let raw = raw.trim();
+    if raw.is_empty() {
+        return Ok(None);
+    }
+    let prefix = schema.collection.urn_prefix().unwrap_or_default();
+    let slug = raw.strip_prefix(prefix.as_str()).unwrap_or(raw);
+    if is_valid_slug(slug) {
+        Ok(Some(slug.to_string()))
+    } else {
+        Err("Use lower-case letters and digits, with single - or _ between them, e.g. vitamin-d-2024.".into())
+    }
+}
+
+/// The body of a create, or the problems to show beside the fields.
+pub fn create_body(
+    schema: &Schema,
+    slug: &str,
+    editors: &[Editor],
+    inputs: &BTreeMap<String, String>,
+) -> Result<Record, Errors> {
+    let mut body = Record::new();
+    let mut errors = Errors::new();
+    if schema.has_urn() {
+        match slug_of(schema, slug) {
+            Ok(Some(slug)) => {
+                body.insert("urn".into(), Value::String(slug));
+            }
+            Ok(None) => {}
+            Err(e) => {
+                errors.insert("urn".into(), e);
+            }
+        }
+    }
+    for editor in editors {
+        let name = editor.field.name;
+        let raw = inputs
+            .get(name)
+            .map(String::as_str)
+            .unwrap_or(&editor.initial);
+        match parse(editor.kind, raw) {
+            Ok(value) if is_empty(&value) => {
+                if schema.required.contains(&name) {
+                    errors.insert(name.into(), "Required.".into());
+                }
+            }
+            Ok(value) => {
+                body.insert(name.into(), value);
+            }
+            Err(e) => {
+                errors.insert(name.into(), e);
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(body)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The record after an edit: `original` with the touched, editable editors applied.
+pub fn edited_record(
+    schema: &Schema,
+    original: &Record,
+    editors: &[Editor],
+    inputs: &BTreeMap<String, String>,
+) -> Result<Record, Errors> {
+    let mut after = original.clone();
+    let mut errors = Errors::new();
+    for editor in editors.iter().filter(|e| e.editable) {
+        let name = editor.field.name;
+        let Some(raw) = inputs.get(name).filter(|raw| **raw != editor.initial) else {
+            continue;
+        };
+        match parse(editor.kind, raw) {
+            Ok(value) if is_empty(&value) && schema.required.contains(&name) => {
+                errors.insert(name.into(), "Required.".into());
+            }
+            // Clearing a field the record never had is no change at all.
+            Ok(value) if is_empty(&value) && !original.contains_key(name) => {}
+            Ok(value) => {
+                after.insert(name.into(), value);
+            }
+            Err(e) => {
+                errors.insert(name.into(), e);
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(after)
+    } else {
+        Err(errors)
+    }
+}
+
+/// What the PATCH of an edit carries (the client adds an artifact's `file_type`).
+pub fn changes(schema: &Schema, original: &Record, after: &Record) -> Record {
+    changed_fields(&schema.collection, original, after)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::schema;
+    use serde_json::json;
+
+    fn record(value: Value) -> Record {
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    fn inputs(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_create_validates_slug_required_fields_and_types() {
+        let articles = schema("articles").unwrap();
+        let editors = create_editors(articles, &Record::new());
+        assert!(editors
+            .iter()
+            .all(|e| !["urn", "id", "created_at"].contains(&e.field.name)));
+        let errors = create_body(
+            articles,
+            "Bad Slug",
+            &editors,
+            &inputs(&[("publication_year", "soon")]),
+        )
+        .unwrap_err();
+        assert_eq!(
+            errors.keys().map(String::as_str).collect::<Vec<_>>(),
+            ["publication_year", "title", "urn"]
+        );
+
+        let body = create_body(
+            articles,
+            "urn:article:vit-d",
+            &editors,
+            &inputs(&[
+                ("title", " Vitamin D "),
+                ("publication_year", "2024"),
+                ("tags", "bones\nsun"),
+                ("open_access", ""),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(
+            Value::Object(body),
+            json!({"urn": "vit-d", "title": "Vitamin D", "publication_year": 2024, "tags": ["bones", "sun"]})
+        );
+        // No slug: the service assigns one.
+        assert!(
+            !create_body(articles, "", &editors, &inputs(&[("title", "T")]))
+                .unwrap()
+                .contains_key("urn")
+        );
+    }
+
+    #[test]
+    fn a_guideline_create_keeps_its_guide() {
+        let guidelines = schema("guidelines").unwrap();
+        let template = record(json!({"guide_urn": "urn:guide:eat-well-2024"}));
+        let editors = create_editors(guidelines, &template);
+        let body = create_body(
+            guidelines,
+            "",
+            &editors,
+            &inputs(&[("rule_text", "Eat fish.")]),
+        )
+        .unwrap();
+        assert_eq!(body["guide_urn"], "urn:guide:eat-well-2024");
+        assert!(!body.contains_key("urn"), "guidelines have no slug");
+    }
+
+    #[test]
+    fn an_edit_sends_only_touched_changed_mutable_fields_and_keeps_unknown_ones() {
+        let guides = schema("guides").unwrap();
+        let original = record(json!({
+            "urn": "urn:guide:a", "type": "guide", "title": "A", "tags": ["x"], "page_count": 3,
+            "publication_date": "2024", "x_future_field": {"keep": true}, "revision": {"n": 1}
+        }));
+        let editors = edit_editors(guides, &original);
+        let type_editor = editors.iter().find(|e| e.field.name == "type");
+        assert!(type_editor.is_none(), "type is not a known guide field");
+        let date = editors
+            .iter()
+            .find(|e| e.field.name == "publication_date")
+            .unwrap();
+        assert_eq!(
+            date.kind,
+            FieldKind::Text,
+            "a non-date string is edited as text"
+        );
+
+        let after = edited_record(
+            guides,
+            &original,
+            &editors,
+            &inputs(&[
+                ("title", "B"),
+                ("tags", "x"),
+                ("page_count", "3"),
+                ("notes", ""),
+                ("publication_date", "2024"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(after["x_future_field"], json!({"keep": true}));
+        assert_eq!(
+            Value::Object(changes(guides, &original, &after)),
+            json!({"title": "B"})
+        );
+
+        let errors = edited_record(
+            guides,
+            &original,
+            &editors,
+            &inputs(&[("title", ""), ("page_count", "x")]),
+        )
+        .unwrap_err();
+        assert_eq!(errors.len(), 2);
+    }
+
+    #[test]
+    fn immutables_are_not_editable() {
+        let guidelines = schema("guidelines").unwrap();
+        let original = record(json!({"id": "1", "guide_urn": "urn:guide:a", "rule_text": "r"}));
+        let editors = edit_editors(guidelines, &original);
+        let guide = editors
+            .iter()
+            .find(|e| e.field.name == "guide_urn")
+            .unwrap();
+        assert!(!guide.editable);
+        let after = edited_record(
+            guidelines,
+            &original,
+            &editors,
+            &inputs(&[("guide_urn", "urn:guide:b")]),
+        )
+        .unwrap();
+        assert!(changes(guidelines, &original, &after).is_empty());
+    }
+}

@@ -1,0 +1,87 @@
+//! Which rows of a long list are on screen: the list renders only those (plus a margin), so a
+//! page of thousands of rows costs what a screenful costs.
+
+/// Rows from `start` (inclusive) to `end` (exclusive) to render.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    /// First row rendered.
+    pub start: usize,
+    /// One past the last row rendered.
+    pub end: usize,
+}
+
+/// The rows visible in a viewport of `height` px scrolled to `scroll_top`, for rows of
+/// `row_height` px, with `overscan` extra rows above and below.
+pub fn window(
+    scroll_top: f64,
+    height: f64,
+    row_height: f64,
+    total: usize,
+    overscan: usize,
+) -> Window {
+    if total == 0 || row_height <= 0.0 || !row_height.is_finite() {
+        return Window { start: 0, end: 0 };
+    }
+    let top = if scroll_top.is_finite() {
+        scroll_top.max(0.0)
+    } else {
+        0.0
+    };
+    let height = if height.is_finite() {
+        height.max(0.0)
+    } else {
+        0.0
+    };
+    let first = ((top / row_height).floor() as usize).min(total.saturating_sub(1));
+    let visible = (height / row_height).ceil() as usize + 1;
+    Window {
+        start: first.saturating_sub(overscan),
+        end: (first + visible + overscan).min(total),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_screenful_is_rendered() {
+        assert_eq!(
+            window(0.0, 400.0, 40.0, 10_000, 5),
+            Window { start: 0, end: 16 }
+        );
+        assert_eq!(
+            window(40_000.0, 400.0, 40.0, 10_000, 5),
+            Window {
+                start: 995,
+                end: 1016
+            }
+        );
+        let end = window(399_600.0, 400.0, 40.0, 10_000, 5);
+        assert_eq!(
+            end,
+            Window {
+                start: 9_985,
+                end: 10_000
+            }
+        );
+    }
+
+    #[test]
+    fn odd_inputs_are_safe() {
+        assert_eq!(window(0.0, 400.0, 40.0, 0, 5), Window { start: 0, end: 0 });
+        assert_eq!(
+            window(-50.0, 400.0, 40.0, 3, 5),
+            Window { start: 0, end: 3 }
+        );
+        assert_eq!(
+            window(f64::NAN, f64::INFINITY, 40.0, 30, 0),
+            Window { start: 0, end: 1 }
+        );
+        assert_eq!(
+            window(1e12, 400.0, 40.0, 30, 2),
+            Window { start: 27, end: 30 }
+        );
+        assert_eq!(window(0.0, 400.0, 0.0, 30, 2), Window { start: 0, end: 0 });
+    }
+}

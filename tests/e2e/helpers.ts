@@ -1,0 +1,58 @@
+import { expect, Page, APIRequestContext } from '@playwright/test';
+
+// The console may be hosted under a sub-path (`cargo xtask test` serves it at /console/, as
+// BASE_URL says): pages are relative to BASE_URL (`page.goto('sign-in')`, never '/sign-in', which
+// would leave the sub-path), and the API is at /api/v1 on the origin.
+
+/** The absolute URL of an API path (`api('households/me')`), on BASE_URL's origin. */
+export function api(path: string) {
+  return new URL(`/api/v1/${path.replace(/^\/+/, '')}`, process.env.BASE_URL).href;
+}
+
+/** Signs in through the page, as a person. */
+export async function signIn(page: Page, username: string, password: string) {
+  await page.goto('sign-in');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText(`Signed in as ${username}`)).toBeVisible();
+}
+
+/** Moves inside the single-page app without reloading it (a reload would sign out). */
+export async function goInApp(page: Page, path: string) {
+  // The router handles clicks on same-origin links, as it does for a person clicking one.
+  await page.evaluate((p) => {
+    const link = document.createElement('a');
+    // Relative to the document's base (the sub-path the console is hosted under).
+    link.href = new URL(p.replace(/^\/+/, ''), document.baseURI).href;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+  }, path);
+}
+
+/** Saves the page at desktop and phone widths into target/playwright/screens. */
+export async function screenshots(page: Page, name: string) {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `target/playwright/screens/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/** A bearer token straight from the service, for arranging state behind the page's back. */
+export async function apiToken(request: APIRequestContext, username: string, password: string) {
+  const answer = await request.post(api('system/login'), { data: { username, password } });
+  expect(answer.status()).toBe(200);
+  return (await answer.json()).result.access_token as string;
+}
+
+/** Fails the test on any uncaught error or panic in the page, or a Content-Security-Policy violation. */
+export function failOnPageErrors(page: Page) {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /panicked|Content Security Policy/.test(m.text())) errors.push(m.text());
+  });
+  return () => expect(errors).toEqual([]);
+}

@@ -1,0 +1,91 @@
+import { test, expect } from '@playwright/test';
+import { apiToken, signIn, unique, visit } from './records-common';
+
+test('a record with an unknown field is edited without losing it', async ({ page, request }) => {
+  const token = await apiToken(request);
+  const slug = unique('journey-unknown');
+  const created = await request.post('/api/v1/articles', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { urn: slug, title: 'Journey unknown field', x_lab_note: { batch: 7, checked: true } },
+  });
+  expect(created.ok()).toBeTruthy();
+
+  await signIn(page);
+  await visit(page, `/records/articles/urn:article:${slug}`);
+  await expect(page.getByRole('heading', { name: 'Journey unknown field', level: 1 })).toBeVisible();
+  await expect(page.locator('dl.unknown-fields')).toContainText('x_lab_note');
+  await page.getByRole('button', { name: 'Edit' }).click();
+  const patch = page.waitForRequest((r) => r.method() === 'PATCH');
+  await page.getByLabel('Title', { exact: true }).fill('Journey unknown field, edited');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  expect((await patch).postDataJSON()).toEqual({ title: 'Journey unknown field, edited' });
+  await expect(page.getByRole('heading', { name: 'Journey unknown field, edited', level: 1 })).toBeVisible();
+  await expect(page.locator('dl.unknown-fields')).toContainText('"batch": 7');
+
+  const after = await request.get(`/api/v1/articles/urn:article:${slug}`, { headers: { Authorization: `Bearer ${token}` } });
+  expect((await after.json()).result.x_lab_note).toEqual({ batch: 7, checked: true });
+});
+
+test('a create the service rejects keeps the form and says why beside the field', async ({ page }) => {
+  await signIn(page);
+  await visit(page, '/records/articles/new');
+  // The slug of a demo article: the service answers 409.
+  await page.getByLabel('URN slug').fill('vitamin-d-bone-health');
+  await page.getByLabel('Title', { exact: true }).fill('A second vitamin D article');
+  await page.getByLabel('Keywords', { exact: true }).fill('duplicate');
+  await page.getByLabel('Keywords', { exact: true }).press('Enter');
+  await page.getByRole('button', { name: 'Create article' }).click();
+  await expect(page.locator('form .error[role="alert"]').filter({ hasText: 'ConflictError' })).toBeVisible();
+  await expect(page.locator('.field-error').first()).toContainText('already exists');
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('A second vitamin D article');
+  await expect(page.getByLabel('URN slug')).toHaveValue('vitamin-d-bone-health');
+  await expect(page.locator('.chip-item', { hasText: 'duplicate' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'New article' })).toBeVisible();
+
+  // A bad slug is caught before any call.
+  await page.getByLabel('URN slug').fill('Not A Slug');
+  await page.getByRole('button', { name: 'Create article' }).click();
+  await expect(page.getByText('Use lower-case letters and digits')).toBeVisible();
+});
+
+test('write actions follow roles, and a refusal from the service is shown', async ({ page }) => {
+  // A curator cannot delete guides: no button.
+  await signIn(page);
+  await visit(page, '/records/guides');
+  await page.getByRole('link', { name: 'Healthy Plates for Children Under Five' }).click();
+  await expect(page.getByRole('button', { name: 'Edit' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Delete guide' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+
+  // A user without a curator role sees no write actions, and the service refuses a create.
+  await signIn(page, 'noah', 'noah-demo');
+  await visit(page, '/records/articles');
+  await expect(page.getByRole('link', { name: 'Vitamin D and bone health in older adults' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'New article' })).toHaveCount(0);
+  await visit(page, '/records/articles/new');
+  await page.getByLabel('Title', { exact: true }).fill('Not allowed');
+  await page.getByRole('button', { name: 'Create article' }).click();
+  await expect(page.locator('form .error[role="alert"]')).toContainText(/role|permission|forbidden|not allow/i);
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Not allowed');
+});
+
+test('leaving a form with unsaved changes asks first; clicks inside the form do not', async ({ page }) => {
+  const dialogs: string[] = [];
+  let accept = false;
+  page.on('dialog', (d) => { dialogs.push(d.message()); void (accept ? d.accept() : d.dismiss()); });
+  await signIn(page);
+  await visit(page, '/records/fctables/new');
+  await page.getByLabel('Title', { exact: true }).fill('Unsaved table');
+  await page.getByLabel('Tags', { exact: true }).click();
+  await page.getByRole('button', { name: 'Add to Tags' }).click();
+  expect(dialogs).toEqual([]);
+
+  await page.getByRole('link', { name: 'Food composition tables' }).first().click();
+  expect(dialogs).toHaveLength(1);
+  await expect(page.getByRole('heading', { name: 'New food composition table' })).toBeVisible();
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Unsaved table');
+
+  accept = true;
+  await page.getByRole('link', { name: 'Food composition tables' }).first().click();
+  await expect(page.getByRole('heading', { name: 'Food composition tables', level: 1 })).toBeVisible();
+});

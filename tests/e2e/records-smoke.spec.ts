@@ -1,0 +1,35 @@
+import { test, expect } from '@playwright/test';
+import { signIn, screens, visit } from './records-common';
+
+test('every collection lists, and records open', async ({ page }) => {
+  await signIn(page);
+  await visit(page, '/records/articles');
+  await expect(page.getByRole('heading', { name: 'Articles', level: 1 })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Vitamin D and bone health in older adults' })).toBeVisible();
+  expect(await page.locator('table.records tbody tr').count()).toBeGreaterThanOrEqual(20);
+  await screens(page, 'articles-list');
+  for (const [name, expected] of [
+    ['Guides', 'Eat Well: National Dietary Guidelines 2024'],
+    ['Textbooks', 'Foundations of Nutrition Science'],
+    ['Food composition tables', 'Nordic Food Composition Table 2023'],
+  ]) {
+    await page.getByRole('navigation', { name: 'Collections' }).getByRole('link', { name }).click();
+    await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+    await expect(page.getByRole('link', { name: expected })).toBeVisible();
+  }
+  // Identifier-only listings show titles, resolved from the records.
+  await page.getByRole('navigation', { name: 'Collections' }).getByRole('link', { name: 'Artifacts' }).click();
+  await expect(page.getByRole('link', { name: 'Summary (plain text)' })).toBeVisible();
+  await screens(page, 'artifacts-list');
+  await page.getByRole('navigation', { name: 'Collections' }).getByRole('link', { name: 'Guidelines' }).click();
+  await expect(page.getByRole('heading', { name: 'Guidelines', level: 1 })).toBeVisible();
+  await expect(page.locator('table.records tbody tr').first().getByRole('link')).not.toHaveText(/^[0-9a-f-]{36}$/);
+  // Passages have no collection-wide list: the page says where they are.
+  await page.getByRole('navigation', { name: 'Collections' }).getByRole('link', { name: 'Passages' }).click();
+  await page.getByRole('link', { name: 'Go to the textbooks' }).click();
+  await page.getByRole('link', { name: 'Foundations of Nutrition Science' }).click();
+  await page.getByRole('tree').getByRole('button', { name: /^Show pages of / }).first().click();
+  await page.locator('ol.passages > li').first().getByRole('link').click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Carbohydrates');
+  await expect(page.locator('dl.fields')).toContainText('Structure path');
+});

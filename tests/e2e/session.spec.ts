@@ -1,0 +1,83 @@
+import { test, expect } from '@playwright/test';
+import { signIn, goInApp, apiToken, failOnPageErrors } from './helpers';
+
+test.describe.configure({ mode: 'serial' });
+
+const refusal = (detail: string) => ({
+  status: 401,
+  contentType: 'application/json',
+  body: JSON.stringify({ success: false, error: { title: 'AuthenticationError', detail, code: 'auth/unauthorized' } }),
+});
+
+test('when the token cannot be renewed, a dialog signs in again and the form keeps its content', async ({ page, request }) => {
+  const noErrors = failOnPageErrors(page);
+  await signIn(page, 'noah', 'noah-demo');
+  await page.getByRole('link', { name: 'My household' }).first().click();
+  await page.getByLabel('Name', { exact: true }).fill('Kept through a new sign-in');
+
+  // The service revokes the token and refuses the renewal once (injected at the network layer);
+  // after that the real service answers again.
+  await page.route('**/api/v1/households', (route) => route.fulfill(refusal('Token revoked.')), { times: 1 });
+  await page.route('**/api/v1/system/login', (route) => route.fulfill(refusal('Invalid credentials.')), { times: 1 });
+  await page.getByRole('button', { name: 'Create household' }).click();
+
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Your session has ended');
+  await expect(dialog.getByLabel('Username')).toHaveValue('noah');
+  await dialog.getByLabel('Password').fill('noah-demo');
+  await dialog.getByRole('button', { name: 'Sign in' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Kept through a new sign-in');
+
+  await page.getByRole('button', { name: 'Create household' }).click();
+  await expect(page.getByRole('heading', { name: 'Kept through a new sign-in' })).toBeVisible();
+  noErrors();
+
+  // Leave noah without a household for the other journeys.
+  const token = await apiToken(request, 'noah', 'noah-demo');
+  const headers = { Authorization: `Bearer ${token}` };
+  const id = (await (await request.get('/api/v1/households/me', { headers })).json()).result.id;
+  expect((await request.delete(`/api/v1/households/${id}`, { headers })).status()).toBe(200);
+});
+
+test('a refusal says "Not allowed" and keeps the session', async ({ page, request }) => {
+  const token = await apiToken(request, 'olivia', 'olivia-demo');
+  const headers = { Authorization: `Bearer ${token}` };
+  const household = (await (await request.get('/api/v1/households/me', { headers })).json()).result.id;
+  const member = (await (await request.get(`/api/v1/members?household_id=${household}`, { headers })).json()).result[0].id;
+
+  await signIn(page, 'noah', 'noah-demo');
+  await goInApp(page, `/household/members/${member}`);
+  await expect(page.locator('.error[role=alert]')).toContainText('Not allowed');
+  await expect(page.locator('.error[role=alert]')).toContainText('belongs to someone else');
+  await expect(page.getByText('Signed in as noah')).toBeVisible();
+});
+
+test('a malformed config.json stops the console with a page that says what is wrong', async ({ page }) => {
+  await page.route('**/config.json', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"data_api_base": 5}' }));
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Larder cannot start' })).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText('config.json is not valid');
+  await expect(page.locator('pre')).toContainText('"system_api_base"');
+});
+
+test('the sign-in form is painted before config.json answers', async ({ page }) => {
+  let answer: () => void = () => {};
+  const held = new Promise<void>((resolve) => { answer = resolve; });
+  await page.route('**/config.json', async (route) => { await held; await route.fulfill({ status: 404, body: '' }); });
+  await page.goto('/sign-in');
+  await expect(page.getByLabel('Username')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeDisabled();
+  answer();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
+});
+
+test('a deep link opened without a session leads there after signing in', async ({ page }) => {
+  await page.goto('/household');
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fhousehold$/);
+  await page.getByLabel('Username').fill('olivia');
+  await page.getByLabel('Password').fill('olivia-demo');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/household$/);
+  await expect(page.getByRole('heading', { name: 'The Parkers' })).toBeVisible();
+});
