@@ -6,9 +6,12 @@ use anyhow::{Context, Result};
 
 use crate::process::{command, exec, root, Server};
 
+/// A named check.
+type Step = (&'static str, fn() -> Result<()>);
+
 /// Runs setup, then each step.
 pub fn run() -> Result<()> {
-    let steps: [(&str, fn() -> Result<()>); 7] = [
+    let steps: [Step; 7] = [
         ("setup", || crate::setup::run().map(|_| ())),
         ("format", || {
             exec(&mut command("cargo", &["fmt", "--all", "--", "--check"]))
@@ -100,14 +103,9 @@ fn wasm_tests() -> Result<()> {
     )
 }
 
-/// Where the journeys' console is hosted: a sub-path, as a CDN operator may host it.
-const E2E_PREFIX: &str = "/console/";
-
-/// The `cargo xtask dist` build (external loader, strict Content-Security-Policy) hosted under a
-/// sub-path by the server, driven by Playwright in Debian's Chromium.
+/// The release build served by the server, driven by Playwright in Debian's Chromium.
 fn playwright() -> Result<()> {
-    let dist = "target/playwright-dist";
-    crate::dist::build(dist, Some(E2E_PREFIX))?;
+    crate::serve::build_console("dist", None)?;
     let binary = debug_server()?;
     let server = Server::start(
         &binary,
