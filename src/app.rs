@@ -91,6 +91,12 @@ fn sign_in_redirect() -> String {
     )
 }
 
+/// A console path (`/household`) as a link under the base the console is hosted at. The
+/// router's `<A>` leaves paths that start with `/` as they are (`navigate` resolves them).
+pub fn link(path: impl AsRef<str>) -> String {
+    format!("{}{}", base_path(), path.as_ref())
+}
+
 /// The document's base path (`/` or the sub-path the console is hosted under), without the trailing slash.
 fn base_path() -> String {
     let base = web_sys::window()
@@ -109,6 +115,7 @@ fn Console(client: ApiClient) -> impl IntoView {
     provide_context(session);
     Toasts::provide();
     UnsavedChanges::provide();
+    crate::routes::kb::RoleGates::provide(session);
     // Memos: a new sign-in over an open page (the re-sign-in dialog) sets the identity again, and
     // an unchanged answer must not re-mount the page and lose what a form holds.
     let signed_in = Memo::new(move |_| session.signed_in());

@@ -50,7 +50,8 @@ pub fn ChipSelect(
             <legend>{label}</legend>
             <ul class="chip-list" aria-label=format!("Chosen {}", label.to_lowercase())>
                 {move || selected.get().into_iter().map(|value| {
-                    let shown = value.replace('_', " ");
+                    // Enumeration values read as words; free text is shown exactly as it is.
+                    let shown = if options.is_some() { value.replace('_', " ") } else { value.clone() };
                     let removed = value.clone();
                     view! {
                         <li class="chip chosen">{shown.clone()}

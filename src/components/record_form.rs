@@ -13,7 +13,17 @@ pub fn apply_field_errors(error: &ApiError, errors: RwSignal<Errors>) {
     if let Some(failure) = error.failure() {
         let found = failure.field_errors();
         if !found.is_empty() {
-            errors.update(|e| e.extend(found));
+            // Several problems of one field are read together.
+            errors.update(|e| {
+                for (field, message) in found {
+                    e.entry(field)
+                        .and_modify(|m| {
+                            m.push_str("; ");
+                            m.push_str(&message);
+                        })
+                        .or_insert(message);
+                }
+            });
         }
     }
 }

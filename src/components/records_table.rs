@@ -63,7 +63,7 @@ fn row_view(path: &'static str, row: Row, with_snippet: bool) -> impl IntoView {
     view! {
         <tr>
             <td>
-                <A href=record_href(path, &row.id)>{row.title}</A>
+                <A href=crate::app::link(record_href(path, &row.id))>{row.title}</A>
                 {row.snippet.filter(|_| with_snippet).map(|(field, fragments)| view! {
                     <p class="snippet"><span class="muted">{label(&field)} ": "</span>
                         {fragments.into_iter().map(|f| view! { <Highlighted fragment=f/> " … " }).collect_view()}

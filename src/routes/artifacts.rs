@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 use crate::components::download::DownloadButton;
 use crate::components::error_view::ErrorView;
 use crate::components::toast::Toasts;
-use crate::routes::kb::{can_write, record_href};
+use crate::routes::kb::{can_write, never, record_href};
 use crate::schema::schema;
 use crate::ApiClient;
 use leptos_router::components::A;
@@ -42,9 +42,7 @@ pub fn ArtifactsOf(parent_urn: String, embedded: Option<Value>) -> impl IntoView
             }
         }
     });
-    let writable = schema("artifacts")
-        .map(can_write)
-        .unwrap_or_else(|| Signal::derive(|| false));
+    let writable = schema("artifacts").map(can_write).unwrap_or_else(never);
     view! {
         <section class="card section" aria-labelledby="artifacts-heading">
             <h2 id="artifacts-heading">"Artifacts"</h2>
@@ -62,7 +60,7 @@ pub fn ArtifactsOf(parent_urn: String, embedded: Option<Value>) -> impl IntoView
                                 let download_label = format!("Download {title}");
                                 view! {
                                     <li>
-                                        <A href=record_href("artifacts", &id)>{title}</A>
+                                        <A href=crate::app::link(record_href("artifacts", &id))>{title}</A>
                                         " " <span class="muted">{meta}</span>
                                         <DownloadButton artifact_id=id label=download_label/>
                                     </li>

@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::components::error_view::ErrorView;
 use crate::components::toast::Toasts;
 use crate::components::value_view::ValueView;
-use crate::routes::kb::{can_write, remember};
+use crate::routes::kb::{can_enhance, remember};
 use crate::schema::{label, Schema};
 use crate::ApiClient;
 
@@ -91,7 +91,7 @@ pub fn EnhancePanel(
             }
         }
     };
-    let writable = can_write(schema);
+    let writable = can_enhance(schema);
     view! {
         <Show when=move || writable.get()>
             <section class="card section" aria-labelledby="enhance-heading">

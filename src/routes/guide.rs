@@ -7,7 +7,7 @@ use leptos_router::components::A;
 
 use crate::components::error_view::ErrorView;
 use crate::components::highlight::Highlighted;
-use crate::routes::kb::{can_write, record_href};
+use crate::routes::kb::{can_write, never, record_href};
 use crate::schema::highlight::fragments;
 use crate::schema::schema;
 use crate::ApiClient;
@@ -61,9 +61,7 @@ pub fn GuidelinesOf(guide_urn: String) -> impl IntoView {
             Ok::<Vec<Row>, ApiError>(rows)
         }
     });
-    let writable = schema("guidelines")
-        .map(can_write)
-        .unwrap_or_else(|| Signal::derive(|| false));
+    let writable = schema("guidelines").map(can_write).unwrap_or_else(never);
     let new_href = move || {
         let enc = larder_api::config::encode_component;
         let urn = urn.get_value();
@@ -78,7 +76,7 @@ pub fn GuidelinesOf(guide_urn: String) -> impl IntoView {
             <div class="records-head">
                 <h2 id="guidelines-heading">"Guidelines"</h2>
                 <Show when=move || writable.get()>
-                    <A href=new_href() attr:class="button">"New guideline"</A>
+                    <A href=crate::app::link(new_href()) attr:class="button">"New guideline"</A>
                 </Show>
             </div>
             <form class="search-bar" role="search" on:submit=move |ev| { ev.prevent_default(); searched.set(q.get_untracked()); }>
@@ -104,7 +102,7 @@ pub fn GuidelinesOf(guide_urn: String) -> impl IntoView {
                                     <li>
                                         <span class="seq" title="Sequence number">{g.sequence_no.map(|n| n.to_string()).unwrap_or_else(|| "–".into())}</span>
                                         <div>
-                                            <A href=record_href("guidelines", &id)>{g.title.clone().filter(|t| !t.is_empty()).unwrap_or_else(|| "Guideline".into())}</A>
+                                            <A href=crate::app::link(record_href("guidelines", &id))>{g.title.clone().filter(|t| !t.is_empty()).unwrap_or_else(|| "Guideline".into())}</A>
                                             <p>{if marked.is_empty() {
                                                 text.into_any()
                                             } else {

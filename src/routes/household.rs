@@ -1,17 +1,17 @@
 //! "My household": the owner's household, or a form that creates it when there is none.
 
 use larder_api::enums::AGE_GROUP;
-use larder_api::types::{Household, HouseholdChanges, Member, NewHousehold, NewMember};
+use larder_api::types::{Household, HouseholdChanges, Member, NewMember};
 use larder_api::ApiError;
 use leptos::prelude::*;
 use leptos_router::components::A;
-use serde_json::Map;
 
 use crate::components::confirm::ConfirmButton;
 use crate::components::error_view::ErrorView;
 use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
+use crate::routes::household_create::CreateHousehold;
 use crate::ApiClient;
 
 /// A household with its members, as the pages show it.
@@ -53,125 +53,6 @@ pub fn MyHousehold() -> impl IntoView {
                 Ok(Some((household, members))) => view! { <HouseholdPanel household members changed/> }.into_any(),
             })}
         </Transition>
-    }
-}
-
-/// A member row of the create form.
-#[derive(Clone, Copy)]
-struct DraftMember {
-    id: u64,
-    name: RwSignal<String>,
-    age_group: RwSignal<String>,
-}
-
-#[component]
-fn CreateHousehold(created: Callback<()>) -> impl IntoView {
-    let client = expect_context::<ApiClient>();
-    let toasts = expect_context::<Toasts>();
-    let (name, region) = (RwSignal::new(String::new()), RwSignal::new(String::new()));
-    let metadata = KvState::new(&Map::new());
-    let members = RwSignal::new(Vec::<DraftMember>::new());
-    let next_id = StoredValue::new(0u64);
-    let problem = RwSignal::new(None::<String>);
-    let error = RwSignal::new(None::<ApiError>);
-    let dirty = Signal::derive(move || {
-        !name.get().is_empty() || !region.get().is_empty() || !members.get().is_empty()
-    });
-    UnsavedChanges::track(dirty);
-
-    let create = Action::new_local(move |household: &NewHousehold| {
-        let (client, household) = (client.clone(), household.clone());
-        async move { client.create_household(&household).await }
-    });
-    Effect::new(move || match create.value().get() {
-        Some(Ok(household)) => {
-            toasts.success(format!("Household {} created", household.name));
-            name.set(String::new());
-            region.set(String::new());
-            members.set(Vec::new());
-            created.run(());
-        }
-        Some(Err(e)) => {
-            toasts.error(&e);
-            error.set(Some(e));
-        }
-        None => {}
-    });
-    let submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        problem.set(None);
-        let name = name.get_untracked().trim().to_string();
-        if name.is_empty() {
-            problem.set(Some("Give the household a name.".into()));
-            return;
-        }
-        let metadata = match metadata.read() {
-            Ok(m) => m,
-            Err(p) => return problem.set(Some(format!("Metadata: {p}"))),
-        };
-        let mut new_members = Vec::new();
-        for member in members.get_untracked() {
-            let member_name = member.name.get_untracked().trim().to_string();
-            if member_name.is_empty() {
-                return problem.set(Some(
-                    "Every member needs a name (or remove the row).".into(),
-                ));
-            }
-            new_members.push(NewMember::new(
-                member_name,
-                member.age_group.get_untracked(),
-            ));
-        }
-        let region = region.get_untracked().trim().to_string();
-        create.dispatch(NewHousehold {
-            name,
-            region: (!region.is_empty()).then_some(region),
-            metadata: (!metadata.is_empty()).then_some(metadata),
-            members: new_members,
-        });
-    };
-    let add_member = move |_| {
-        let id = next_id.get_value();
-        next_id.set_value(id + 1);
-        members.update(|m| {
-            m.push(DraftMember {
-                id,
-                name: RwSignal::new(String::new()),
-                age_group: RwSignal::new("adult".into()),
-            })
-        });
-    };
-
-    view! {
-        <h1>"Create your household"</h1>
-        <p class="hint">"You have no household yet. Name it, and add the people who live in it; you can change everything later."</p>
-        <form class="card stack" on:submit=submit novalidate>
-            <label for="household-name">"Name"</label>
-            <input id="household-name" type="text" required prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
-            <label for="household-region">"Region"</label>
-            <input id="household-region" type="text" placeholder="e.g. EU" prop:value=move || region.get() on:input=move |ev| region.set(event_target_value(&ev))/>
-            <KvEditor state=metadata label="Metadata" id="household-metadata"/>
-            <fieldset class="members-draft">
-                <legend>"Members"</legend>
-                <For each=move || members.get() key=|m| m.id let:member>
-                    <div class="member-row">
-                        <label for=format!("new-member-{}-name", member.id)>"Member name"</label>
-                        <input id=format!("new-member-{}-name", member.id) type="text" prop:value=move || member.name.get()
-                            on:input=move |ev| member.name.set(event_target_value(&ev))/>
-                        <label for=format!("new-member-{}-age", member.id)>"Age group"</label>
-                        <AgeGroupSelect id=format!("new-member-{}-age", member.id) value=member.age_group/>
-                        <button type="button" class="icon" aria-label="Remove this member"
-                            on:click=move |_| members.update(|m| m.retain(|d| d.id != member.id))>"×"</button>
-                    </div>
-                </For>
-                <button type="button" on:click=add_member>"Add a member"</button>
-            </fieldset>
-            {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
-            {move || error.get().map(|error| view! { <ErrorView error/> })}
-            <button type="submit" class="primary" disabled=move || create.pending().get()>
-                {move || if create.pending().get() { "Creating…" } else { "Create household" }}
-            </button>
-        </form>
     }
 }
 
@@ -218,7 +99,7 @@ fn HouseholdPanel(
                     <ul class="member-list">
                         {members.into_iter().map(|member| view! {
                             <li>
-                                <A href=format!("/household/members/{}", member.id)>{member.name.clone()}</A>
+                                <A href=crate::app::link(format!("/household/members/{}", member.id))>{member.name.clone()}</A>
                                 <span class="chip">{age_label(&member.age_group)}</span>
                             </li>
                         }).collect_view()}

@@ -46,7 +46,7 @@ pub fn HouseholdView() -> impl IntoView {
         )
     });
     view! {
-        <p><A href="/households">"← Households"</A></p>
+        <p><A href=crate::app::link("/households")>"← Households"</A></p>
         <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading the household…"</p> }>
             {move || loaded.get().map(|result| match result {
                 Err(error) => view! { <h1>"Household"</h1><ErrorView error/> }.into_any(),

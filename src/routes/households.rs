@@ -45,7 +45,7 @@ fn HouseholdTable(households: Vec<Household>) -> impl IntoView {
             <tbody>
                 {households.into_iter().map(|h| view! {
                     <tr>
-                        <td><A href=format!("/households/{}", h.id)>{h.name.clone()}</A></td>
+                        <td><A href=crate::app::link(format!("/households/{}", h.id))>{h.name.clone()}</A></td>
                         <td>{h.region.clone().unwrap_or_default()}</td>
                         <td>{h.member_count.map(|n| n.to_string()).unwrap_or_else(|| h.members.len().to_string())}</td>
                         <td>{h.owner_id.clone().unwrap_or_default()}</td>

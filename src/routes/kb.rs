@@ -50,27 +50,79 @@ pub fn record_href(path: &str, identifier: &str) -> String {
     format!("/records/{path}/{}", path_segment(identifier))
 }
 
+/// The page of the record a child belongs to (a guideline's guide, an artifact's parent, a
+/// passage's textbook), with the parent's collection name; `None` for top-level records.
+pub fn parent_of(record: &Record) -> Option<(String, &'static str)> {
+    let urn = ["guide_urn", "parent_urn", "textbook_urn"]
+        .iter()
+        .find_map(|f| record.get(*f).and_then(|v| v.as_str()))?;
+    let urn_type = urn.strip_prefix("urn:")?.split(':').next()?;
+    let collection = larder_api::collections::COLLECTIONS
+        .iter()
+        .find(|c| matches!(c.identifier, larder_contract::IdentifierKind::Urn { urn_type: t } if t == urn_type))?;
+    Some((record_href(collection.path, urn), collection.singular))
+}
+
+/// Role gates per collection, created once in the console's root scope: pages come and go (and
+/// are disposed while a sign-out re-renders them), the gates stay readable.
+#[derive(Clone, Copy)]
+pub struct RoleGates {
+    write: [Memo<bool>; 7],
+    delete: [Memo<bool>; 7],
+    enhance: [Memo<bool>; 7],
+    never: Memo<bool>,
+}
+
+impl RoleGates {
+    /// Creates the gates for the session's identity and provides them in context.
+    pub fn provide(session: Session) {
+        let gate = |allows: fn(&larder_contract::Collection, &larder_api::Identity) -> bool| {
+            std::array::from_fn(|index| {
+                let collection = &larder_api::collections::COLLECTIONS[index];
+                Memo::new(move |_| {
+                    session
+                        .identity
+                        .with(|i| i.as_ref().is_some_and(|i| allows(collection, i)))
+                })
+            })
+        };
+        provide_context(RoleGates {
+            write: gate(|c, i| c.write_roles.allows(&i.roles)),
+            delete: gate(|c, i| c.delete_roles.allows(&i.roles)),
+            enhance: gate(|c, i| {
+                c.write_roles.allows(&i.roles) || i.has_role(larder_contract::roles::AGENT)
+            }),
+            never: Memo::new(|_| false),
+        });
+    }
+}
+
+fn gate_index(schema: &'static Schema) -> usize {
+    larder_api::collections::COLLECTIONS
+        .iter()
+        .position(|c| c.path == schema.collection.path)
+        .unwrap_or_default()
+}
+
 /// Whether the signed-in identity holds a role that may create and edit in the collection.
 /// Only for hiding buttons: the service decides, and its 403 is still shown.
-pub fn can_write(schema: &'static Schema) -> Signal<bool> {
-    let session = expect_context::<Session>();
-    Signal::derive(move || {
-        session.identity.with(|i| {
-            i.as_ref()
-                .is_some_and(|i| schema.collection.write_roles.allows(&i.roles))
-        })
-    })
+pub fn can_write(schema: &'static Schema) -> Memo<bool> {
+    expect_context::<RoleGates>().write[gate_index(schema)]
+}
+
+/// Whether the signed-in identity may run an enhancement: writers of the collection, and agents.
+pub fn can_enhance(schema: &'static Schema) -> Memo<bool> {
+    expect_context::<RoleGates>().enhance[gate_index(schema)]
+}
+
+/// A gate that stays shut (for a record of no known collection).
+pub fn never() -> Memo<bool> {
+    expect_context::<RoleGates>().never
 }
 
 /// Whether the signed-in identity may delete in the collection.
-pub fn can_delete(schema: &'static Schema) -> Signal<bool> {
-    let session = expect_context::<Session>();
-    Signal::derive(move || {
-        session.identity.with(|i| {
-            i.as_ref()
-                .is_some_and(|i| schema.collection.delete_roles.allows(&i.roles))
-        })
-    })
+pub fn can_delete(schema: &'static Schema) -> Memo<bool> {
+    expect_context::<RoleGates>().delete[gate_index(schema)]
 }
 
 /// The menu of collections, the current one marked.
@@ -81,7 +133,7 @@ pub fn CollectionNav(current: &'static str) -> impl IntoView {
             {SCHEMAS.iter().map(|s| {
                 let path = s.collection.path;
                 view! {
-                    <A href=format!("/records/{path}") attr:aria-current=(path == current).then_some("page")>{plural(path)}</A>
+                    <A href=crate::app::link(format!("/records/{path}")) attr:aria-current=(path == current).then_some("page")>{plural(path)}</A>
                 }
             }).collect_view()}
         </nav>

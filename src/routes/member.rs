@@ -38,7 +38,7 @@ pub fn MemberPage() -> impl IntoView {
         load(client.clone(), id())
     });
     view! {
-        <p><A href="/household">"← My household"</A></p>
+        <p><A href=crate::app::link("/household")>"← My household"</A></p>
         <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading the member…"</p> }>
             {move || member.get().map(|result| match result {
                 Err(error) => view! { <h1>"Member"</h1><ErrorView error/> }.into_any(),

@@ -6,6 +6,7 @@ pub mod enhance;
 pub mod guide;
 pub mod home;
 pub mod household;
+pub mod household_create;
 pub mod household_view;
 pub mod households;
 pub mod kb;

@@ -16,7 +16,8 @@ use crate::routes::artifacts::ArtifactsOf;
 use crate::routes::enhance::EnhancePanel;
 use crate::routes::guide::GuidelinesOf;
 use crate::routes::kb::{
-    can_delete, can_write, forget, load, plural, use_record_id, use_schema, CollectionNav,
+    can_delete, can_write, forget, load, parent_of, plural, use_record_id, use_schema,
+    CollectionNav,
 };
 use crate::routes::record_edit::EditRecord;
 use crate::routes::textbook::TextbookStructure;
@@ -47,7 +48,7 @@ fn RecordOf(schema: &'static Schema, id: String) -> impl IntoView {
     });
     let editing = RwSignal::new(false);
     view! {
-        <p class="breadcrumbs"><A href=format!("/records/{path}")>{plural(path)}</A></p>
+        <p class="breadcrumbs"><A href=crate::app::link(format!("/records/{path}"))>{plural(path)}</A></p>
         <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading the record…"</p> }>
             {move || record.get().map(|result| match result {
                 Err(error) => view! {
@@ -79,6 +80,9 @@ fn Loaded(
     let client = expect_context::<ApiClient>();
     let toasts = expect_context::<Toasts>();
     let navigate = use_navigate();
+    let parent = parent_of(&record);
+    // A child goes back to its parent after a delete: a guideline to its guide, and so on.
+    let back_to = parent.as_ref().map(|(href, _)| href.clone());
     let delete_id = identifier.clone();
     let delete = Action::new_local(move |_: &()| {
         let (client, id) = (client.clone(), delete_id.clone());
@@ -93,7 +97,12 @@ fn Loaded(
         Some(Ok(id)) => {
             forget(path, &id);
             toasts.success(format!("{} deleted", schema.collection.singular));
-            navigate(&format!("/records/{path}"), Default::default());
+            navigate(
+                &back_to
+                    .clone()
+                    .unwrap_or_else(|| format!("/records/{path}")),
+                Default::default(),
+            );
         }
         Some(Err(error)) => toasts.error(&error),
         None => {}
@@ -111,7 +120,7 @@ fn Loaded(
                 view! { <section class="card section"><h2>"File"</h2><DownloadButton artifact_id=id/></section> }
             })}
             {matches!(path, "guides" | "textbooks" | "fctables" | "articles").then(|| urn.clone().map(|urn| view! {
-                <ArtifactsOf parent_urn=urn embedded=record.get("artifacts").cloned()/>
+                <ArtifactsOf parent_urn=urn embedded=record.get("artifacts").or_else(|| record.get("artifact_records")).cloned()/>
             }))}
             {schema.has_urn().then(|| view! { <EnhancePanel schema record=record.clone() version/> })}
         }
@@ -131,6 +140,9 @@ fn Loaded(
             </div>
         </div>
         <p class="identifier"><code>{identifier.clone()}</code></p>
+        {parent.map(|(href, singular)| view! {
+            <p class="parent-link"><A href=crate::app::link(href)>{format!("Back to the {}", singular.to_lowercase())}</A></p>
+        })}
         {move || if editing.get() {
             view! { <EditRecord schema record=record.get_value() editing version/> }.into_any()
         } else {
@@ -151,6 +163,12 @@ fn Fields(schema: &'static Schema, record: Record) -> impl IntoView {
                 .filter(|v| !v.is_null())
                 .map(|v| (f.name.to_string(), v.clone(), !schema.is_editable(f.name)))
         })
+        .collect();
+    let empty: Vec<String> = schema
+        .fields
+        .iter()
+        .filter(|f| record.get(f.name).is_none_or(|v| v.is_null()))
+        .map(|f| label(f.name))
         .collect();
     let service: Vec<_> = ["urn", "id", "type", "creator", "created_at", "updated_at"]
         .iter()
@@ -179,6 +197,12 @@ fn Fields(schema: &'static Schema, record: Record) -> impl IntoView {
         <section class="card section" aria-labelledby="fields-heading">
             <h2 id="fields-heading">"Fields"</h2>
             <dl class="fields">{known.into_iter().chain(service).map(row).collect_view()}</dl>
+            {(!empty.is_empty()).then(|| view! {
+                <details class="empty-fields">
+                    <summary>{format!("{} empty fields", empty.len())}</summary>
+                    <p class="muted">{empty.join(", ")}</p>
+                </details>
+            })}
             {(!unknown.is_empty()).then(|| view! {
                 <h3>"Other fields"</h3>
                 <p class="hint">"Fields this console does not know: shown as sent, and kept as they are by an edit."</p>

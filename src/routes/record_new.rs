@@ -114,7 +114,7 @@ fn NewOf(schema: &'static Schema) -> impl IntoView {
     let on_cancel = Callback::new(move |()| navigate_cancel(&cancel_target, Default::default()));
     let writable = can_write(schema);
     view! {
-        <p class="breadcrumbs"><A href=format!("/records/{path}")>{plural(path)}</A></p>
+        <p class="breadcrumbs"><A href=crate::app::link(format!("/records/{path}"))>{plural(path)}</A></p>
         <h1>{format!("New {}", schema.collection.singular.to_lowercase())}</h1>
         <Show when=move || !writable.get()>
             <p class="hint" role="note">"Your roles may not allow creating here; the service will say if it refuses."</p>

@@ -150,7 +150,7 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
         <div class="records-head">
             <h1>{plural(path)}</h1>
             <Show when=move || writable.get()>
-                <A href=format!("/records/{path}/new") attr:class="button primary">{format!("New {}", schema.collection.singular.to_lowercase())}</A>
+                <A href=crate::app::link(format!("/records/{path}/new")) attr:class="button primary">{format!("New {}", schema.collection.singular.to_lowercase())}</A>
             </Show>
         </div>
         <CollectionNav current=path/>
@@ -158,7 +158,7 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
             // The service has no collection-wide listing of passages (405): they are read per textbook.
             view! {
                 <p class="hint">"Passages are kept per textbook: open a textbook to browse its structure, its pages and their passages. "
-                    <A href="/records/textbooks">"Go to the textbooks"</A></p>
+                    <A href=crate::app::link("/records/textbooks")>"Go to the textbooks"</A></p>
             }.into_any()
         } else {
             view! { <Listing schema state rows page shown total/> }.into_any()
@@ -213,7 +213,7 @@ fn Empty(schema: &'static Schema, searching: bool) -> impl IntoView {
         <p class="empty">
             {if searching { "Nothing matches this search. Try other words or remove a filter." } else { "There is nothing here yet." }}
             <Show when=move || writable.get() && !searching>
-                " " <A href=format!("/records/{path}/new")>"Create the first one"</A>
+                " " <A href=crate::app::link(format!("/records/{path}/new"))>"Create the first one"</A>
             </Show>
         </p>
     }

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::components::error_view::ErrorView;
 use crate::routes::bulk_replace::BulkReplace;
-use crate::routes::kb::{can_write, record_href};
+use crate::routes::kb::{can_write, never, record_href};
 use crate::schema::schema;
 use crate::ApiClient;
 
@@ -40,19 +40,25 @@ pub fn TextbookStructure(
     let selected = RwSignal::new(None::<(i64, i64)>);
     let page = RwSignal::new(None::<i64>);
     let urn = StoredValue::new(textbook_urn);
-    let artifacts = textbook.get("artifacts").cloned();
+    // wire-notes calls the embedded list `artifacts`; interface.md `artifact_records`.
+    let artifacts = textbook
+        .get("artifacts")
+        .or_else(|| textbook.get("artifact_records"))
+        .cloned();
     let writable = schema("textbook-passages")
         .map(can_write)
-        .unwrap_or_else(|| Signal::derive(|| false));
+        .unwrap_or_else(never);
     view! {
         <section class="card section" aria-labelledby="structure-heading">
             <h2 id="structure-heading">"Structure"</h2>
             {match tree.filter(|t| !t.roots.is_empty()) {
                 None => view! { <p class="empty">"This textbook has no structure tree yet. A bulk replace can add one."</p> }.into_any(),
                 Some(tree) => view! {
-                    <ul class="tree" role="tree" aria-label="Table of contents">
-                        {tree.roots.into_iter().map(|node| view! { <TreeNode node selected page/> }).collect_view()}
-                    </ul>
+                    <nav aria-label="Table of contents">
+                        <ul class="tree">
+                            {tree.roots.into_iter().map(|node| view! { <TreeNode node selected page/> }).collect_view()}
+                        </ul>
+                    </nav>
                 }.into_any(),
             }}
         </section>
@@ -67,7 +73,8 @@ pub fn TextbookStructure(
     }
 }
 
-/// A node: a disclosure when it has children; its page range opens its pages.
+/// A node: a disclosure (details/summary, so keyboard and screen readers know it) when it has
+/// children; its page range opens its pages.
 #[component]
 fn TreeNode(
     node: Node,
@@ -83,18 +90,23 @@ fn TreeNode(
         " " <span class="muted">{pages(&node)}</span>
         {range.map(|(a, b)| view! {
             " " <button type="button" class="link-button" aria-label=format!("Show pages of {}", node.title)
-                on:click=move |_| { selected.set(Some((a, b))); page.set(Some(a)); }>"Pages"</button>
+                on:click=move |ev| {
+                    // Inside a summary the click would also fold the node.
+                    ev.prevent_default();
+                    selected.set(Some((a, b)));
+                    page.set(Some(a));
+                }>"Pages"</button>
         })}
     };
     if node.children.is_empty() {
-        view! { <li role="treeitem">{heading}</li> }.into_any()
+        view! { <li>{heading}</li> }.into_any()
     } else {
         let children = node.children.clone();
         view! {
-            <li role="treeitem">
+            <li>
                 <details open>
                     <summary>{heading}</summary>
-                    <ul role="group">
+                    <ul>
                         {children.into_iter().map(|child| view! { <TreeNode node=child selected page/> }).collect_view()}
                     </ul>
                 </details>
@@ -175,7 +187,7 @@ fn passage_view(passage: Passage) -> impl IntoView {
         <li class="passage">
             <p class="muted">{passage.structure_path.join(" › ")}</p>
             <p>{passage.text.clone()}</p>
-            <A href=record_href("textbook-passages", &id) attr:class="muted">{format!("Passage {}", passage.sequence_no.unwrap_or_default())}</A>
+            <A href=crate::app::link(record_href("textbook-passages", &id)) attr:class="muted">{format!("Passage {}", passage.sequence_no.unwrap_or_default())}</A>
         </li>
     }
 }

@@ -1,8 +1,8 @@
 import { expect, Page, APIRequestContext } from '@playwright/test';
 
-// The console may be hosted under a sub-path (`cargo xtask test` serves it at /console/, as
-// BASE_URL says): pages are relative to BASE_URL (`page.goto('sign-in')`, never '/sign-in', which
-// would leave the sub-path), and the API is at /api/v1 on the origin.
+// The console may be hosted under a sub-path (`LARDER_E2E_PREFIX=/console/ cargo xtask test`;
+// BASE_URL then ends with it): pages are relative to BASE_URL (`page.goto('sign-in')`, never
+// '/sign-in', which would leave the sub-path), and the API is at /api/v1 on the origin.
 
 /** The absolute URL of an API path (`api('households/me')`), on BASE_URL's origin. */
 export function api(path: string) {

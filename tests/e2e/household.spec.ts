@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { signIn, goInApp, screenshots, apiToken, failOnPageErrors } from './helpers';
+import { signIn, goInApp, screenshots, apiToken, failOnPageErrors, api } from './helpers';
 
 // The journeys share one server: they run in this order, and each leaves noah without a household.
 test.describe.configure({ mode: 'serial' });
@@ -119,9 +119,9 @@ test('a save that the service rejects keeps the form content and shows the error
 
   // Behind the page's back, the household goes away: the save must fail for real.
   const token = await apiToken(request, 'noah', 'noah-demo');
-  const own = await request.get('/api/v1/households/me', { headers: { Authorization: `Bearer ${token}` } });
+  const own = await request.get(api('households/me'), { headers: { Authorization: `Bearer ${token}` } });
   const id = (await own.json()).result.id;
-  expect((await request.delete(`/api/v1/households/${id}`, { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(200);
+  expect((await request.delete(api(`households/${id}`), { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(200);
 
   await page.getByRole('button', { name: 'Save household' }).click();
   await expect(page.locator('form .error[role=alert]')).toContainText(/not found/i);

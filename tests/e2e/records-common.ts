@@ -3,7 +3,7 @@ import { expect, Page, APIRequestContext } from '@playwright/test';
 // Shared steps of the knowledge-base journeys.
 
 export async function signIn(page: Page, username = 'curator', password = 'curator-demo') {
-  await page.goto('/sign-in');
+  await page.goto('sign-in');
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -14,6 +14,8 @@ export async function signIn(page: Page, username = 'curator', password = 'curat
 export async function screens(page: Page, name: string) {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
+    // Let the relayout after the resize settle, or a full-page capture can catch it half-painted.
+    await page.waitForTimeout(250);
     await page.screenshot({ path: `target/playwright/screens/${name}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -35,7 +37,8 @@ export function unique(prefix: string) {
 /** Goes to a path inside the console without reloading (a reload signs out: the token lives in memory). */
 export async function visit(page: Page, path: string) {
   await page.evaluate((p) => {
-    history.pushState({}, '', p);
+    // Relative to the document's base: the console may be hosted under a sub-path.
+    history.pushState({}, '', new URL(p.replace(/^\/+/, ''), document.baseURI).href);
     window.dispatchEvent(new PopStateEvent('popstate', { state: {} }));
   }, path);
 }

@@ -89,3 +89,18 @@ test('leaving a form with unsaved changes asks first; clicks inside the form do 
   await page.getByRole('link', { name: 'Food composition tables' }).first().click();
   await expect(page.getByRole('heading', { name: 'Food composition tables', level: 1 })).toBeVisible();
 });
+
+test("the service's validation errors land on their fields and clear when the field changes", async ({ page }) => {
+  await signIn(page);
+  await visit(page, '/records/guides/new');
+  await page.getByLabel('Title', { exact: true }).fill('Public draft guide');
+  await page.getByLabel('Status', { exact: true }).selectOption('draft');
+  await page.getByLabel('Visibility').selectOption('public');
+  await page.getByRole('button', { name: 'Create guide' }).click();
+  const visibility = page.locator('.field[data-field="visibility"]');
+  await expect(visibility.locator('.field-error')).toContainText("a public record can't be draft");
+  await expect(page.getByLabel('Visibility')).toHaveAttribute('aria-invalid', 'true');
+  await page.getByLabel('Visibility').selectOption('internal');
+  await expect(visibility.locator('.field-error')).toHaveCount(0);
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Public draft guide');
+});

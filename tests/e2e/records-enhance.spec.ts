@@ -1,11 +1,19 @@
 import { test, expect } from '@playwright/test';
-import { signIn, visit } from './records-common';
+import { apiToken, signIn, unique, visit } from './records-common';
 
-test('enhance an article and see what changed', async ({ page }) => {
+const CONTENT = 'Sodium reduction lowers blood pressure. Potassium intake from vegetables helps too. Salt in processed foods matters most.';
+
+test('enhance an article and see what changed', async ({ page, request }) => {
+  // A fresh article, so the agent has something to add however often the journey runs.
+  const slug = unique('journey-enhance');
+  const made = await request.post('/api/v1/articles', {
+    headers: { Authorization: `Bearer ${await apiToken(request)}` },
+    data: { urn: slug, title: 'Journey enhance article', content: CONTENT },
+  });
+  expect(made.ok()).toBeTruthy();
   await signIn(page);
-  await visit(page, '/records/articles');
-  await page.getByRole('link', { name: 'Sodium reduction and blood pressure' }).click();
-  await expect(page.getByRole('heading', { name: 'Enhance' })).toBeVisible();
+  await visit(page, `/records/articles/urn:article:${slug}`);
+  await expect(page.getByRole('heading', { name: 'Enhance', exact: true })).toBeVisible();
   await expect(page.getByLabel('Agent', { exact: true })).toHaveValue('extractive');
   await page.getByRole('button', { name: 'Run enhancement' }).click();
   const outcome = page.locator('.enhanced');
@@ -18,4 +26,27 @@ test('enhance an article and see what changed', async ({ page }) => {
   await page.getByLabel('Agent', { exact: true }).fill('oracle');
   await page.getByRole('button', { name: 'Run enhancement' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'unknown agent' })).toBeVisible();
+});
+
+test('a machine client with the agent role enhances a guide it may not edit', async ({ page, request }) => {
+  const slug = unique('journey-enhance-guide');
+  const made = await request.post('/api/v1/guides', {
+    headers: { Authorization: `Bearer ${await apiToken(request, 'admin', 'admin-demo')}` },
+    // Verified and active, so a caller without a curator role may see it.
+    data: { urn: slug, title: 'Journey enhance guide', content: CONTENT, status: 'active', review_status: 'verified' },
+  });
+  expect(made.ok()).toBeTruthy();
+  await page.goto('sign-in');
+  await page.getByLabel('A machine client').check();
+  await page.getByLabel('Client ID').fill('enhancer');
+  await page.getByLabel('Client secret').fill('enhancer-demo');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('Signed in as enhancer')).toBeVisible();
+  await visit(page, `/records/guides/urn:guide:${slug}`);
+  await expect(page.getByRole('heading', { name: 'Journey enhance guide', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Enhance', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Edit' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'New guideline' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Run enhancement' }).click();
+  await expect(page.locator('.enhanced')).toContainText(/Changed \d+ field\(s\)/);
 });

@@ -31,10 +31,18 @@ test("a guide's guidelines: created with the guide filled in, ordered by sequenc
   await page.getByLabel('Sequence no').fill('99');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByText('99', { exact: true })).toBeVisible();
-  await page.goBack();
+  await page.getByRole('link', { name: 'Back to the guide' }).click();
   await expect(page.getByRole('heading', { name: 'Eat Well: National Dietary Guidelines 2024', level: 1 })).toBeVisible();
   await expect(list.last()).toContainText(title);
   await expect(list.first()).toContainText('Eat at least five portions');
+
+  // Delete it from its own page: back on the guide, it is gone.
+  await list.last().getByRole('link', { name: title }).click();
+  await page.getByRole('button', { name: 'Delete guideline' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByRole('heading', { name: 'Eat Well: National Dietary Guidelines 2024', level: 1 })).toBeVisible();
+  await expect(list.first()).toContainText('Eat at least five portions');
+  await expect(page.getByRole('link', { name: title })).toHaveCount(0);
 
   // Search within the guide.
   await page.getByLabel("Search this guide's guidelines").fill('salt');

@@ -2,6 +2,12 @@ import { test, expect } from '@playwright/test';
 import { signIn, screens, visit } from './records-common';
 
 test('every collection lists, and records open', async ({ page }) => {
+  const problems: string[] = [];
+  // Console errors other than failed loads, which are checked by URL below.
+  page.on('console', (m) => { if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text()); });
+  page.on('pageerror', (e) => problems.push(e.message));
+  // config.json is optional: its 404 is expected.
+  page.on('response', (r) => { if (r.status() >= 400 && !r.url().endsWith('/config.json')) problems.push(`${r.status()} ${r.url()}`); });
   await signIn(page);
   await visit(page, '/records/articles');
   await expect(page.getByRole('heading', { name: 'Articles', level: 1 })).toBeVisible();
@@ -28,8 +34,9 @@ test('every collection lists, and records open', async ({ page }) => {
   await page.getByRole('navigation', { name: 'Collections' }).getByRole('link', { name: 'Passages' }).click();
   await page.getByRole('link', { name: 'Go to the textbooks' }).click();
   await page.getByRole('link', { name: 'Foundations of Nutrition Science' }).click();
-  await page.getByRole('tree').getByRole('button', { name: /^Show pages of / }).first().click();
+  await page.getByRole('navigation', { name: 'Table of contents' }).getByRole('button', { name: /^Show pages of / }).first().click();
   await page.locator('ol.passages > li').first().getByRole('link').click();
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Carbohydrates');
   await expect(page.locator('dl.fields')).toContainText('Structure path');
+  expect(problems).toEqual([]);
 });

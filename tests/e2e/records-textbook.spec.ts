@@ -1,11 +1,11 @@
 import { test, expect } from '@playwright/test';
-import { signIn, screens, visit } from './records-common';
+import { apiToken, signIn, screens, unique, visit } from './records-common';
 
-test("a textbook's tree leads to a page's passages, and a bulk replace rewrites them", async ({ page }) => {
+test("a textbook's tree leads to a page's passages", async ({ page }) => {
   await signIn(page);
   await visit(page, '/records/textbooks');
   await page.getByRole('link', { name: 'Foundations of Nutrition Science' }).click();
-  const tree = page.getByRole('tree', { name: 'Table of contents' });
+  const tree = page.getByRole('navigation', { name: 'Table of contents' });
   await expect(tree).toContainText('Part I. Nutrients');
   // A node's pages are one click away.
   const pagesButtons = tree.getByRole('button', { name: /^Show pages of / });
@@ -16,14 +16,38 @@ test("a textbook's tree leads to a page's passages, and a bulk replace rewrites 
   await expect(page.locator('ol.passages')).toContainText('Key terms on this page are listed in the glossary.');
   await screens(page, 'textbook');
 
+  // A chapter's button (inside its summary) opens its pages and leaves the chapter unfolded.
+  await tree.getByRole('button', { name: 'Show pages of Chapter 1. Macronutrients' }).click();
+  await expect(tree.getByText('1.2 Proteins and fats')).toBeVisible();
+  await expect(chosen.getByRole('button', { name: '1', exact: true })).toHaveAttribute('aria-pressed', 'true');
+
   // Page by number.
   await page.getByLabel('Page', { exact: true }).fill('1');
   await page.getByRole('button', { name: 'Show page', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Page 1' })).toBeVisible();
+  await expect(page.locator('ol.passages > li')).toHaveCount(2);
+});
 
-  // Bulk replace: paste, preview, confirm, summary.
+test('a bulk replace: paste, preview, confirm, summary, and the pages show the new passages', async ({ page, request }) => {
+  // A fresh textbook with one file, so the demo textbook stays as it is.
+  const headers = { Authorization: `Bearer ${await apiToken(request)}` };
+  const slug = unique('journey-textbook');
+  const made = await request.post('/api/v1/textbooks', { headers, data: { urn: slug, title: 'Journey replace textbook', page_count: 4 } });
+  expect(made.ok()).toBeTruthy();
+  const upload = await request.post('/api/v1/artifacts/upload', {
+    headers,
+    multipart: { parent_urn: `urn:textbook:${slug}`, title: 'Journey full text', file: { name: 'book.txt', mimeType: 'text/plain', buffer: Buffer.from('one two three') } },
+  });
+  expect(upload.ok()).toBeTruthy();
+
+  await signIn(page);
+  await visit(page, `/records/textbooks/urn:textbook:${slug}`);
+  await expect(page.getByRole('heading', { name: 'Journey replace textbook', level: 1 })).toBeVisible();
+  await expect(page.getByText('This textbook has no structure tree yet.')).toBeVisible();
+  await expect(page.getByLabel('Artifact (file) the passages come from')).toHaveValue((await upload.json()).result.id);
   const body = {
     extractor_name: 'journey',
+    structure_tree: { roots: [{ id: 'c1', title: 'Journey chapter', kind: 'chapter', page_start: 1, page_end: 2, children: [] }] },
     passages: [
       { page_no: 1, text: 'Replaced passage one of page one.', char_start: 0, char_end: 33 },
       { page_no: 1, text: 'Replaced passage two of page one.', char_start: 34, char_end: 67 },
@@ -31,11 +55,18 @@ test("a textbook's tree leads to a page's passages, and a bulk replace rewrites 
     ],
   };
   await page.getByLabel('JSON', { exact: true }).fill(JSON.stringify(body));
-  await expect(page.getByText('Ready: 3 passages on 2 pages.')).toBeVisible();
+  await expect(page.getByText('Ready: 3 passages on 2 pages, a structure tree of 1 nodes.')).toBeVisible();
+  await screens(page, 'bulk-replace');
   await page.getByRole('button', { name: 'Replace…' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Replace passages' }).click();
   await expect(page.getByText(/Replaced: 3 passages stored/)).toBeVisible();
-  await page.getByRole('button', { name: 'Show page', exact: true }).click();
+  await expect(page.getByText(/structure tree updated/)).toBeVisible();
+  await page.getByRole('button', { name: 'Show the new structure' }).click();
+  const tree = page.getByRole('navigation', { name: 'Table of contents' });
+  await expect(tree).toContainText('Journey chapter');
+  await tree.getByRole('button', { name: 'Show pages of Journey chapter' }).click();
+  await expect(page.locator('ol.passages > li')).toHaveCount(2);
+  await expect(page.locator('ol.passages')).toContainText('Replaced passage two of page one.');
   await page.getByLabel('Page', { exact: true }).fill('2');
   await page.getByRole('button', { name: 'Show page', exact: true }).click();
   await expect(page.locator('ol.passages')).toContainText('Replaced passage of page two.');

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { signIn, goInApp, apiToken, failOnPageErrors } from './helpers';
+import { signIn, goInApp, apiToken, failOnPageErrors, api } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -36,15 +36,15 @@ test('when the token cannot be renewed, a dialog signs in again and the form kee
   // Leave noah without a household for the other journeys.
   const token = await apiToken(request, 'noah', 'noah-demo');
   const headers = { Authorization: `Bearer ${token}` };
-  const id = (await (await request.get('/api/v1/households/me', { headers })).json()).result.id;
-  expect((await request.delete(`/api/v1/households/${id}`, { headers })).status()).toBe(200);
+  const id = (await (await request.get(api('households/me'), { headers })).json()).result.id;
+  expect((await request.delete(api(`households/${id}`), { headers })).status()).toBe(200);
 });
 
 test('a refusal says "Not allowed" and keeps the session', async ({ page, request }) => {
   const token = await apiToken(request, 'olivia', 'olivia-demo');
   const headers = { Authorization: `Bearer ${token}` };
-  const household = (await (await request.get('/api/v1/households/me', { headers })).json()).result.id;
-  const member = (await (await request.get(`/api/v1/members?household_id=${household}`, { headers })).json()).result[0].id;
+  const household = (await (await request.get(api('households/me'), { headers })).json()).result.id;
+  const member = (await (await request.get(api(`members?household_id=${household}`), { headers })).json()).result[0].id;
 
   await signIn(page, 'noah', 'noah-demo');
   await goInApp(page, `/household/members/${member}`);
@@ -55,7 +55,7 @@ test('a refusal says "Not allowed" and keeps the session', async ({ page, reques
 
 test('a malformed config.json stops the console with a page that says what is wrong', async ({ page }) => {
   await page.route('**/config.json', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"data_api_base": 5}' }));
-  await page.goto('/');
+  await page.goto('./');
   await expect(page.getByRole('heading', { name: 'Larder cannot start' })).toBeVisible();
   await expect(page.getByRole('alert')).toContainText('config.json is not valid');
   await expect(page.locator('pre')).toContainText('"system_api_base"');
@@ -65,7 +65,7 @@ test('the sign-in form is painted before config.json answers', async ({ page }) 
   let answer: () => void = () => {};
   const held = new Promise<void>((resolve) => { answer = resolve; });
   await page.route('**/config.json', async (route) => { await held; await route.fulfill({ status: 404, body: '' }); });
-  await page.goto('/sign-in');
+  await page.goto('sign-in');
   await expect(page.getByLabel('Username')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeDisabled();
   answer();
@@ -73,11 +73,21 @@ test('the sign-in form is painted before config.json answers', async ({ page }) 
 });
 
 test('a deep link opened without a session leads there after signing in', async ({ page }) => {
-  await page.goto('/household');
+  await page.goto('household');
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fhousehold$/);
   await page.getByLabel('Username').fill('olivia');
   await page.getByLabel('Password').fill('olivia-demo');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/household$/);
   await expect(page.getByRole('heading', { name: 'The Parkers' })).toBeVisible();
+});
+
+test('while the client retries, the header says so, and the page loads once the service recovers', async ({ page }) => {
+  await signIn(page, 'olivia', 'olivia-demo');
+  const unavailable = { status: 503, contentType: 'application/json', body: JSON.stringify({ success: false, error: { title: 'ServiceUnavailableError', detail: 'Busy.', code: 'upstream/unavailable' } }) };
+  await page.route('**/api/v1/households/me', (route) => route.fulfill(unavailable), { times: 2 });
+  await page.getByRole('link', { name: 'My household' }).first().click();
+  await expect(page.getByRole('status').filter({ hasText: /Retrying 2 of 3/ })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'The Parkers' })).toBeVisible();
+  await expect(page.getByText(/Retrying/)).toHaveCount(0);
 });

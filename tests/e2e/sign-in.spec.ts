@@ -1,7 +1,8 @@
 import { test, expect } from '@playwright/test';
+import { screenshots } from './helpers';
 
 test('a curator signs in, sees the articles, and signs out', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('./');
   await expect(page).toHaveURL(/\/sign-in$/);
   await page.getByLabel('Username').fill('curator');
   await page.getByLabel('Password').fill('curator-demo');
@@ -24,7 +25,12 @@ test('a curator signs in, sees the articles, and signs out', async ({ page }) =>
 });
 
 test('a wrong password says so and keeps what was typed', async ({ page }) => {
-  await page.goto('/sign-in');
+  await page.goto('sign-in');
+  await expect(page.getByLabel('Username')).toBeVisible();
+  await screenshots(page, 'sign-in');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshots(page, 'sign-in-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.getByLabel('Username').fill('curator');
   await page.getByLabel('Password').fill('not-the-password');
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -35,14 +41,14 @@ test('a wrong password says so and keeps what was typed', async ({ page }) => {
 test('an empty form is caught before any call', async ({ page }) => {
   const calls: string[] = [];
   page.on('request', (r) => { if (r.url().includes('/api/')) calls.push(r.url()); });
-  await page.goto('/sign-in');
+  await page.goto('sign-in');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('alert')).toContainText('Give a username and password');
   expect(calls).toEqual([]);
 });
 
 test('nothing about the session is stored, and a reload signs out', async ({ page, context }) => {
-  await page.goto('/sign-in');
+  await page.goto('sign-in');
   await page.getByLabel('Username').fill('curator');
   await page.getByLabel('Password').fill('curator-demo');
   await page.getByRole('button', { name: 'Sign in' }).click();

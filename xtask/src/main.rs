@@ -1,5 +1,7 @@
 //! `cargo xtask`: set up the tools, serve the console, run every test.
 
+mod bench;
+mod dist;
 mod process;
 mod serve;
 mod setup;
@@ -13,7 +15,13 @@ commands:
   setup              install what is missing: wasm target, trunk, wasm-bindgen-cli, chromium,
                      chromedriver, npm packages (skips what is there at the right version)
   serve [--port N]   build the console (release) and serve it with larder-server and demo data
-  test               run every check: fmt, clippy (native and wasm), native tests, browser tests";
+  test               run every check: fmt, clippy (native and wasm), native tests, browser tests
+  dist [--public-url /sub/path/] [--dist DIR]
+                     build the static console for any host into dist/: hashed assets, an
+                     external loader under a strict Content-Security-Policy, 404.html,
+                     config.example.json
+  bench              measure size, start, decoding and server figures; prints a table and
+                     writes target/bench/report.json (see BENCH.md)";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -22,6 +30,11 @@ fn main() {
         Some("setup") => setup::run().map(|_| ()),
         Some("serve") => serve::run(&args[1..]),
         Some("test") => test::run(),
+        Some("dist") => dist::run(&args[1..]),
+        Some("bench") => bench::run(&args[1..]),
+        // Internal: the bench runs it in an optimised build.
+        Some("bench-decode") => bench::decode_command(&args[1..]),
+
         _ => {
             eprintln!("{USAGE}");
             std::process::exit(2);

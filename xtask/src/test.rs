@@ -103,9 +103,19 @@ fn wasm_tests() -> Result<()> {
     )
 }
 
-/// The release build served by the server, driven by Playwright in Debian's Chromium.
+/// Where the journeys' console is hosted: a sub-path, as a CDN operator may host it, so links,
+/// redirects and deep links are checked to stay under it (`LARDER_E2E_PREFIX=/` runs them at the
+/// root instead).
+const E2E_PREFIX: &str = "/console/";
+
+/// The `cargo xtask dist` build (external loader, strict Content-Security-Policy), served by the
+/// server under the prefix above, driven by Playwright in Debian's Chromium.
 fn playwright() -> Result<()> {
-    crate::serve::build_console("dist", None)?;
+    let prefix = crate::dist::normalise_public_url(
+        &std::env::var("LARDER_E2E_PREFIX").unwrap_or_else(|_| E2E_PREFIX.to_string()),
+    );
+    let dist = "target/playwright-dist";
+    crate::dist::build(dist, Some(&prefix))?;
     let binary = debug_server()?;
     let server = Server::start(
         &binary,
@@ -116,8 +126,11 @@ fn playwright() -> Result<()> {
             ":memory:",
             "--demo",
             "--static",
-            "dist",
+            dist,
+            "--static-prefix",
+            &prefix,
         ],
     )?;
-    exec(command("npx", &["playwright", "test"]).env("BASE_URL", &server.url))
+    let base_url = format!("{}{prefix}", server.url);
+    exec(command("npx", &["playwright", "test"]).env("BASE_URL", &base_url))
 }

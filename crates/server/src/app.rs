@@ -59,12 +59,17 @@ pub fn router(state: SharedState, apis: Apis, own: &[SocketAddr]) -> Router {
         .route("/api", any(unknown_route))
         .route("/api/{*rest}", any(unknown_route));
     app = match &state.options.static_dir {
-        Some(dir) if apis != Apis::System => app.fallback_service(
-            ServeDir::new(dir)
+        Some(dir) if apis != Apis::System => {
+            let console = ServeDir::new(dir)
                 .precompressed_br()
                 .precompressed_gzip()
-                .fallback(console_pages(dir.join("index.html"))),
-        ),
+                .fallback(console_pages(dir.join("index.html")));
+            match state.options.static_prefix.as_str() {
+                "/" => app.fallback_service(console),
+                // Under a prefix: the console there (with its fallback), nothing outside it.
+                prefix => app.nest_service(prefix, console).fallback(unknown_route),
+            }
+        }
         _ => app.fallback(unknown_route),
     };
     app.layer(middleware::from_fn(cache_headers))

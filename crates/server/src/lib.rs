@@ -59,6 +59,9 @@ pub struct Options {
     /// Folder of the static console, served with an index.html fallback.
     #[arg(long = "static")]
     pub static_dir: Option<PathBuf>,
+    /// The path the console is served under with --static (e.g. `/console`); the API stays at /api/v1.
+    #[arg(long, default_value = "/", value_parser = parse_static_prefix)]
+    pub static_prefix: String,
     /// Load the demo data set and demo accounts (idempotent).
     #[arg(long)]
     pub demo: bool,
@@ -80,6 +83,23 @@ pub struct Options {
     /// Largest accepted upload, in bytes.
     #[arg(long, default_value_t = larder_contract::limits::DEFAULT_MAX_UPLOAD)]
     pub max_upload: u64,
+}
+
+/// `/console/` and `console` become `/console`; `/` stays; a prefix inside `/api` is refused.
+fn parse_static_prefix(value: &str) -> Result<String, String> {
+    let trimmed = value.trim().trim_matches('/');
+    if trimmed.is_empty() {
+        return Ok("/".into());
+    }
+    if trimmed == "api" || trimmed.starts_with("api/") {
+        return Err("the console cannot live under /api".into());
+    }
+    if trimmed.split('/').any(|part| {
+        part.is_empty() || part == "." || part == ".." || part.contains(['{', '}', '*', '?', '#'])
+    }) {
+        return Err(format!("{value:?} is not a plain path like /console"));
+    }
+    Ok(format!("/{trimmed}"))
 }
 
 impl Options {
@@ -216,7 +236,8 @@ pub async fn run(options: Options) -> anyhow::Result<()> {
         println!("systemic API on http://{}", running.system_addr);
     }
     if state.options.static_dir.is_some() {
-        println!("console: http://{}/", running.addr);
+        let prefix = state.options.static_prefix.trim_end_matches('/');
+        println!("console: http://{}{prefix}/", running.addr);
     }
     if demo {
         println!("demo sign-ins:");

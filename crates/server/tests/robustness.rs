@@ -285,3 +285,81 @@ async fn the_console_is_served_with_a_fallback_and_caching() {
     assert_eq!(api.body["error"]["code"], "resource/not_found");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn the_console_can_live_under_a_prefix() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("index.html"), "<html>console</html>").unwrap();
+    std::fs::write(dir.path().join("app-0123456789abcdef.js"), "console.log(1)").unwrap();
+    let static_dir = dir.path().to_str().unwrap().to_string();
+    let server = TestServer::start(&[
+        "--demo",
+        "--static",
+        &static_dir,
+        "--static-prefix",
+        "/console/",
+    ])
+    .await;
+    let root = server.base.trim_end_matches("/api/v1").to_string();
+    let get = |path: &str| server.http.get(format!("{root}{path}")).send();
+    // Pages (deep links included) under the prefix get index.html.
+    for path in [
+        "/console/",
+        "/console",
+        "/console/sign-in",
+        "/console/records/articles/urn:article:x",
+    ] {
+        let page = get(path).await.unwrap();
+        assert_eq!(page.status().as_u16(), 200, "{path}");
+        assert_eq!(page.headers()["cache-control"], "no-cache", "{path}");
+        assert_eq!(page.text().await.unwrap(), "<html>console</html>", "{path}");
+    }
+    let asset = get("/console/app-0123456789abcdef.js").await.unwrap();
+    assert_eq!(asset.status().as_u16(), 200);
+    assert_eq!(
+        asset.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    assert_eq!(asset.text().await.unwrap(), "console.log(1)");
+    // Missing files under the prefix, and anything outside it, are 404s, never the page.
+    for missing in [
+        "/console/config.json",
+        "/console/app-ffffffffffffffff.js",
+        "/",
+        "/sign-in",
+        "/app-0123456789abcdef.js",
+        "/consoles/sign-in",
+    ] {
+        let answer = get(missing).await.unwrap();
+        assert_eq!(answer.status().as_u16(), 404, "{missing}");
+        assert_ne!(
+            answer.text().await.unwrap(),
+            "<html>console</html>",
+            "{missing}"
+        );
+    }
+    // The API is where it always is.
+    let token = server.login("admin", "admin-demo").await;
+    let list = server
+        .call("GET", "articles?limit=1", Some(&token), None)
+        .await;
+    assert_eq!(list.status, 200);
+    let unknown = server.call("GET", "nothing/here", None, None).await;
+    assert_eq!(unknown.body["error"]["code"], "resource/not_found");
+    server.stop().await;
+}
+
+#[test]
+fn a_static_prefix_must_be_a_plain_path_outside_the_api() {
+    use clap::Parser;
+    let parse = |prefix: &str| {
+        larder_server::Options::try_parse_from(["larder-server", "--static-prefix", prefix])
+            .map(|o| o.static_prefix)
+    };
+    assert_eq!(parse("/").unwrap(), "/");
+    assert_eq!(parse("/console/").unwrap(), "/console");
+    assert_eq!(parse("a/b").unwrap(), "/a/b");
+    for bad in ["/api", "/api/v1", "/a//b", "/{x}", "/../up"] {
+        assert!(parse(bad).is_err(), "{bad}");
+    }
+}

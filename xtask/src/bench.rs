@@ -1,0 +1,529 @@
+//! `cargo xtask bench`: size, start, list, decoding and server figures, each a median of
+//! repeated runs with min and max, comparisons as ratios measured in the same run. Prints a table
+//! and writes `target/bench/report.json`. Loopback only; every loop is bounded.
+
+mod load;
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use serde_json::{json, Value};
+
+use crate::process::{command, exec, root, Server};
+
+/// The browser half (headless Debian Chromium through Playwright's library).
+const BROWSER_SCRIPT: &str = "xtask/src/bench/browser.mjs";
+/// A plain static page with a sign-in form: the floor the console's start is compared with.
+const FLOOR_PAGE: &str = r#"<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign in</title></head>
+<body><main><h1>Sign in</h1><form><label>Username <input name="username" autocomplete="username"></label>
+<label>Password <input name="password" type="password" autocomplete="current-password"></label>
+<button>Sign in</button></form></main></body></html>
+"#;
+/// Articles the server generates.
+const ARTICLES: usize = 100_000;
+/// Records decoded.
+const DECODED: usize = 10_000;
+
+/// One measured figure: samples, and what it is compared with.
+#[derive(Clone, Debug)]
+pub struct Figure {
+    pub name: String,
+    pub unit: &'static str,
+    pub samples: Vec<f64>,
+    /// A ratio to another figure of the same run, and what that one is.
+    pub ratio: Option<(f64, String)>,
+    pub note: String,
+}
+
+impl Figure {
+    pub fn new(name: impl Into<String>, unit: &'static str, samples: Vec<f64>) -> Figure {
+        Figure {
+            name: name.into(),
+            unit,
+            samples,
+            ratio: None,
+            note: String::new(),
+        }
+    }
+
+    pub fn note(mut self, note: impl Into<String>) -> Figure {
+        self.note = note.into();
+        self
+    }
+
+    pub fn median(&self) -> f64 {
+        median(&self.samples)
+    }
+
+    fn min(&self) -> f64 {
+        self.samples.iter().copied().fold(f64::INFINITY, f64::min)
+    }
+
+    fn max(&self) -> f64 {
+        self.samples
+            .iter()
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    /// This figure's median over `other`'s.
+    pub fn versus(mut self, other: &Figure) -> Figure {
+        self.ratio = Some((self.median() / other.median(), other.name.clone()));
+        self
+    }
+
+    fn to_json(&self) -> Value {
+        json!({
+            "name": self.name,
+            "unit": self.unit,
+            "median": self.median(),
+            "min": self.min(),
+            "max": self.max(),
+            "runs": self.samples.len(),
+            "samples": self.samples,
+            "ratio": self.ratio.as_ref().map(|(r, to)| json!({"value": r, "to": to})),
+            "note": self.note,
+        })
+    }
+}
+
+/// The median of samples (the mean of the middle two for an even count).
+pub fn median(samples: &[f64]) -> f64 {
+    let mut sorted = samples.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    match sorted.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => sorted[n / 2],
+        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+    }
+}
+
+/// The `p`th percentile (0..=100) by nearest rank.
+pub fn percentile(samples: &[f64], p: f64) -> f64 {
+    let mut sorted = samples.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+/// `cargo xtask bench [--runs N]`.
+pub fn run(args: &[String]) -> Result<()> {
+    let runs = match args {
+        [] => 10,
+        [flag, n] if flag == "--runs" => n.parse().context("--runs takes a number")?,
+        _ => bail!("usage: cargo xtask bench [--runs N]"),
+    };
+    crate::setup::run()?;
+    let out = root().join("target/bench");
+    std::fs::create_dir_all(&out)?;
+    let mut figures = Vec::new();
+    let mut not_measured = Vec::new();
+
+    eprintln!("\n==> the console's release build (cargo xtask dist logic)");
+    let dist = crate::dist::build("target/bench/dist", None)?;
+    std::fs::write(dist.join("floor.html"), FLOOR_PAGE)?;
+    figures.extend(first_load(&dist)?);
+
+    eprintln!("\n==> larder-server (profile server) with {ARTICLES} generated articles");
+    exec(&mut command(
+        "cargo",
+        &["build", "--package", "larder-server", "--profile", "server"],
+    ))?;
+    let db = out.join("articles.db");
+    let generated = Instant::now();
+    let server = Server::start(
+        &root().join("target/server/larder-server"),
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            db.to_str().context("path")?,
+            "--demo",
+            "--generate-articles",
+            &ARTICLES.to_string(),
+            "--static",
+            dist.to_str().context("path")?,
+        ],
+    )?;
+    eprintln!(
+        "server ready in {:.1} s (generation is skipped for articles already in {})",
+        generated.elapsed().as_secs_f64(),
+        db.display()
+    );
+    let console = format!("{}/", server.url);
+
+    eprintln!("\n==> start: the sign-in form and first paint, fresh profile each run");
+    figures.extend(start(&console, runs)?);
+
+    eprintln!("\n==> a list page of the largest size the API pages (1000 records)");
+    figures.extend(list(&console, runs.min(5))?);
+    not_measured.push(
+        "a 10,000-record list page: the API pages at most 1000 records (MAX_PAGE_SIZE) and the \
+         console lists one page at a time, so the largest list the console can render is 1000 \
+         rows; that is what is measured"
+            .to_string(),
+    );
+
+    let runtime = tokio::runtime::Runtime::new()?;
+    eprintln!("\n==> decoding {DECODED} article records: larder-api natively vs JSON.parse");
+    let bytes = runtime.block_on(load::fetch_articles(&server.url, DECODED))?;
+    let file = out.join("articles-10000.json");
+    std::fs::write(&file, &bytes)?;
+    figures.extend(decode(&bytes, &file)?);
+
+    eprintln!("\n==> the server: search latency, GET throughput with 32 connections");
+    figures.extend(runtime.block_on(load::server_figures(&server.url, &bytes))?);
+    drop(server);
+
+    not_measured.push(
+        "artifact download memory growth and throughput: the console's download runs from an \
+         artifact page's button after sign-in, and driving a 1 GiB upload plus download through \
+         it was not built into this bench yet; the design keeps bytes out of wasm memory \
+         (streamed into a Blob in JS)"
+            .to_string(),
+    );
+
+    print_table(&figures, &not_measured);
+    let report = json!({
+        "date": crate::process::output("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"]),
+        "machine": machine(),
+        "figures": figures.iter().map(Figure::to_json).collect::<Vec<_>>(),
+        "not_measured": not_measured,
+    });
+    let path = out.join("report.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&report)?)?;
+    eprintln!("report: {}", path.display());
+    Ok(())
+}
+
+/// The files `index.html` loads before the sign-in form can show: the loader, the JS glue, the
+/// wasm and the style sheets; raw, gzip -9 and brotli (quality 11).
+fn first_load(dist: &Path) -> Result<Vec<Figure>> {
+    let html = std::fs::read_to_string(dist.join("index.html"))?;
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dist)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let name = p.file_name().unwrap_or_default().to_string_lossy();
+            let kind = name.ends_with(".js") || name.ends_with(".wasm") || name.ends_with(".css");
+            kind && (html.contains(name.as_ref()) || is_loaded_by_boot(dist, &name))
+        })
+        .collect();
+    files.sort();
+    let mut figures = Vec::new();
+    let mut totals = [0.0; 3];
+    let mut kinds: Vec<(&str, [f64; 3])> =
+        vec![("wasm", [0.0; 3]), ("JS", [0.0; 3]), ("CSS", [0.0; 3])];
+    for file in &files {
+        let raw = std::fs::read(file)?;
+        let sizes = [raw.len() as f64, gzip(&raw)? as f64, brotli(&raw)? as f64];
+        let name = file.file_name().unwrap_or_default().to_string_lossy();
+        let kind = if name.ends_with(".wasm") {
+            0
+        } else if name.ends_with(".js") {
+            1
+        } else {
+            2
+        };
+        for i in 0..3 {
+            kinds[kind].1[i] += sizes[i];
+            totals[i] += sizes[i];
+        }
+        eprintln!(
+            "  {name}: {} raw, {} gzip -9, {} brotli",
+            sizes[0], sizes[1], sizes[2]
+        );
+    }
+    for (kind, sizes) in kinds {
+        for (i, encoding) in ["raw", "gzip -9", "brotli"].iter().enumerate() {
+            figures.push(Figure::new(
+                format!("first load: {kind}, {encoding}"),
+                "KB",
+                vec![sizes[i] / 1000.0],
+            ));
+        }
+    }
+    for (i, encoding) in ["raw", "gzip -9", "brotli"].iter().enumerate() {
+        figures.push(
+            Figure::new(
+                format!("first load: total, {encoding}"),
+                "KB",
+                vec![totals[i] / 1000.0],
+            )
+            .note(if i == 1 { "target < 180 KB" } else { "" }),
+        );
+    }
+    Ok(figures)
+}
+
+/// The JS glue is named in the loader, not in index.html, when no modulepreload is emitted.
+fn is_loaded_by_boot(dist: &Path, name: &str) -> bool {
+    std::fs::read_dir(dist)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("boot-"))
+        .any(|e| {
+            std::fs::read_to_string(e.path())
+                .map(|text| text.contains(name))
+                .unwrap_or(false)
+        })
+}
+
+fn gzip(bytes: &[u8]) -> Result<usize> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    encoder.write_all(bytes)?;
+    Ok(encoder.finish()?.len())
+}
+
+fn brotli(bytes: &[u8]) -> Result<usize> {
+    let mut out = Vec::new();
+    let params = brotli::enc::BrotliEncoderParams {
+        quality: 11,
+        lgwin: 22,
+        ..Default::default()
+    };
+    brotli::BrotliCompress(&mut &bytes[..], &mut out, &params)?;
+    Ok(out.len())
+}
+
+/// Runs the browser script and parses its JSON.
+fn browser(args: &[&str]) -> Result<Value> {
+    let mut all = vec![BROWSER_SCRIPT];
+    all.extend_from_slice(args);
+    eprintln!("$ node {}", all.join(" "));
+    let out = command("node", &all)
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .context("running node")?;
+    if !out.status.success() {
+        bail!("the browser script failed ({})", out.status);
+    }
+    serde_json::from_slice(&out.stdout).context("the browser script's output")
+}
+
+fn numbers(value: &Value) -> Vec<f64> {
+    value
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_f64).collect())
+        .unwrap_or_default()
+}
+
+fn violations(value: &Value) -> Result<()> {
+    let found = value["violations"].as_array().cloned().unwrap_or_default();
+    if !found.is_empty() {
+        bail!("the Content-Security-Policy blocked something: {found:?}");
+    }
+    Ok(())
+}
+
+fn start(console: &str, runs: usize) -> Result<Vec<Figure>> {
+    let floor = format!("{console}floor.html");
+    let result = browser(&["start", console, &floor, &runs.to_string()])?;
+    violations(&result)?;
+    let floor_form = Figure::new(
+        "start: static floor page, form in DOM",
+        "ms",
+        numbers(&result["floor"]["form_ms"]),
+    );
+    let floor_fcp = Figure::new(
+        "start: static floor page, first contentful paint",
+        "ms",
+        numbers(&result["floor"]["fcp_ms"]),
+    );
+    let form = Figure::new(
+        "start: console, sign-in form in DOM",
+        "ms",
+        numbers(&result["console"]["form_ms"]),
+    )
+    .versus(&floor_form)
+    .note("target within 2x the floor");
+    let fcp = Figure::new(
+        "start: console, first contentful paint",
+        "ms",
+        numbers(&result["console"]["fcp_ms"]),
+    )
+    .versus(&floor_fcp);
+    Ok(vec![floor_form, form, floor_fcp, fcp])
+}
+
+fn list(console: &str, runs: usize) -> Result<Vec<Figure>> {
+    let result = browser(&[
+        "list",
+        console,
+        // A search: one request answers the full records (a plain listing answers identifiers,
+        // which the page then fetches one by one).
+        "records/articles?q=vitamin&limit=1000",
+        "1000",
+        &runs.to_string(),
+        "curator",
+        "curator-demo",
+    ])?;
+    violations(&result)?;
+    let rendered = numbers(&result["rendered_rows"]);
+    let frames = numbers(&result["frame_ms"]);
+    let over = frames.iter().filter(|f| **f > 17.0).count();
+    Ok(vec![
+        Figure::new(
+            "list of 1000 records (search): data arrived to rows on screen",
+            "ms",
+            numbers(&result["render_ms"]),
+        )
+        .note(format!(
+            "virtual table: {} rows in the DOM; target (10,000 rows) < 100 ms",
+            median(&rendered)
+        )),
+        Figure::new(
+            "list of 1000 records: frame time while scrolling",
+            "ms",
+            frames.clone(),
+        )
+        .note(format!(
+            "{} frames, p99 {:.1} ms, {over} over 17 ms",
+            frames.len(),
+            percentile(&frames, 99.0)
+        )),
+    ])
+}
+
+/// Decode runs (natively and in Node).
+const DECODE_RUNS: usize = 15;
+
+/// larder-api's `Article` (and the console's generic `Record`) from the same bytes, natively in
+/// an optimised build (`--profile server`: a debug build would measure serde unoptimised),
+/// beside Node's JSON.parse.
+fn decode(bytes: &[u8], file: &Path) -> Result<Vec<Figure>> {
+    let path = file.to_str().context("path")?;
+    let runs = DECODE_RUNS.to_string();
+    eprintln!("$ cargo run --profile server -p xtask -- bench-decode {path} {runs}");
+    let out = command(
+        "cargo",
+        &[
+            "run",
+            "--quiet",
+            "--profile",
+            "server",
+            "--package",
+            "xtask",
+            "--",
+            "bench-decode",
+            path,
+            &runs,
+        ],
+    )
+    .stderr(std::process::Stdio::inherit())
+    .output()
+    .context("running the optimised decode")?;
+    if !out.status.success() {
+        bail!("the optimised decode failed ({})", out.status);
+    }
+    let native: Value = serde_json::from_slice(&out.stdout)?;
+    let parsed = browser(&["parse", path, &runs])?;
+    let js = Figure::new(
+        "decode 10,000 articles: JSON.parse (Node)",
+        "ms",
+        numbers(&parsed["parse_ms"]),
+    )
+    .note(format!("{:.1} MB of JSON", bytes.len() as f64 / 1e6));
+    Ok(vec![
+        Figure::new(
+            "decode 10,000 articles: larder-api Article (native)",
+            "ms",
+            numbers(&native["article_ms"]),
+        )
+        .versus(&js),
+        Figure::new(
+            "decode 10,000 articles: larder-api Record (native)",
+            "ms",
+            numbers(&native["record_ms"]),
+        )
+        .versus(&js),
+        js,
+    ])
+}
+
+/// `cargo xtask bench-decode FILE RUNS` (run by the bench in an optimised build): times
+/// decoding the file as `Vec<Article>` and as `Vec<Record>`; prints JSON.
+pub fn decode_command(args: &[String]) -> Result<()> {
+    let [file, runs] = args else {
+        bail!("usage: cargo xtask bench-decode FILE RUNS");
+    };
+    let bytes = std::fs::read(file)?;
+    let runs: usize = runs.parse()?;
+    let (mut typed, mut generic) = (Vec::new(), Vec::new());
+    for _ in 0..runs {
+        let at = Instant::now();
+        let articles: Vec<larder_api::Article> = serde_json::from_slice(&bytes)?;
+        typed.push(at.elapsed().as_secs_f64() * 1000.0);
+        let at = Instant::now();
+        let records: Vec<larder_api::Record> = serde_json::from_slice(&bytes)?;
+        generic.push(at.elapsed().as_secs_f64() * 1000.0);
+        if articles.len() != DECODED || records.len() != DECODED {
+            bail!("decoded {} articles, not {DECODED}", articles.len());
+        }
+        std::hint::black_box((articles, records));
+    }
+    println!("{}", json!({"article_ms": typed, "record_ms": generic}));
+    Ok(())
+}
+
+fn machine() -> Value {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("model name"))
+        .map(|l| l.trim_start_matches([' ', '\t', ':']).to_string());
+    let memory = std::fs::read_to_string("/proc/meminfo")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:").map(|v| v.trim().to_string()));
+    json!({
+        "nproc": crate::process::output("nproc", &[]),
+        "cpu": model,
+        "memory": memory,
+        "load_average": std::fs::read_to_string("/proc/loadavg").ok().map(|l| l.trim().to_string()),
+    })
+}
+
+fn print_table(figures: &[Figure], not_measured: &[String]) {
+    println!(
+        "\n| figure | median | min | max | runs | ratio | note |\n|---|---:|---:|---:|---:|---|---|"
+    );
+    for f in figures {
+        let ratio = f
+            .ratio
+            .as_ref()
+            .map(|(r, to)| format!("{r:.2}x {to}"))
+            .unwrap_or_default();
+        println!(
+            "| {} | {} {} | {} | {} | {} | {} | {} |",
+            f.name,
+            fmt(f.median()),
+            f.unit,
+            fmt(f.min()),
+            fmt(f.max()),
+            f.samples.len(),
+            ratio,
+            f.note
+        );
+    }
+    for item in not_measured {
+        println!("\nnot measured: {item}");
+    }
+}
+
+fn fmt(value: f64) -> String {
+    if value >= 100.0 {
+        format!("{value:.0}")
+    } else if value >= 10.0 {
+        format!("{value:.1}")
+    } else {
+        format!("{value:.2}")
+    }
+}

@@ -1,0 +1,164 @@
+// The browser half of `cargo xtask bench`: headless Debian Chromium driven by Playwright's
+// library (never a downloaded browser). Prints one JSON object on stdout.
+//
+//   node browser.mjs start CONSOLE_URL FLOOR_URL RUNS
+//   node browser.mjs list CONSOLE_URL PATH ROWS RUNS USER PASSWORD
+//   node browser.mjs parse FILE RUNS
+import { chromium } from '@playwright/test';
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run',
+];
+
+/** A browser with a fresh profile of its own. */
+async function freshBrowser() {
+  const profile = mkdtempSync(join(tmpdir(), 'larder-bench-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium', headless: true, args: ARGS, viewport: { width: 1280, height: 900 },
+  });
+  return {
+    context,
+    async close() { await context.close(); rmSync(profile, { recursive: true, force: true }); },
+  };
+}
+
+/** Records (in page time, ms since navigation start) when a `form` is first in the DOM. */
+const WATCH_FORM = () => {
+  const seen = () => {
+    if (window.__formAt === undefined && document.querySelector('form')) window.__formAt = performance.now();
+  };
+  new MutationObserver(seen).observe(document, { childList: true, subtree: true });
+};
+
+/** Policy violations the page reports. */
+function watchViolations(page, into) {
+  page.on('console', (m) => { if (/Content Security Policy/.test(m.text())) into.push(m.text()); });
+}
+
+async function startOnce(url, violations) {
+  const browser = await freshBrowser();
+  try {
+    const page = browser.context.pages()[0] ?? await browser.context.newPage();
+    watchViolations(page, violations);
+    await page.addInitScript(WATCH_FORM);
+    await page.goto(url, { waitUntil: 'commit' });
+    await page.waitForFunction(() => window.__formAt !== undefined, null, { timeout: 30_000, polling: 'raf' });
+    await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, null, { timeout: 30_000 });
+    return await page.evaluate(() => ({
+      form_ms: window.__formAt,
+      fcp_ms: performance.getEntriesByName('first-contentful-paint')[0].startTime,
+    }));
+  } finally {
+    await browser.close();
+  }
+}
+
+async function start(consoleUrl, floorUrl, runs) {
+  const out = { console: { form_ms: [], fcp_ms: [] }, floor: { form_ms: [], fcp_ms: [] }, violations: [] };
+  // Alternate the two pages so drift on a shared machine hits both alike.
+  for (let i = 0; i < runs; i++) {
+    for (const [name, url] of [['floor', floorUrl], ['console', consoleUrl]]) {
+      const r = await startOnce(url, out.violations);
+      out[name].form_ms.push(r.form_ms);
+      out[name].fcp_ms.push(r.fcp_ms);
+    }
+  }
+  return out;
+}
+
+/** Time from the list's data arriving (its response's last byte) to its rows on screen, and
+ * frame times while scrolling the table from top to bottom. */
+async function list(consoleUrl, path, rows, runs, user, password) {
+  const out = { render_ms: [], frame_ms: [], rendered_rows: [], violations: [] };
+  const browser = await freshBrowser();
+  try {
+    const page = browser.context.pages()[0] ?? await browser.context.newPage();
+    watchViolations(page, out.violations);
+    await page.goto(new URL('sign-in', consoleUrl).href);
+    await page.getByLabel('Username').fill(user);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText(`Signed in as ${user}`).waitFor();
+    for (let run = 0; run < runs; run++) {
+      // Leave the list, then come back to it without a reload (a reload signs out).
+      await page.evaluate((p) => { history.pushState({}, '', new URL(p, document.baseURI).href); dispatchEvent(new PopStateEvent('popstate')); }, 'household');
+      await page.waitForFunction(() => !document.querySelector('table tbody tr'));
+      // The first frame after rows appear, in page time; the API answers' ends come from
+      // resource timing afterwards.
+      await page.evaluate(() => {
+        performance.clearResourceTimings();
+        performance.setResourceTimingBufferSize(5000);
+        window.__navAt = performance.now();
+        window.__rowsAt = undefined;
+        const mo = new MutationObserver(() => {
+          if (window.__rowsAt === undefined && document.querySelector('table tbody tr:not(.spacer) a')) {
+            window.__rowsAt = null;
+            requestAnimationFrame(() => { window.__rowsAt = performance.now(); });
+            mo.disconnect();
+          }
+        });
+        mo.observe(document.body, { childList: true, subtree: true });
+      });
+      const listPath = `${path}${path.includes('?') ? '&' : '?'}run=${run}`;
+      await page.evaluate((p) => { history.pushState({}, '', new URL(p, document.baseURI).href); dispatchEvent(new PopStateEvent('popstate')); }, listPath);
+      await page.waitForFunction(() => typeof window.__rowsAt === 'number', null, { timeout: 60_000 });
+      const r = await page.evaluate(() => {
+        // The last API answer that arrived before the rows (the search's, on a search page).
+        const answers = performance.getEntriesByType('resource').filter((e) => e.initiatorType === 'fetch'
+          && /\/api\/v1\//.test(e.name) && e.startTime >= window.__navAt && e.responseEnd <= window.__rowsAt);
+        return {
+          data: Math.max(...answers.map((e) => e.responseEnd)), rows: window.__rowsAt, answers: answers.length,
+          n: document.querySelectorAll('table tbody tr:not(.spacer)').length,
+        };
+      });
+      if (!Number.isFinite(r.data)) throw new Error('no API answer was seen before the rows');
+      out.render_ms.push(r.rows - r.data);
+      out.rendered_rows.push(r.n);
+    }
+    // Scroll the table's region top to bottom in steps of 120 px, one step a frame.
+    const frames = await page.evaluate(async () => {
+      const region = document.querySelector('[role=region] table')?.closest('[role=region]') ?? document.scrollingElement;
+      region.scrollTop = 0;
+      const times = [];
+      let last = await new Promise(requestAnimationFrame);
+      while (region.scrollTop + region.clientHeight < region.scrollHeight - 1 && times.length < 2000) {
+        region.scrollTop += 120;
+        const now = await new Promise(requestAnimationFrame);
+        times.push(now - last);
+        last = now;
+      }
+      return times;
+    });
+    out.frame_ms = frames;
+    out.rows = rows;
+  } finally {
+    await browser.close();
+  }
+  return out;
+}
+
+function parse(file, runs) {
+  const text = readFileSync(file, 'utf8');
+  const ms = [];
+  let records = 0;
+  for (let i = 0; i < runs; i++) {
+    const t0 = process.hrtime.bigint();
+    const value = JSON.parse(text);
+    const t1 = process.hrtime.bigint();
+    records = (Array.isArray(value) ? value : value.result).length;
+    ms.push(Number(t1 - t0) / 1e6);
+  }
+  return { parse_ms: ms, records, bytes: Buffer.byteLength(text) };
+}
+
+const [mode, ...rest] = process.argv.slice(2);
+let result;
+if (mode === 'start') result = await start(rest[0], rest[1], Number(rest[2]));
+else if (mode === 'list') result = await list(rest[0], rest[1], Number(rest[2]), Number(rest[3]), rest[4], rest[5]);
+else if (mode === 'parse') result = parse(rest[0], Number(rest[1]));
+else throw new Error(`unknown mode ${mode}`);
+process.stdout.write(JSON.stringify(result));

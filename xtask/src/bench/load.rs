@@ -1,0 +1,199 @@
+//! The HTTP side of the bench: fetching records, search latency, and a small load generator
+//! (32 connections on loopback, bounded rounds of fixed length).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use serde_json::{json, Value};
+
+use super::{median, percentile, Figure};
+
+/// Rounds of the GET load; each figure is the median of the rounds.
+const ROUNDS: usize = 5;
+/// Sequential searches per query shape (a search over 100,000 articles takes about a second
+/// on the 2-core machine of BENCH.md, so this stays small).
+const SEARCHES: usize = 25;
+/// Concurrent connections of the GET load.
+const CONNECTIONS: usize = 32;
+/// Length of one round of the GET load.
+const LOAD_ROUND: Duration = Duration::from_secs(3);
+
+async fn token(http: &reqwest::Client, origin: &str) -> Result<String> {
+    let answer: Value = http
+        .post(format!("{origin}/api/v1/system/login"))
+        .json(&json!({"username": "admin", "password": "admin-demo"}))
+        .send()
+        .await?
+        .error_for_status()?
+        .json()
+        .await?;
+    answer["result"]["access_token"]
+        .as_str()
+        .map(str::to_string)
+        .context("no access_token in the login answer")
+}
+
+async fn search(http: &reqwest::Client, origin: &str, token: &str, body: &Value) -> Result<Value> {
+    let answer = http
+        .post(format!("{origin}/api/v1/articles/search"))
+        .bearer_auth(token)
+        .json(body)
+        .send()
+        .await?;
+    let status = answer.status();
+    let value: Value = answer.json().await?;
+    if !status.is_success() {
+        bail!("search {body} answered {status}: {value}");
+    }
+    Ok(value)
+}
+
+/// `count` full article records (the search's hits, without `_score`), as one JSON array.
+pub async fn fetch_articles(origin: &str, count: usize) -> Result<Vec<u8>> {
+    let http = reqwest::Client::new();
+    let token = token(&http, origin).await?;
+    let mut records = Vec::with_capacity(count);
+    let page = 1000;
+    for offset in (0..count).step_by(page) {
+        let body = json!({"q": "", "sort": "urn asc", "limit": page.min(count - offset), "offset": offset});
+        let answer = search(&http, origin, &token, &body).await?;
+        for mut hit in answer["result"]["results"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+        {
+            if let Some(record) = hit.as_object_mut() {
+                record.remove("_score");
+                record.remove("_highlight");
+            }
+            records.push(hit);
+        }
+    }
+    if records.len() != count {
+        bail!("fetched {} articles, wanted {count}", records.len());
+    }
+    Ok(serde_json::to_vec(&records)?)
+}
+
+/// Search latency per query shape, and GET-record throughput with 32 connections.
+pub async fn server_figures(origin: &str, articles: &[u8]) -> Result<Vec<Figure>> {
+    let http = reqwest::Client::builder()
+        .pool_max_idle_per_host(CONNECTIONS * 2)
+        .build()?;
+    let token = token(&http, origin).await?;
+    let shapes = [
+        ("one word", json!({"q": "vitamin", "limit": 20})),
+        (
+            "three words",
+            json!({"q": "adults energy calcium", "limit": 20}),
+        ),
+        (
+            "word + filter + sort",
+            json!({"q": "iron", "fq": ["publication_year:[2000 TO 2010]"], "sort": "publication_year desc", "limit": 20}),
+        ),
+        (
+            "word + facets + highlight",
+            json!({"q": "sugar", "fields": ["publication_year", "status"], "highlight": true, "limit": 20}),
+        ),
+        (
+            "everything, deep page",
+            json!({"q": "", "limit": 20, "offset": 9000}),
+        ),
+    ];
+    let mut figures = Vec::new();
+    for (name, body) in &shapes {
+        let total = search(&http, origin, &token, body).await?["result"]["total"]
+            .as_u64()
+            .unwrap_or_default();
+        let mut times = Vec::with_capacity(SEARCHES);
+        for _ in 0..SEARCHES {
+            let at = Instant::now();
+            search(&http, origin, &token, body).await?;
+            times.push(at.elapsed().as_secs_f64() * 1000.0);
+        }
+        let p99 = percentile(&times, 99.0);
+        figures.push(
+            Figure::new(
+                format!("search latency (p50 = median): {name}"),
+                "ms",
+                times,
+            )
+            .note(format!("{total} hits; {SEARCHES} searches in sequence")),
+        );
+        figures.push(
+            Figure::new(format!("search latency p99: {name}"), "ms", vec![p99])
+                .note(format!("nearest rank of {SEARCHES}")),
+        );
+    }
+
+    let urns: Vec<String> = serde_json::from_slice::<Vec<Value>>(articles)?
+        .iter()
+        .filter_map(|r| r["urn"].as_str().map(str::to_string))
+        .collect();
+    let urns = Arc::new(urns);
+    let (mut throughput, mut p50s, mut p99s) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        let (rate, p50, p99) = get_load(&http, origin, &token, &urns).await?;
+        throughput.push(rate);
+        p50s.push(p50);
+        p99s.push(p99);
+    }
+    let note = format!(
+        "{CONNECTIONS} connections, {ROUNDS} rounds of {} s",
+        LOAD_ROUND.as_secs()
+    );
+    figures.push(Figure::new("GET record: throughput", "req/s", throughput).note(note.clone()));
+    figures.push(Figure::new("GET record under load: p50", "ms", p50s).note(note.clone()));
+    figures.push(Figure::new("GET record under load: p99", "ms", p99s).note(note));
+    Ok(figures)
+}
+
+/// One round: 32 tasks GET records in turn until the round ends; requests per second and the
+/// p50/p99 latency. Any non-200 answer fails the bench.
+async fn get_load(
+    http: &reqwest::Client,
+    origin: &str,
+    token: &str,
+    urns: &Arc<Vec<String>>,
+) -> Result<(f64, f64, f64)> {
+    let next = Arc::new(AtomicU64::new(0));
+    let started = Instant::now();
+    let deadline = started + LOAD_ROUND;
+    let mut tasks = Vec::new();
+    for _ in 0..CONNECTIONS {
+        let (http, urns, next) = (http.clone(), urns.clone(), next.clone());
+        let (origin, token) = (origin.to_string(), token.to_string());
+        tasks.push(tokio::spawn(async move {
+            let mut times = Vec::new();
+            while Instant::now() < deadline {
+                let n = next.fetch_add(1, Ordering::Relaxed) as usize;
+                let urn = &urns[n % urns.len()];
+                let at = Instant::now();
+                let answer = http
+                    .get(format!("{origin}/api/v1/articles/{urn}"))
+                    .bearer_auth(&token)
+                    .send()
+                    .await?;
+                let status = answer.status();
+                answer.bytes().await?;
+                if status != reqwest::StatusCode::OK {
+                    bail!("GET {urn} answered {status}");
+                }
+                times.push(at.elapsed().as_secs_f64() * 1000.0);
+            }
+            Ok::<_, anyhow::Error>(times)
+        }));
+    }
+    let mut times = Vec::new();
+    for task in tasks {
+        times.extend(task.await??);
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    Ok((
+        times.len() as f64 / elapsed,
+        median(&times),
+        percentile(&times, 99.0),
+    ))
+}
