@@ -97,15 +97,19 @@ pub fn link(path: impl AsRef<str>) -> String {
     format!("{}{}", base_path(), path.as_ref())
 }
 
-/// The document's base path (`/` or the sub-path the console is hosted under), without the trailing slash.
-fn base_path() -> String {
-    let base = web_sys::window()
+thread_local! {
+    // The base never changes while the page lives; links are built from it on every render.
+    static BASE_PATH: String = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.base_uri().ok().flatten())
         .and_then(|uri| web_sys::Url::new(&uri).ok())
-        .map(|url| url.pathname())
+        .map(|url| url.pathname().trim_end_matches('/').to_string())
         .unwrap_or_default();
-    base.trim_end_matches('/').to_string()
+}
+
+/// The document's base path (`/` or the sub-path the console is hosted under), without the trailing slash.
+fn base_path() -> String {
+    BASE_PATH.with(Clone::clone)
 }
 
 #[component]

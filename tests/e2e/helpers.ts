@@ -35,6 +35,8 @@ export async function goInApp(page: Page, path: string) {
 export async function screenshots(page: Page, name: string) {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
+    // Let the relayout after the resize settle, or a full-page capture can catch it half-painted.
+    await page.waitForTimeout(250);
     await page.screenshot({ path: `target/playwright/screens/${name}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -44,7 +46,8 @@ export async function screenshots(page: Page, name: string) {
 export async function apiToken(request: APIRequestContext, username: string, password: string) {
   const answer = await request.post(api('system/login'), { data: { username, password } });
   expect(answer.status()).toBe(200);
-  return (await answer.json()).result.access_token as string;
+  const result = (await answer.json()).result;
+  return (result.token ?? result.access_token ?? result.jwt) as string;
 }
 
 /** Fails the test on any uncaught error or panic in the page, or a Content-Security-Policy violation. */

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use crate::process::root;
+use crate::process::{command, exec, root};
 
 /// The policy written into `index.html`. `connect-src 'self'` covers the wasm module, config.json
 /// and an API on the page's own origin; operators add their API origins (see README, Hosting).
@@ -66,7 +66,7 @@ pub fn normalise_public_url(url: &str) -> String {
 
 /// Builds the release console into `dist` (relative to the root) and post-processes it.
 pub fn build(dist: &str, public_url: Option<&str>) -> Result<PathBuf> {
-    crate::serve::build_console(dist, public_url)?;
+    trunk_build(dist, public_url)?;
     let dir = root().join(dist);
     finish(&dir)?;
     Ok(dir)
@@ -158,6 +158,15 @@ pub fn list(dir: &Path) -> Result<Vec<(String, u64)>> {
     }
     files.sort();
     Ok(files)
+}
+
+/// `trunk build --release` into `dist`, optionally for hosting under `public_url`.
+fn trunk_build(dist: &str, public_url: Option<&str>) -> Result<()> {
+    let mut args = vec!["build", "--release", "--offline", "--dist", dist];
+    if let Some(url) = public_url {
+        args.extend(["--public-url", url]);
+    }
+    exec(&mut command("trunk", &args))
 }
 
 #[cfg(test)]

@@ -12,7 +12,8 @@ pub fn run(args: &[String]) -> Result<()> {
         _ => bail!("usage: cargo xtask serve [--port N]"),
     };
     crate::setup::run()?;
-    build_console("dist", None)?;
+    // The same build an operator hosts: external loader, strict policy, 404.html.
+    crate::dist::build("dist", None)?;
     exec(&mut command(
         "cargo",
         &["build", "--package", "larder-server", "--profile", "server"],
@@ -36,13 +37,4 @@ pub fn run(args: &[String]) -> Result<()> {
             db.to_str().context("path")?,
         ],
     ))
-}
-
-/// `trunk build --release` into `dist`, optionally for hosting under `public_url`.
-pub fn build_console(dist: &str, public_url: Option<&str>) -> Result<()> {
-    let mut args = vec!["build", "--release", "--offline", "--dist", dist];
-    if let Some(url) = public_url {
-        args.extend(["--public-url", url]);
-    }
-    exec(&mut command("trunk", &args))
 }

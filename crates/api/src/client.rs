@@ -108,6 +108,10 @@ impl<T: Transport> Client<T> {
             .clone()
     }
 
+    fn with_config<R>(&self, read: impl FnOnce(&ClientConfig) -> R) -> R {
+        read(&self.inner.config.read().unwrap_or_else(|p| p.into_inner()))
+    }
+
     /// Replaces the configuration; later requests use it.
     pub fn set_config(&self, config: ClientConfig) {
         *self.inner.config.write().unwrap_or_else(|p| p.into_inner()) = config;
@@ -356,7 +360,7 @@ impl<T: Transport> Client<T> {
     fn timeout_of(&self, request: &Request) -> u64 {
         request
             .timeout_ms
-            .unwrap_or_else(|| self.config().timeout_ms)
+            .unwrap_or_else(|| self.with_config(|c| c.timeout_ms))
     }
 
     /// The request as it goes on the wire. A caller never sets Authorization: only the token does.
@@ -371,9 +375,7 @@ impl<T: Transport> Client<T> {
         }
         HttpRequest {
             method: request.method.as_str(),
-            url: self
-                .config()
-                .url(request.api, &request.path, &request.query),
+            url: self.with_config(|c| c.url(request.api, &request.path, &request.query)),
             headers,
             body,
             timeout_ms: self.timeout_of(request),
