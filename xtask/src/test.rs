@@ -84,6 +84,7 @@ fn wasm_tests() -> Result<()> {
             "--demo",
             "--cors-origin",
             "*",
+            "--fault-injection",
         ],
     )?;
     exec(

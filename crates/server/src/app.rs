@@ -72,6 +72,15 @@ pub fn router(state: SharedState, apis: Apis, own: &[SocketAddr]) -> Router {
         }
         _ => app.fallback(unknown_route),
     };
+    if state.options.fault_injection {
+        // Inside CORS, so a browser on another origin reads the injected answers.
+        app = app
+            .merge(crate::faults::routes())
+            .layer(middleware::from_fn_with_state(
+                state.clone(),
+                crate::faults::inject,
+            ));
+    }
     app.layer(middleware::from_fn(cache_headers))
         .layer(CatchPanicLayer::custom(panic_response))
         .layer(middleware::from_fn(help_url))

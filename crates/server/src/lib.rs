@@ -30,6 +30,7 @@ pub mod auth;
 pub mod demo;
 pub mod enhance;
 pub mod error;
+pub mod faults;
 pub mod model;
 pub mod routes;
 pub mod store;
@@ -83,6 +84,9 @@ pub struct Options {
     /// Largest accepted upload, in bytes.
     #[arg(long, default_value_t = larder_contract::limits::DEFAULT_MAX_UPLOAD)]
     pub max_upload: u64,
+    /// Test only: serve `/__faults`, which makes chosen API requests fail (see `faults`).
+    #[arg(long)]
+    pub fault_injection: bool,
 }
 
 /// `/console/` and `console` become `/console`; `/` stays; a prefix inside `/api` is refused.
@@ -125,6 +129,8 @@ pub struct AppState {
     pub auth: auth::Auth,
     /// The options the server started with.
     pub options: Options,
+    /// Armed faults (only consulted with --fault-injection).
+    pub faults: faults::Faults,
 }
 
 /// Shared handle to the state.
@@ -152,6 +158,7 @@ pub fn prepare(options: Options) -> anyhow::Result<SharedState> {
         store,
         auth,
         options,
+        faults: faults::Faults::default(),
     }))
 }
 
