@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import { signIn, goInApp, screenshots, apiToken, failOnPageErrors, api } from './helpers';
 
 // The journeys share one server: they run in this order, and each leaves noah without a household.

@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import { createHash } from 'crypto';
 import { readFile } from 'fs/promises';
 import { signIn, screens, unique, visit } from './records-common';

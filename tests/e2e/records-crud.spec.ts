@@ -1,4 +1,5 @@
-import { test, expect, Page } from '@playwright/test';
+import { Page } from '@playwright/test';
+import { test, expect } from './fixtures';
 import { signIn, screens, unique, visit } from './records-common';
 
 // For each main collection: create, find by search, open, edit, delete.

@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import { apiToken, signIn, unique, visit } from './records-common';
 
 test('a record with an unknown field is edited without losing it', async ({ page, request }) => {

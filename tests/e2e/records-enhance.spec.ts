@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import { apiToken, signIn, unique, visit } from './records-common';
 
 const CONTENT = 'Sodium reduction lowers blood pressure. Potassium intake from vegetables helps too. Salt in processed foods matters most.';

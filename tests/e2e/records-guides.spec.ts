@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import { signIn, screens, unique, visit } from './records-common';
 
 test("a guide's guidelines: created with the guide filled in, ordered by sequence, searched", async ({ page }) => {

@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import { apiToken, signIn, unique, visit } from './records-common';
 
 test('search: facets filter when clicked, sort, total, and highlights that stay text', async ({ page, request }) => {

@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import { signIn, screens, visit } from './records-common';
 
 test('every collection lists, and records open', async ({ page }) => {

@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import { apiToken, signIn, screens, unique, visit } from './records-common';
 
 test("a textbook's tree leads to a page's passages", async ({ page }) => {

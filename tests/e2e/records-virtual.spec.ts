@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import { apiToken, signIn, unique, visit } from './records-common';
 
 test('a page of 1000 rows renders only what is in view and scrolls to the end', async ({ page, request }) => {

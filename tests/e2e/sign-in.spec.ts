@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures';
 import { screenshots } from './helpers';
 
 test('a curator signs in, sees the articles, and signs out', async ({ page }) => {

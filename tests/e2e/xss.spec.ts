@@ -1,4 +1,5 @@
-import { test, expect, Page } from '@playwright/test';
+import { Page } from '@playwright/test';
+import { test, expect } from './fixtures';
 import { api, apiToken, goInApp, signIn, failOnPageErrors } from './helpers';
 
 // Text from the service is data: markup, scripts and `javascript:` URLs in any field render inert.

@@ -130,6 +130,8 @@ fn playwright() -> Result<()> {
             dist,
             "--static-prefix",
             &prefix,
+            // The fault journeys arm faults through /__faults.
+            "--fault-injection",
         ],
     )?;
     let base_url = format!("{}{prefix}", server.url);

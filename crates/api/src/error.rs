@@ -258,8 +258,14 @@ fn validation_detail(items: &[Value]) -> String {
 }
 
 /// The first part of a non-JSON body (an HTML error page, say), as plain text.
+/// The readable text of a non-JSON body, shortened: a proxy's HTML error page becomes its words
+/// (the markup is dropped, never interpreted), so people read "Bad Gateway", not tags.
 fn summarise_text(body: &str) -> String {
-    let text = body.trim();
+    let text = if body.trim_start().starts_with('<') {
+        words_of_markup(body)
+    } else {
+        body.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
     let cut: String = text.chars().take(300).collect();
     if cut.len() < text.len() {
         format!("{cut}…")
@@ -268,10 +274,50 @@ fn summarise_text(body: &str) -> String {
     }
 }
 
+/// The text between tags, whitespace collapsed, without the content of `<script>` and `<style>`.
+fn words_of_markup(markup: &str) -> String {
+    let mut words = String::new();
+    let mut rest = markup;
+    let mut inside_code = false;
+    while let Some(open) = rest.find('<') {
+        if !inside_code {
+            words.push_str(&rest[..open]);
+            words.push(' ');
+        }
+        let Some(close) = rest[open..].find('>') else {
+            rest = "";
+            break;
+        };
+        let tag = rest[open + 1..open + close].trim().to_ascii_lowercase();
+        let closing = tag.starts_with('/');
+        let name = tag.trim_start_matches('/');
+        if name.starts_with("script") || name.starts_with("style") {
+            inside_code = !closing;
+        }
+        rest = &rest[open + close + 1..];
+    }
+    if !inside_code {
+        words.push_str(rest);
+    }
+    words.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use larder_contract::errors::ERROR_TABLE;
+
+    #[test]
+    fn an_html_error_page_reads_as_its_words() {
+        let page = "<html><head><title>502 Bad Gateway</title><style>h1{color:red}</style></head>\n\
+                    <body><h1>Bad  Gateway</h1><script>alert(1)</script><p>nginx</p></body></html>";
+        let failure = failure_from_answer(502, page, None);
+        assert_eq!(failure.detail, "502 Bad Gateway Bad Gateway nginx");
+        assert_eq!(failure.body, page, "the raw body is kept as it came");
+        assert_eq!(failure.kind, Some(ErrorKind::BadGateway));
+        assert_eq!(summarise_text("  plain\n text  "), "plain text");
+        assert_eq!(summarise_text("<unclosed"), "");
+    }
 
     #[test]
     fn every_code_and_status_maps_to_its_kind() {

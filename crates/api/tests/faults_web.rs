@@ -217,19 +217,17 @@ async fn an_answer_later_than_the_timeout_is_a_timeout() {
 
 #[wasm_bindgen_test]
 async fn a_dropped_connection_is_a_network_error() {
-    let (client, _) = curator(30_000).await;
+    let (client, notices) = curator(30_000).await;
     let urn = article(&client).await;
     let path = record_path(&urn);
-    // Chromium itself repeats a request once when a reused keep-alive connection closes without
-    // an answer, so two drops are armed and up to two arrivals are the browser's, not the client's.
-    arm("GET", &path, json!([{"kind": "drop"}, {"kind": "drop"}])).await;
+    // Chromium itself repeats a request when a reused keep-alive connection closes without an
+    // answer (once per idle connection it holds), so enough drops are armed to outlast those; the
+    // client's own policy shows in its notices: no retry of a transport failure.
+    arm("GET", &path, vec![json!({"kind": "drop"}); 10].into()).await;
     let error = client.get::<Article>(&urn).await.unwrap_err();
     assert!(matches!(error, ApiError::Network(_)), "{error:?}");
-    let arrived = hits("GET", &path).await;
-    assert!(
-        (1..=2).contains(&arrived),
-        "a transport failure is not retried by the client: {arrived} arrivals"
-    );
+    assert!(retries(&notices).is_empty(), "{:?}", retries(&notices));
+    assert!(hits("GET", &path).await >= 1);
 }
 
 #[wasm_bindgen_test]

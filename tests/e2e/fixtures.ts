@@ -1,0 +1,85 @@
+import { test as base, expect, Page } from '@playwright/test';
+
+// Every journey imports `test` from here, so two guards run around each one without being asked:
+// - a panic, an uncaught error or a Content-Security-Policy violation in the page fails it;
+// - afterwards, no token the page sent and no demo password is in localStorage, sessionStorage,
+//   IndexedDB, a cookie, or any URL the page requested or showed (issue 8: the token lives in
+//   memory only).
+
+const DEMO_PASSWORDS = ['admin-demo', 'curator-demo', 'olivia-demo', 'noah-demo', 'family-demo', 'enhancer-demo'];
+
+/** Everything the page keeps in browser storage, as text. */
+async function storedText(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const parts: string[] = [];
+    const dump = (storage: Storage) => {
+      for (let i = 0; i < storage.length; i++) {
+        const key = storage.key(i) ?? '';
+        parts.push(`${key}=${storage.getItem(key)}`);
+      }
+    };
+    dump(localStorage);
+    dump(sessionStorage);
+    parts.push(document.cookie);
+    // IndexedDB: every record of every store of every database the origin has.
+    for (const info of await indexedDB.databases()) {
+      if (!info.name) continue;
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = indexedDB.open(info.name!);
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+      });
+      for (const store of Array.from(db.objectStoreNames)) {
+        const rows = await new Promise<unknown[]>((resolve, reject) => {
+          const all = db.transaction(store, 'readonly').objectStore(store).getAll();
+          all.onsuccess = () => resolve(all.result);
+          all.onerror = () => reject(all.error);
+        });
+        parts.push(`${info.name}/${store}=${JSON.stringify(rows)}`);
+      }
+      db.close();
+    }
+    return parts.join('\n');
+  });
+}
+
+export const test = base.extend<{ guard: void }>({
+  guard: [
+    async ({ page, context }, use) => {
+      const errors: string[] = [];
+      const secrets = new Set<string>(DEMO_PASSWORDS);
+      const urls: string[] = [];
+      page.on('pageerror', (e) => errors.push(`uncaught: ${e}`));
+      page.on('console', (m) => {
+        if (m.type() === 'error' && /panicked|Content Security Policy|RuntimeError/.test(m.text())) {
+          errors.push(m.text());
+        }
+      });
+      page.on('request', (request) => {
+        urls.push(request.url());
+        const authorization = request.headers()['authorization'] ?? '';
+        if (authorization.startsWith('Bearer ')) secrets.add(authorization.slice('Bearer '.length));
+      });
+      page.on('framenavigated', (frame) => urls.push(frame.url()));
+
+      await use();
+
+      expect(errors, 'no panic, uncaught error or CSP violation in the page').toEqual([]);
+      const cookies = JSON.stringify(await context.cookies());
+      // A page left on another origin (or closed) has no storage of ours to read.
+      const ours = !page.isClosed() && page.url().startsWith(new URL(process.env.BASE_URL!).origin);
+      const stored = ours ? await storedText(page) : '';
+      for (const secret of secrets) {
+        const where = [
+          stored.includes(secret) && 'browser storage',
+          cookies.includes(secret) && 'a cookie',
+          urls.find((u) => u.includes(secret) || u.includes(encodeURIComponent(secret))),
+        ].filter(Boolean);
+        expect(where, `a secret (${secret.slice(0, 12)}…) escaped memory`).toEqual([]);
+      }
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
