@@ -2,6 +2,8 @@
 
 mod bench;
 mod dist;
+mod fuzz;
+mod load;
 mod process;
 mod serve;
 mod setup;
@@ -21,7 +23,13 @@ commands:
                      external loader under a strict Content-Security-Policy, 404.html,
                      config.example.json
   bench              measure size, start, decoding and server figures; prints a table and
-                     writes target/bench/report.json (see BENCH.md)";
+                     writes target/bench/report.json (see BENCH.md)
+  fuzz [--cases N]   the property tests (client decoders, server request parsing) with N cases
+                     each, 1,000,000 by default, in an optimised build (see RELIABILITY.md)
+  load [--seconds N] [--server URL]
+                     32 signed-in sessions doing mixed reads and writes for N s (60) against
+                     larder-server (started on a database file unless --server); throughput,
+                     p50/p99, zero unexpected answers, every acknowledged write read back";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -32,6 +40,8 @@ fn main() {
         Some("test") => test::run(),
         Some("dist") => dist::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
+        Some("fuzz") => fuzz::run(&args[1..]),
+        Some("load") => load::run(&args[1..]),
         // Internal: the bench runs it in an optimised build.
         Some("bench-decode") => bench::decode_command(&args[1..]),
 

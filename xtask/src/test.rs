@@ -11,7 +11,7 @@ type Step = (&'static str, fn() -> Result<()>);
 
 /// Runs setup, then each step.
 pub fn run() -> Result<()> {
-    let steps: [Step; 7] = [
+    let steps: [Step; 8] = [
         ("setup", || crate::setup::run().map(|_| ())),
         ("format", || {
             exec(&mut command("cargo", &["fmt", "--all", "--", "--check"]))
@@ -54,6 +54,9 @@ pub fn run() -> Result<()> {
         }),
         ("browser tests (wasm-bindgen-test in Chromium)", wasm_tests),
         ("Playwright journeys", playwright),
+        ("load (32 sessions, 10 s, zero unexpected answers)", || {
+            crate::load::against_binary(&debug_server()?, 10)
+        }),
     ];
     for (name, step) in steps {
         let started = Instant::now();

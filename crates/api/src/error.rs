@@ -309,7 +309,8 @@ mod tests {
 
     #[test]
     fn an_html_error_page_reads_as_its_words() {
-        let page = "<html><head><title>502 Bad Gateway</title><style>h1{color:red}</style></head>\n\
+        let page =
+            "<html><head><title>502 Bad Gateway</title><style>h1{color:red}</style></head>\n\
                     <body><h1>Bad  Gateway</h1><script>alert(1)</script><p>nginx</p></body></html>";
         let failure = failure_from_answer(502, page, None);
         assert_eq!(failure.detail, "502 Bad Gateway Bad Gateway nginx");

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use gloo_net::http::Request;
 use larder_api::transport::gloo::GlooTransport;
 use larder_api::{
-    ApiError, Article, BrowserClient, FcTable, Client, ClientConfig, Credentials, ErrorKind, Notice,
+    ApiError, Article, BrowserClient, Client, ClientConfig, Credentials, ErrorKind, FcTable, Notice,
 };
 use serde_json::{json, Value};
 use wasm_bindgen_test::*;
@@ -122,7 +122,10 @@ async fn a_burst_of_server_errors_is_retried_with_back_off_then_succeeds() {
     arm(
         "GET",
         &path,
-        statuses.iter().map(|s| json!({"kind": "status", "status": s})).collect(),
+        statuses
+            .iter()
+            .map(|s| json!({"kind": "status", "status": s}))
+            .collect(),
     )
     .await;
     let started = js_sys::Date::now();
@@ -134,7 +137,10 @@ async fn a_burst_of_server_errors_is_retried_with_back_off_then_succeeds() {
         retries(&notices),
         [(1, 0, 500), (2, 2000, 502), (3, 4000, 504)]
     );
-    assert!(elapsed >= 6000.0, "waits of 0, 2 and 4 s: took {elapsed} ms");
+    assert!(
+        elapsed >= 6000.0,
+        "waits of 0, 2 and 4 s: took {elapsed} ms"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -162,11 +168,17 @@ async fn rate_limiting_waits_for_retry_after() {
     )
     .await;
     let started = js_sys::Date::now();
-    client.get::<Article>(&urn).await.expect("the retry succeeds");
+    client
+        .get::<Article>(&urn)
+        .await
+        .expect("the retry succeeds");
     let elapsed = js_sys::Date::now() - started;
     assert_eq!(hits("GET", &path).await, 2);
     assert_eq!(retries(&notices), [(1, 1000, 429)]);
-    assert!(elapsed >= 1000.0, "Retry-After: 1 honoured: took {elapsed} ms");
+    assert!(
+        elapsed >= 1000.0,
+        "Retry-After: 1 honoured: took {elapsed} ms"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -212,7 +224,10 @@ async fn an_answer_later_than_the_timeout_is_a_timeout() {
     let error = client.get::<Article>(&urn).await.unwrap_err();
     assert_eq!(error, ApiError::Timeout { after_ms: 1_000 });
     // The next call is answered normally: the aborted request left nothing behind.
-    client.get::<Article>(&urn).await.expect("a later call works");
+    client
+        .get::<Article>(&urn)
+        .await
+        .expect("a later call works");
 }
 
 #[wasm_bindgen_test]
@@ -243,7 +258,11 @@ async fn an_html_error_page_keeps_its_status_and_text() {
     assert_eq!(failure.status, 502);
     assert_eq!(failure.kind, Some(ErrorKind::BadGateway));
     assert!(failure.body.contains("Bad Gateway"), "{:?}", failure.body);
-    assert_eq!(hits("GET", &path).await, 4, "502 is retried even without JSON");
+    assert_eq!(
+        hits("GET", &path).await,
+        4,
+        "502 is retried even without JSON"
+    );
 }
 
 #[wasm_bindgen_test]

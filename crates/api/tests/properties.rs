@@ -1,7 +1,7 @@
 //! No input from the network makes the client panic: arbitrary bytes and arbitrary JSON (biased
 //! towards the field names the types know, with every JSON type in every place) are decoded
 //! into every response type and run through the error interpretation; and unknown fields
-//! survive a read and a write. 5 properties x 2,560 cases.
+//! survive a read and a write. 5 properties x 2,560 cases (`cargo xtask fuzz`: many more).
 #![cfg(not(target_arch = "wasm32"))]
 
 use futures::executor::block_on;
@@ -22,7 +22,13 @@ use larder_api::{
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
-const CASES: u32 = 2_560;
+/// Cases per property: 2,560 in `cargo test`; `cargo xtask fuzz` sets LARDER_FUZZ_CASES higher.
+fn cases() -> u32 {
+    std::env::var("LARDER_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2_560)
+}
 
 const KEYS: &[&str] = &[
     "urn",
@@ -239,7 +245,7 @@ where
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: CASES,
+        cases: cases(),
         // Failures are reported with their minimal input; nothing is written into the source tree.
         failure_persistence: None,
         ..ProptestConfig::default()

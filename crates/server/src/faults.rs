@@ -167,8 +167,8 @@ fn answer(fault: Fault) -> Response {
             retry_after,
         } => {
             let kind = ErrorKind::from_status(status).unwrap_or(ErrorKind::Internal);
-            let mut response = ApiError::new(kind, format!("Injected fault: status {status}."))
-                .into_response();
+            let mut response =
+                ApiError::new(kind, format!("Injected fault: status {status}.")).into_response();
             *response.status_mut() =
                 StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
             if let Some(value) = retry_after.and_then(|v| HeaderValue::from_str(&v).ok()) {

@@ -54,7 +54,11 @@ fn world() -> &'static World {
                     .await
                     .unwrap();
                 let body: Value = serde_json::from_slice(&bytes).unwrap();
-                tokens.push(body["result"]["token"].as_str().unwrap().to_string());
+                let token = ["token", "access_token", "jwt"]
+                    .iter()
+                    .find_map(|key| body["result"][key].as_str())
+                    .unwrap_or_else(|| panic!("no token in {body}"));
+                tokens.push(token.to_string());
             }
             tokens
         });
@@ -126,6 +130,55 @@ fn segment() -> impl Strategy<Value = String> {
     ]
 }
 
+/// The API's own route shapes; `{c}` is a collection and `{id}` any identifier-like segment.
+const ROUTES: &[&str] = &[
+    "{c}",
+    "{c}/{id}",
+    "{c}/search",
+    "{c}/{id}/enhance",
+    "artifacts/upload",
+    "artifacts/{id}/download",
+    "guidelines/by-guide/{id}",
+    "guidelines/by-guide/{id}/search",
+    "guidelines/by-guide/{id}/import",
+    "textbook-passages/by-textbook/{id}",
+    "textbook-passages/by-textbook/{id}/search",
+    "textbook-passages/by-textbook/{id}/replace",
+    "households",
+    "households/me",
+    "households/{id}",
+    "members",
+    "members/{id}",
+    "members/{id}/profile",
+    "system/login",
+    "system/mtm",
+    "system/ping",
+];
+
+const COLLECTION_PATHS: &[&str] = &[
+    "articles",
+    "guides",
+    "guidelines",
+    "textbooks",
+    "textbook-passages",
+    "fctables",
+    "artifacts",
+];
+
+/// Mostly real route shapes with odd identifiers, sometimes any sequence of segments.
+fn path() -> impl Strategy<Value = String> {
+    let routed = (
+        proptest::sample::select(ROUTES),
+        proptest::sample::select(COLLECTION_PATHS),
+        segment(),
+    )
+        .prop_map(|(route, collection, id)| route.replace("{c}", collection).replace("{id}", &id));
+    prop_oneof![
+        3 => routed,
+        1 => proptest::collection::vec(segment(), 0..5).prop_map(|s| s.join("/")),
+    ]
+}
+
 fn query() -> impl Strategy<Value = String> {
     let value = prop_oneof![
         "-?[0-9]{1,22}",
@@ -157,12 +210,40 @@ fn encode(text: &str) -> String {
 }
 
 fn json_value() -> impl Strategy<Value = Value> {
-    let keys = proptest::sample::select(&[
-        "urn", "title", "content", "status", "type", "limit", "offset", "q", "fq", "sort",
-        "facets", "highlight", "fields", "agent", "guide_urn", "textbook_urn", "sequence_no",
-        "page_no", "text", "passages", "guidelines", "structure_tree", "name", "household_id",
-        "username", "password", "client_id", "client_secret", "publication_year", "tags",
-    ][..]);
+    let keys = proptest::sample::select(
+        &[
+            "urn",
+            "title",
+            "content",
+            "status",
+            "type",
+            "limit",
+            "offset",
+            "q",
+            "fq",
+            "sort",
+            "facets",
+            "highlight",
+            "fields",
+            "agent",
+            "guide_urn",
+            "textbook_urn",
+            "sequence_no",
+            "page_no",
+            "text",
+            "passages",
+            "guidelines",
+            "structure_tree",
+            "name",
+            "household_id",
+            "username",
+            "password",
+            "client_id",
+            "client_secret",
+            "publication_year",
+            "tags",
+        ][..],
+    );
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::from),
@@ -208,7 +289,11 @@ fn body() -> impl Strategy<Value = (Option<&'static str>, Vec<u8>)> {
 }
 
 fn method() -> impl Strategy<Value = &'static str> {
-    proptest::sample::select(&["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE"][..])
+    proptest::sample::select(
+        &[
+            "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE",
+        ][..],
+    )
 }
 
 proptest! {
@@ -221,13 +306,13 @@ proptest! {
     #[test]
     fn no_request_gets_a_server_error_and_every_failure_is_an_envelope(
         method in method(),
-        segments in proptest::collection::vec(segment(), 0..5),
+        path in path(),
         query in query(),
         auth in auth(),
         (content_type, body) in body(),
     ) {
         let world = world();
-        let mut uri = format!("/api/v1/{}", segments.join("/"));
+        let mut uri = format!("/api/v1/{path}");
         if !query.is_empty() {
             uri = format!("{uri}?{query}");
         }
@@ -255,6 +340,7 @@ proptest! {
             let bytes = axum::body::to_bytes(answer.into_body(), usize::MAX).await.unwrap();
             (status, method == "HEAD", bytes)
         });
+        if std::env::var("LARDER_FUZZ_TRACE").is_ok() { eprintln!("STATUS {status} {method} {uri}"); }
         prop_assert!(status < 500, "{method} {uri} answered {status}: {}", String::from_utf8_lossy(&bytes));
         if status >= 400 && !head_only {
             let envelope: Value = serde_json::from_slice(&bytes)
