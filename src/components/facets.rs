@@ -6,7 +6,7 @@ use larder_api::types::FacetCount;
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 
-use crate::components::pager::use_page;
+use crate::components::pager::{use_page, LONGEST_PAGE};
 use crate::routes::records::SearchState;
 use crate::schema::value::display;
 use crate::schema::{filter, label, Schema};
@@ -19,7 +19,7 @@ pub fn Facets(
     state: Memo<SearchState>,
 ) -> impl IntoView {
     let navigate = use_navigate();
-    let page = use_page(25);
+    let page = use_page(25, LONGEST_PAGE);
     let groups: Vec<(String, Vec<FacetCount>)> = schema
         .facets
         .iter()
@@ -76,7 +76,7 @@ pub fn Facets(
 #[component]
 pub fn ActiveFilters(state: Memo<SearchState>) -> impl IntoView {
     let navigate = use_navigate();
-    let page = use_page(25);
+    let page = use_page(25, LONGEST_PAGE);
     move || {
         let filters = state.get().fq;
         let navigate = navigate.clone();

@@ -3,18 +3,23 @@
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
-/// Page sizes offered.
-pub const PAGE_SIZES: [u32; 4] = [10, 25, 50, 100];
+/// Page sizes offered (up to the page's longest).
+pub const PAGE_SIZES: [u32; 6] = [10, 25, 50, 100, 1000, 10_000];
+/// The longest page of record lists: longer than the service's largest answer, so it arrives
+/// in several (see `schema::window::chunks`).
+pub const LONGEST_PAGE: u32 = 10_000;
+/// The longest page of lists fetched in one request.
+pub const ONE_REQUEST: u32 = larder_contract::limits::MAX_PAGE_SIZE;
 
-/// `limit` and `offset` from the URL, with defaults and bounds.
-pub fn use_page(default_limit: u32) -> Memo<(u32, u32)> {
+/// `limit` (at most `longest`) and `offset` from the URL, with defaults and bounds.
+pub fn use_page(default_limit: u32, longest: u32) -> Memo<(u32, u32)> {
     let query = use_query_map();
     Memo::new(move |_| {
         query.with(|q| {
             let limit = q
                 .get("limit")
                 .and_then(|l| l.parse().ok())
-                .filter(|l| (1..=1000).contains(l))
+                .filter(|l| (1..=longest).contains(l))
                 .unwrap_or(default_limit);
             let offset = q.get("offset").and_then(|o| o.parse().ok()).unwrap_or(0);
             (limit, offset)
@@ -52,6 +57,8 @@ pub fn Pager(
     /// The total when the service says it.
     #[prop(into, optional)]
     total: Signal<Option<u64>>,
+    /// The longest page offered, as given to [`use_page`].
+    longest: u32,
 ) -> impl IntoView {
     let navigate = use_navigate();
     let go = move |limit: u32, offset: u32| navigate(&href(limit, offset), Default::default());
@@ -78,7 +85,7 @@ pub fn Pager(
                 on:click=move |_| { let (l, o) = page.get_untracked(); go_next(l, o + l); }>"Next"</button>
             <label class="page-size">"Per page "
                 <select on:change=move |ev| { let l = event_target_value(&ev).parse().unwrap_or(25); go(l, 0); }>
-                    {PAGE_SIZES.iter().map(|size| view! {
+                    {PAGE_SIZES.iter().filter(|size| **size <= longest).map(|size| view! {
                         <option value=size.to_string() selected=move || page.get().0 == *size>{size.to_string()}</option>
                     }).collect_view()}
                 </select>

@@ -2,18 +2,21 @@
 //! the identifier. Long pages render only the rows in view (a windowed table), so a page of
 //! thousands of rows scrolls as lightly as a page of twenty.
 
+use std::collections::{HashMap, HashSet};
+
 use larder_api::Record;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use serde_json::Value;
 
 use crate::components::highlight::Highlighted;
-use crate::routes::kb::record_href;
+use crate::routes::kb::{record_href, resolve};
 use crate::routes::records::HIGHLIGHTED;
 use crate::schema::highlight::best;
 use crate::schema::value::display;
 use crate::schema::window::window;
 use crate::schema::{label, Schema};
+use crate::ApiClient;
 
 /// From this many rows on, the table is windowed.
 const VIRTUAL_FROM: usize = 100;
@@ -23,6 +26,8 @@ const ROW_HEIGHT: f64 = 44.0;
 const VIEWPORT: f64 = 640.0;
 /// Rows rendered beyond the viewport on each side.
 const OVERSCAN: usize = 8;
+/// How long scrolling rests before the records of the rows in view are read, in ms.
+const SETTLE_MS: u64 = 120;
 
 #[derive(Clone)]
 struct Row {
@@ -76,6 +81,67 @@ fn row_view(path: &'static str, row: Row, with_snippet: bool) -> impl IntoView {
     }
 }
 
+/// Records read for rows that came as bare identifiers: only rows shown are asked for, in
+/// batches, once each, so a page of 10,000 identifiers costs what its screenful costs.
+#[derive(Clone, Copy)]
+struct LazyRecords {
+    schema: &'static Schema,
+    read: RwSignal<HashMap<String, Record>>,
+    asked: StoredValue<HashSet<String>>,
+    // Taken while the table is built: `want` also runs from timers, where there is no context.
+    client: StoredValue<ApiClient, LocalStorage>,
+}
+
+impl LazyRecords {
+    fn new(schema: &'static Schema) -> LazyRecords {
+        LazyRecords {
+            schema,
+            read: RwSignal::new(HashMap::new()),
+            asked: StoredValue::new(HashSet::new()),
+            client: StoredValue::new_local(expect_context::<ApiClient>()),
+        }
+    }
+
+    /// Reads the records of `rows` that are neither known nor already asked for.
+    fn want(self, rows: &[(String, Option<Record>, Option<Value>)]) {
+        let missing: Vec<String> = self
+            .asked
+            .try_update_value(|asked| {
+                rows.iter()
+                    .filter(|(id, record, _)| record.is_none() && asked.insert(id.clone()))
+                    .map(|(id, _, _)| id.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if missing.is_empty() {
+            return;
+        }
+        let Some(client) = self.client.try_get_value() else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            let found = resolve(&client, self.schema, missing).await;
+            // The table may be gone by now (another page): then there is nothing to update.
+            self.read.try_update(|read| {
+                read.extend(found.into_iter().filter_map(|(id, r)| r.map(|r| (id, r))))
+            });
+        });
+    }
+
+    /// `rows` with the records read since, ready to show.
+    fn fill(self, rows: &[(String, Option<Record>, Option<Value>)]) -> Vec<Row> {
+        let filled = self.read.with(|read| {
+            rows.iter()
+                .map(|(id, record, highlight)| {
+                    let record = record.clone().or_else(|| read.get(id).cloned());
+                    (id.clone(), record, highlight.clone())
+                })
+                .collect()
+        });
+        rows_of(self.schema, filled)
+    }
+}
+
 /// The rows of a list or a search page.
 #[component]
 pub fn Table(
@@ -83,7 +149,7 @@ pub fn Table(
     rows: Vec<(String, Option<Record>, Option<Value>)>,
 ) -> impl IntoView {
     let path = schema.collection.path;
-    let rows = rows_of(schema, rows);
+    let lazy = LazyRecords::new(schema);
     let head = view! {
         <thead><tr>
             <th scope="col">"Title"</th>
@@ -92,8 +158,12 @@ pub fn Table(
         </tr></thead>
     };
     if rows.len() < VIRTUAL_FROM {
+        lazy.want(&rows);
+        let rows = StoredValue::new(rows);
         return view! {
-            <table class="records">{head}<tbody>{rows.into_iter().map(|r| row_view(path, r, true)).collect_view()}</tbody></table>
+            <table class="records">{head}<tbody>
+                {move || rows.with_value(|rows| lazy.fill(rows)).into_iter().map(|r| row_view(path, r, true)).collect_view()}
+            </tbody></table>
         }
         .into_any();
     }
@@ -103,9 +173,26 @@ pub fn Table(
     let columns = schema.columns.len() + 2;
     let visible =
         Memo::new(move |_| window(scroll_top.get(), VIEWPORT, ROW_HEIGHT, total, OVERSCAN));
+    // Records for the rows in view, once scrolling rests for a moment.
+    let settled = StoredValue::new(0u32);
+    Effect::new(move || {
+        let w = visible.get();
+        let generation = settled.get_value().wrapping_add(1);
+        settled.set_value(generation);
+        set_timeout(
+            move || {
+                if settled.try_get_value() == Some(generation) {
+                    rows.with_value(|rows| lazy.want(&rows[w.start..w.end]));
+                }
+            },
+            std::time::Duration::from_millis(SETTLE_MS),
+        );
+    });
     view! {
+        // Sizes go through the CSS object model (style:), which the Content-Security-Policy allows
+        // without 'unsafe-inline'.
         <div class="virtual-table" tabindex="0" role="region" aria-label=format!("{total} rows, scroll to see more")
-            style=format!("max-height: {VIEWPORT}px")
+            style:max-height=format!("{VIEWPORT}px")
             on:scroll=move |ev| {
                 let target: web_sys::Element = event_target(&ev);
                 scroll_top.set(f64::from(target.scroll_top()));
@@ -118,10 +205,10 @@ pub fn Table(
                         let above = w.start as f64 * ROW_HEIGHT;
                         let below = (total - w.end) as f64 * ROW_HEIGHT;
                         view! {
-                            <tr class="spacer" aria-hidden="true" style=format!("height: {above}px")><td colspan=columns></td></tr>
-                            {rows.with_value(|rows| rows[w.start..w.end].to_vec()).into_iter()
+                            <tr class="spacer" aria-hidden="true" style:height=format!("{above}px")><td colspan=columns></td></tr>
+                            {rows.with_value(|rows| lazy.fill(&rows[w.start..w.end])).into_iter()
                                 .map(|r| row_view(path, r, false)).collect_view()}
-                            <tr class="spacer" aria-hidden="true" style=format!("height: {below}px")><td colspan=columns></td></tr>
+                            <tr class="spacer" aria-hidden="true" style:height=format!("{below}px")><td colspan=columns></td></tr>
                         }
                     }}
                 </tbody>

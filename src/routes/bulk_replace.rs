@@ -1,6 +1,9 @@
 //! Bulk replacement of a textbook's passages: load a JSON file or paste it, choose the artifact,
-//! see a preview, confirm, and read the service's summary.
+//! see a preview, confirm, watch it go out, and read the service's summary.
 
+use std::sync::Arc;
+
+use larder_api::transport::Progress;
 use larder_api::types::{ReplacePassages, ReplaceResult};
 use larder_api::{ApiError, Artifact};
 use leptos::prelude::*;
@@ -11,6 +14,27 @@ use crate::components::error_view::ErrorView;
 use crate::components::toast::Toasts;
 use crate::schema::replace::{parse, preview};
 use crate::ApiClient;
+
+/// Where a running replacement is: the body going out, then the service storing the passages.
+#[component]
+fn ReplaceProgress(sent: RwSignal<Option<Progress>>) -> impl IntoView {
+    let megabytes = |bytes: u64| format!("{:.1} MB", bytes as f64 / 1_000_000.0);
+    view! {
+        <div class="replace-progress" role="status" aria-live="polite">
+            {move || match sent.get() {
+                None => view! { <p>"Step 1 of 2: sending the passages…"</p> }.into_any(),
+                Some(Progress { loaded, total: Some(total) }) if loaded < total => view! {
+                    <p>{format!("Step 1 of 2: sending the passages, {} of {}", megabytes(loaded), megabytes(total))}</p>
+                    <progress max=total value=loaded aria-label="Sending progress"></progress>
+                }.into_any(),
+                Some(_) => view! {
+                    <p>"Step 2 of 2: sent; the service is storing the passages…"</p>
+                    <progress aria-label="Storing the passages"></progress>
+                }.into_any(),
+            }}
+        </div>
+    }
+}
 
 /// The replace panel of `textbook_urn`; `artifacts` are the textbook's embedded artifacts.
 #[component]
@@ -38,9 +62,18 @@ pub fn BulkReplace(
         let text = text.get();
         (!text.trim().is_empty()).then(|| parse(&text, &artifact.get()))
     });
+    let sent = RwSignal::new(None::<Progress>);
     let replace = Action::new_local(move |body: &ReplacePassages| {
         let (client, body) = (client.clone(), body.clone());
-        async move { client.replace_passages(&urn.get_value(), &body).await }
+        sent.set(None);
+        async move {
+            let progress = Arc::new(move |p: Progress| {
+                sent.try_set(Some(p));
+            });
+            client
+                .replace_passages_tracked(&urn.get_value(), &body, progress)
+                .await
+        }
     });
     Effect::new(move || match replace.value().get() {
         Some(Ok(result)) => {
@@ -120,6 +153,7 @@ pub fn BulkReplace(
                                     {move || if replace.pending().get() { "Replacing…" } else { "Replace passages" }}
                                 </button>
                             </div>
+                            {move || replace.pending().get().then(|| view! { <ReplaceProgress sent/> })}
                         </div>
                     </div>
                 }

@@ -14,6 +14,18 @@ use crate::ApiClient;
 /// Fields whose change says nothing about the enhancement.
 const BOOKKEEPING: [&str; 1] = ["updated_at"];
 
+/// The fields agents derive (wire-notes: production's agent fills these three).
+const DERIVABLE: [&str; 3] = ["ai_tags", "ai_category", "ai_key_takeaways"];
+
+/// What a run asks of the agent.
+#[derive(Clone)]
+enum Ask {
+    /// Every field it derives, with optional values to work from (the documented object form).
+    Everything(Record),
+    /// Only these fields (the list form, which the reference server accepts).
+    Only(Vec<String>),
+}
+
 /// `(field, before, after)` for every field that differs.
 fn differences(before: &Record, after: &Record) -> Vec<(String, Value, Value)> {
     let mut names: Vec<&String> = before.keys().chain(after.keys()).collect();
@@ -43,10 +55,11 @@ pub fn EnhancePanel(
     let toasts = expect_context::<Toasts>();
     let agent = RwSignal::new("extractive".to_string());
     let fields = RwSignal::new(String::new());
+    let chosen = RwSignal::new(DERIVABLE.map(str::to_string).to_vec());
     let problem = RwSignal::new(None::<String>);
     let before = StoredValue::new(record);
-    let run = Action::new_local(move |(agent, fields): &(String, Record)| {
-        let (client, agent, fields) = (client.clone(), agent.clone(), fields.clone());
+    let run = Action::new_local(move |(agent, ask): &(String, Ask)| {
+        let (client, agent, ask) = (client.clone(), agent.clone(), ask.clone());
         let before = before.get_value();
         let urn = before
             .get("urn")
@@ -54,9 +67,18 @@ pub fn EnhancePanel(
             .unwrap_or_default()
             .to_string();
         async move {
-            let result = client
-                .enhance(&schema.collection, &urn, &agent, fields)
-                .await?;
+            let result = match ask {
+                Ask::Everything(values) => {
+                    client
+                        .enhance(&schema.collection, &urn, &agent, values)
+                        .await?
+                }
+                Ask::Only(names) => {
+                    client
+                        .enhance_only(&schema.collection, &urn, &agent, &names)
+                        .await?
+                }
+            };
             // Production answers a summary, not the record: read it again to see the change.
             let after = client.get_record(&schema.collection, &urn).await?;
             remember(schema.collection.path, &urn, &after);
@@ -83,11 +105,21 @@ pub fn EnhancePanel(
                 ),
             }
         };
+        let names = chosen.get_untracked();
         match (values, agent.get_untracked().trim().to_string()) {
             (_, a) if a.is_empty() => problem.set(Some("Name the agent.".into())),
             (Err(e), _) => problem.set(Some(e)),
-            (Ok(values), a) => {
-                run.dispatch((a, values));
+            _ if names.is_empty() => {
+                problem.set(Some("Choose at least one field to derive.".into()))
+            }
+            (Ok(values), a) if names.len() == DERIVABLE.len() => {
+                run.dispatch((a, Ask::Everything(values)));
+            }
+            (Ok(values), _) if !values.is_empty() => problem.set(Some(
+                "Field values go with deriving every field; clear them to derive only some.".into(),
+            )),
+            (Ok(_), a) => {
+                run.dispatch((a, Ask::Only(names)));
             }
         }
     };
@@ -101,6 +133,24 @@ pub fn EnhancePanel(
                     <input id="enhance-agent" type="text" list="enhance-agents" prop:value=move || agent.get()
                         on:input=move |ev| agent.set(event_target_value(&ev))/>
                     <datalist id="enhance-agents"><option value="extractive"></option></datalist>
+                    <fieldset class="segmented">
+                        <legend>"Fields to derive"</legend>
+                        {DERIVABLE.map(|name| view! {
+                            <label>
+                                <input type="checkbox" prop:checked=move || chosen.with(|c| c.iter().any(|n| n == name))
+                                    on:change=move |ev| {
+                                        let on = event_target_checked(&ev);
+                                        chosen.update(|c| {
+                                            c.retain(|n| n != name);
+                                            if on {
+                                                c.push(name.to_string());
+                                            }
+                                        });
+                                    }/>
+                                {label(name)}
+                            </label>
+                        }).collect_view()}
+                    </fieldset>
                     <label for="enhance-fields">"Field values for the agent (optional JSON object)"</label>
                     <textarea id="enhance-fields" class="code" rows="2" spellcheck="false" prop:value=move || fields.get()
                         on:input=move |ev| fields.set(event_target_value(&ev))></textarea>

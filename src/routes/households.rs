@@ -5,14 +5,14 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::components::error_view::ErrorView;
-use crate::components::pager::{use_page, Pager};
+use crate::components::pager::{use_page, Pager, ONE_REQUEST};
 use crate::ApiClient;
 
 /// The page.
 #[component]
 pub fn Households() -> impl IntoView {
     let client = expect_context::<ApiClient>();
-    let page = use_page(25);
+    let page = use_page(25, ONE_REQUEST);
     let households = LocalResource::new(move || {
         let (client, (limit, offset)) = (client.clone(), page.get());
         async move { client.households(limit, offset).await }
@@ -33,7 +33,7 @@ pub fn Households() -> impl IntoView {
                 Ok(list) => view! { <HouseholdTable households=list/> }.into_any(),
             })}
         </Transition>
-        <Pager page shown/>
+        <Pager page shown longest=ONE_REQUEST/>
     }
 }
 

@@ -163,6 +163,23 @@ pub fn forget(path: &str, identifier: &str) {
     CACHE.with(|c| c.borrow_mut().remove(&cache_key(path, identifier)));
 }
 
+/// The identifiers with whatever the cache already holds for them; nothing is fetched.
+pub fn cached_records(
+    schema: &'static Schema,
+    identifiers: Vec<String>,
+) -> Vec<(String, Option<Record>)> {
+    CACHE.with(|c| {
+        let cache = c.borrow();
+        identifiers
+            .into_iter()
+            .map(|id| {
+                let record = cache.get(&cache_key(schema.collection.path, &id)).cloned();
+                (id, record)
+            })
+            .collect()
+    })
+}
+
 /// The records behind listed identifiers: cached ones at once, the others fetched together in
 /// batches of ten. A record that fails to load stays `None` (the row shows its identifier).
 pub async fn resolve(

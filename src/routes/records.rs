@@ -3,6 +3,7 @@
 
 use larder_api::types::SearchResults;
 use larder_api::{ApiError, Record, SearchQuery};
+use larder_contract::limits::MAX_PAGE_SIZE;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
@@ -10,9 +11,10 @@ use leptos_router::NavigateOptions;
 
 use crate::components::error_view::ErrorView;
 use crate::components::facets::{ActiveFilters, Facets};
-use crate::components::pager::{use_page, Pager};
+use crate::components::pager::{use_page, Pager, LONGEST_PAGE};
 use crate::components::records_table::Table;
-use crate::routes::kb::{can_write, plural, resolve, use_schema, CollectionNav};
+use crate::routes::kb::{cached_records, can_write, plural, use_schema, CollectionNav};
+use crate::schema::window::chunks;
 use crate::schema::Schema;
 use crate::ApiClient;
 
@@ -89,7 +91,7 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
     let path = schema.collection.path;
     let client = expect_context::<ApiClient>();
     let query = use_query_map();
-    let page = use_page(PAGE_SIZE);
+    let page = use_page(PAGE_SIZE, LONGEST_PAGE);
     let state = Memo::new(move |_| {
         query.with(|q| SearchState {
             q: q.get("q"),
@@ -111,28 +113,50 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
             if schema.collection.path == "textbook-passages" {
                 return Ok(Rows::Listed(Vec::new()));
             }
+            // Pages longer than the service allows arrive as consecutive pages, in order.
+            let requests = chunks(limit, offset, MAX_PAGE_SIZE);
             if schema.collection.searchable && state.active() {
-                let mut search = SearchQuery::new(state.q.clone().unwrap_or_default())
-                    .page(limit, offset)
-                    .highlight(HIGHLIGHTED);
-                for facet in schema.facets {
-                    search = search.facet(*facet);
+                let mut found: Option<SearchResults<Record>> = None;
+                for (size, from) in requests {
+                    let mut search = SearchQuery::new(state.q.clone().unwrap_or_default())
+                        .page(size, from)
+                        .highlight(HIGHLIGHTED);
+                    for facet in schema.facets {
+                        search = search.facet(*facet);
+                    }
+                    search.fq = state.fq.clone();
+                    if !state.sort.is_empty() {
+                        search = search.sort(state.sort.clone());
+                    }
+                    let part = client.search_records(&schema.collection, &search).await?;
+                    let short = part.results.len() < size as usize;
+                    match found.as_mut() {
+                        None => found = Some(part),
+                        Some(all) => all.results.extend(part.results),
+                    }
+                    if short {
+                        break;
+                    }
                 }
-                search.fq = state.fq.clone();
-                if !state.sort.is_empty() {
-                    search = search.sort(state.sort.clone());
-                }
-                client
-                    .search_records(&schema.collection, &search)
-                    .await
+                found
                     .map(Rows::Found)
+                    .ok_or_else(|| ApiError::Caller("A page needs at least one row.".into()))
             } else {
-                let listed = client.list(&schema.collection, limit, offset).await?;
-                let ids = listed
-                    .iter()
-                    .filter_map(|l| l.identifier().map(str::to_string))
-                    .collect();
-                Ok::<_, ApiError>(Rows::Listed(resolve(&client, schema, ids).await))
+                let mut ids: Vec<String> = Vec::new();
+                for (size, from) in requests {
+                    let listed = client.list(&schema.collection, size, from).await?;
+                    let short = listed.len() < size as usize;
+                    ids.extend(
+                        listed
+                            .iter()
+                            .filter_map(|l| l.identifier().map(str::to_string)),
+                    );
+                    if short {
+                        break;
+                    }
+                }
+                // The rows show at once; titles of the rows in view are read afterwards.
+                Ok::<_, ApiError>(Rows::Listed(cached_records(schema, ids)))
             }
         }
     });
@@ -201,7 +225,7 @@ fn Listing(
                 })}
             </Transition>
         </div>
-        <Pager page shown total/>
+        <Pager page shown total longest=LONGEST_PAGE/>
     }
 }
 
@@ -223,7 +247,7 @@ fn Empty(schema: &'static Schema, searching: bool) -> impl IntoView {
 #[component]
 fn SearchBar(schema: &'static Schema, state: Memo<SearchState>) -> impl IntoView {
     let navigate = use_navigate();
-    let page = use_page(PAGE_SIZE);
+    let page = use_page(PAGE_SIZE, LONGEST_PAGE);
     let typed = RwSignal::new(state.get_untracked().q.unwrap_or_default());
     let generation = StoredValue::new(0u32);
     let go = move |next: SearchState, replace: bool| {

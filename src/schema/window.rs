@@ -40,9 +40,36 @@ pub fn window(
     }
 }
 
+/// The `(limit, offset)` requests that together fetch `limit` rows from `offset` when the service
+/// answers at most `largest` rows per request: a page of 10,000 becomes ten consecutive pages.
+pub fn chunks(limit: u32, offset: u32, largest: u32) -> Vec<(u32, u32)> {
+    let largest = largest.max(1);
+    let mut requests = Vec::new();
+    let mut done = 0u32;
+    while done < limit {
+        let size = (limit - done).min(largest);
+        requests.push((size, offset.saturating_add(done)));
+        done += size;
+    }
+    requests
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_pages_are_fetched_in_pages_the_service_allows() {
+        assert_eq!(chunks(25, 50, 1000), [(25, 50)]);
+        assert_eq!(chunks(1000, 0, 1000), [(1000, 0)]);
+        assert_eq!(
+            chunks(2500, 100, 1000),
+            [(1000, 100), (1000, 1100), (500, 2100)]
+        );
+        assert_eq!(chunks(10_000, 0, 1000).len(), 10);
+        assert!(chunks(0, 0, 1000).is_empty());
+        assert_eq!(chunks(3, 0, 0), [(1, 0), (1, 1), (1, 2)]);
+    }
 
     #[test]
     fn only_a_screenful_is_rendered() {

@@ -1,18 +1,14 @@
 import { APIRequestContext, Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { api, apiToken } from './helpers';
+import { api, apiToken, armFault, faultControl } from './helpers';
 import { signIn, unique, visit } from './records-common';
 
 // The console against a misbehaving service: larder-server runs with --fault-injection, and
 // `/__faults` arms a fault on one route and counts what reached it. For each fault the console
 // shows what happened, keeps working, and (by the fixtures' guard) never panics.
 
-const control = () => new URL('/__faults', process.env.BASE_URL).href;
-
-async function arm(request: APIRequestContext, method: string, path: string, faults: object[]) {
-  const answer = await request.post(control(), { data: { method, path, faults } });
-  expect(answer.status(), 'larder-server runs with --fault-injection').toBe(204);
-}
+const control = faultControl;
+const arm = armFault;
 
 /** How many requests reached `method path` while a rule watched it. */
 async function hits(request: APIRequestContext, method: string, path: string) {

@@ -59,3 +59,12 @@ export function failOnPageErrors(page: Page) {
   });
   return () => expect(errors).toEqual([]);
 }
+
+/** The fault-injection control of larder-server (`--fault-injection`), on BASE_URL's origin. */
+export const faultControl = () => new URL('/__faults', process.env.BASE_URL).href;
+
+/** Arms `faults` for `method path`: each matching request takes the next one (see faults.rs). */
+export async function armFault(request: APIRequestContext, method: string, path: string, faults: object[]) {
+  const answer = await request.post(faultControl(), { data: { method, path, faults } });
+  expect(answer.status(), 'larder-server runs with --fault-injection').toBe(204);
+}

@@ -50,3 +50,27 @@ test('a machine client with the agent role enhances a guide it may not edit', as
   await page.getByRole('button', { name: 'Run enhancement' }).click();
   await expect(page.locator('.enhanced')).toContainText(/Changed \d+ field\(s\)/);
 });
+
+test('enhance only the chosen fields', async ({ page, request }) => {
+  const slug = unique('journey-enhance-some');
+  const made = await request.post('/api/v1/articles', {
+    headers: { Authorization: `Bearer ${await apiToken(request)}` },
+    data: { urn: slug, title: 'Journey partial enhance', content: CONTENT },
+  });
+  expect(made.ok()).toBeTruthy();
+  await signIn(page);
+  await visit(page, `/records/articles/urn:article:${slug}`);
+  const derive = page.getByRole('group', { name: 'Fields to derive' });
+  // Nothing chosen: said before anything is sent.
+  for (const name of ['AI tags', 'AI category', 'AI key takeaways']) await derive.getByLabel(name).uncheck();
+  await page.getByRole('button', { name: 'Run enhancement' }).click();
+  await expect(page.getByText('Choose at least one field to derive.')).toBeVisible();
+  await derive.getByLabel('AI category').check();
+  const sent = page.waitForRequest((r) => r.method() === 'PATCH' && r.url().endsWith('/enhance'));
+  await page.getByRole('button', { name: 'Run enhancement' }).click();
+  expect((await sent).postDataJSON()).toEqual({ agent: 'extractive', fields: ['ai_category'] });
+  const outcome = page.locator('.enhanced');
+  await expect(outcome).toContainText('Changed 1 field(s)');
+  await expect(outcome.getByRole('cell', { name: 'AI category' })).toBeVisible();
+  await expect(outcome.getByRole('cell', { name: 'AI tags' })).toHaveCount(0);
+});

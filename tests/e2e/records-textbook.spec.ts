@@ -1,5 +1,6 @@
 import { test, expect } from './fixtures';
 import { apiToken, signIn, screens, unique, visit } from './records-common';
+import { armFault } from './helpers';
 
 test("a textbook's tree leads to a page's passages", async ({ page }) => {
   await signIn(page);
@@ -58,7 +59,10 @@ test('a bulk replace: paste, preview, confirm, summary, and the pages show the n
   await expect(page.getByText('Ready: 3 passages on 2 pages, a structure tree of 1 nodes.')).toBeVisible();
   await screens(page, 'bulk-replace');
   await page.getByRole('button', { name: 'Replace…' }).click();
+  // The service is made to take 2 s, so the progress of the running replacement can be seen.
+  await armFault(request, 'POST', `/api/v1/textbook-passages/by-textbook/urn:textbook:${slug}/replace`, [{ kind: 'delay', delay_ms: 2000 }]);
   await page.getByRole('alertdialog').getByRole('button', { name: 'Replace passages' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Step 2 of 2: sent; the service is storing the passages' })).toBeVisible();
   await expect(page.getByText(/Replaced: 3 passages stored/)).toBeVisible();
   await expect(page.getByText(/structure tree updated/)).toBeVisible();
   await page.getByRole('button', { name: 'Show the new structure' }).click();

@@ -13,13 +13,11 @@ use crate::process::{command, exec, root};
 
 /// The policy written into `index.html`. `connect-src 'self'` covers the wasm module, config.json
 /// and an API on the page's own origin; operators add their API origins (see README, Hosting).
-/// `style-src-attr 'unsafe-inline'`: the virtual table sets `style="height: ..."` attributes on
-/// its spacer rows and viewport (Leptos `style=` is `setAttribute`), which `style-src 'self'`
-/// blocks (seen as violations in Chromium). Style sheets and `<style>` elements stay `'self'`
-/// only; if the console moves those to `style:height=` (CSSOM, not governed by the policy) the
-/// directive can go.
+/// No `'unsafe-inline'` anywhere: the console sizes elements through the CSS object model
+/// (Leptos `style:height=`, which the policy does not govern), never with `style` attributes,
+/// and the journeys fail on any violation.
 pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
-style-src 'self'; style-src-attr 'unsafe-inline'; connect-src 'self'; \
+style-src 'self'; connect-src 'self'; \
 img-src 'self' https: data:; object-src 'none'; base-uri 'self'; form-action 'self'";
 
 /// The `config.json` template: the format of src/config.rs, every key optional.

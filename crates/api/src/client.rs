@@ -217,7 +217,17 @@ impl<T: Transport> Client<T> {
         request: &Request,
         cancel: Option<&CancelToken>,
     ) -> Result<HttpResponse, ApiError> {
-        match self.exchange(request, &Exchange::Send, cancel).await? {
+        self.respond_via(request, &Exchange::Send, cancel).await
+    }
+
+    /// [`Client::respond`] for a chosen way of sending; an answer left unread is read here.
+    pub(crate) async fn respond_via(
+        &self,
+        request: &Request,
+        how: &Exchange<'_, T::File>,
+        cancel: Option<&CancelToken>,
+    ) -> Result<HttpResponse, ApiError> {
+        match self.exchange(request, how, cancel).await? {
             Answer::Full(response) => Ok(response),
             Answer::Streamed(response) => Ok(HttpResponse {
                 status: response.status,

@@ -22,6 +22,36 @@ impl<T: Transport> Client<T> {
         agent: &str,
         fields: Record,
     ) -> Result<EnhanceResult, ApiError> {
+        self.send_enhance(collection, urn, agent, json!(fields))
+            .await
+    }
+
+    /// Asks the agent to derive only the named fields: `{agent, fields: [names]}`. The reference
+    /// server accepts this form; production documents only the object form of [`Client::enhance`],
+    /// so use this one when a subset is wanted and fall back to `enhance` otherwise.
+    pub async fn enhance_only(
+        &self,
+        collection: &Collection,
+        urn: &str,
+        agent: &str,
+        names: &[String],
+    ) -> Result<EnhanceResult, ApiError> {
+        if names.is_empty() {
+            return Err(ApiError::Caller(
+                "Name at least one field for the agent to derive.".into(),
+            ));
+        }
+        self.send_enhance(collection, urn, agent, json!(names))
+            .await
+    }
+
+    async fn send_enhance(
+        &self,
+        collection: &Collection,
+        urn: &str,
+        agent: &str,
+        fields: serde_json::Value,
+    ) -> Result<EnhanceResult, ApiError> {
         if !matches!(collection.identifier, IdentifierKind::Urn { .. }) {
             return Err(ApiError::Caller(format!(
                 "{} records have no URN and cannot be enhanced.",

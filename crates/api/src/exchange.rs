@@ -1,4 +1,5 @@
-//! The three ways a request goes on the wire (read whole, open as a stream, upload a file), so
+//! The ways a request goes on the wire (read whole, read whole with its body's progress, open
+//! as a stream, upload a file), so
 //! tokens, retries and the one re-sign-in after a 401 are written once for all of them.
 
 use crate::transport::{
@@ -15,6 +16,8 @@ pub(crate) enum Exchange<'a, F> {
     Open,
     /// Sent as a multipart form with a file.
     Upload(&'a UploadParts<F>),
+    /// Sent with its body's progress reported, and read whole.
+    Tracked(ProgressFn),
 }
 
 /// The form of an upload, kept so a repeat after a 401 can send it again.
@@ -61,6 +64,10 @@ impl<T: Transport> Client<T> {
         let transport = self.transport();
         match how {
             Exchange::Send => transport.send(http).await.map(Answer::Full),
+            Exchange::Tracked(progress) => transport
+                .send_tracked(http, progress.clone())
+                .await
+                .map(Answer::Full),
             Exchange::Open => {
                 // A download is whatever type the file has; JSON only comes back on failure.
                 for (name, value) in &mut http.headers {

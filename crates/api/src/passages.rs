@@ -1,11 +1,13 @@
 //! Passages of a textbook: listing, one page, search and bulk replacement.
 
+use crate::client::interpret;
 use crate::config::Api;
 use crate::error::ApiError;
+use crate::exchange::Exchange;
 use crate::records::path_segment;
 use crate::request::{Method, Request};
 use crate::search::SearchQuery;
-use crate::transport::Transport;
+use crate::transport::{ProgressFn, Transport};
 use crate::types::{Passage, ReplacePassages, ReplaceResult, SearchResults};
 use crate::Client;
 
@@ -70,5 +72,23 @@ impl<T: Transport> Client<T> {
             self.execute(Request::new(Api::Data, Method::Post(body), path))
                 .await?,
         )
+    }
+
+    /// [`Client::replace_passages`], telling `progress` how much of the (possibly large) body
+    /// has been sent; once all of it has, the service is storing the passages.
+    pub async fn replace_passages_tracked(
+        &self,
+        textbook_urn: &str,
+        replacement: &ReplacePassages,
+        progress: ProgressFn,
+    ) -> Result<ReplaceResult, ApiError> {
+        let body =
+            serde_json::to_value(replacement).map_err(|e| ApiError::Caller(e.to_string()))?;
+        let path = format!("{}/replace", by_textbook(textbook_urn));
+        let request = Request::new(Api::Data, Method::Post(body), path);
+        let response = self
+            .respond_via(&request, &Exchange::Tracked(progress), None)
+            .await?;
+        ReplaceResult::from_result(interpret(response)?)
     }
 }

@@ -107,6 +107,29 @@ fn enhance_patches_agent_and_fields() {
 }
 
 #[test]
+fn enhance_only_names_the_fields_to_derive() {
+    let (fake, client) = scripted(vec![ok(
+        json!({"urn": "urn:article:a", "run_id": "r2", "enhanced_fields": ["ai_category"], "agent": "bot"}),
+    )]);
+    let names = vec!["ai_category".to_string()];
+    let result = block_on(client.enhance_only(&ARTICLES, "urn:article:a", "bot", &names)).unwrap();
+    assert_eq!(
+        body(&fake.requests()[0]),
+        json!({"agent": "bot", "fields": ["ai_category"]})
+    );
+    assert_eq!(result.field_names(), ["ai_category"]);
+    assert!(matches!(
+        block_on(client.enhance_only(&ARTICLES, "urn:article:a", "bot", &[])),
+        Err(ApiError::Caller(_))
+    ));
+    assert!(matches!(
+        block_on(client.enhance_only(&GUIDELINES, "u", "bot", &names)),
+        Err(ApiError::Caller(_))
+    ));
+    assert_eq!(fake.requests().len(), 1, "refusals send nothing");
+}
+
+#[test]
 fn typed_get_create_put_delete() {
     let (fake, client) = scripted(vec![
         ok(
@@ -336,4 +359,38 @@ fn a_search_answer_naming_the_failing_path() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn a_tracked_replacement_reports_its_body_going_out_and_is_never_retried() {
+    use larder_api::transport::Progress;
+    use std::sync::{Arc, Mutex};
+    let (fake, client) = scripted(vec![
+        failing(503, "upstream/unavailable", "busy"),
+        ok(json!({"artifact_id": "a1", "replaced_count": 2, "structure_tree_updated": false})),
+    ]);
+    let replacement = ReplacePassages {
+        artifact_id: "a1".into(),
+        passages: Some(vec![PassageInput::default(), PassageInput::default()]),
+        ..ReplacePassages::default()
+    };
+    let seen: Arc<Mutex<Vec<Progress>>> = Arc::default();
+    let sink = seen.clone();
+    let progress = Arc::new(move |p: Progress| sink.lock().unwrap().push(p));
+    let busy =
+        block_on(client.replace_passages_tracked("urn:textbook:t", &replacement, progress.clone()))
+            .unwrap_err();
+    assert!(
+        busy.is_kind(ErrorKind::ServiceUnavailable),
+        "a POST is not retried"
+    );
+    let summary =
+        block_on(client.replace_passages_tracked("urn:textbook:t", &replacement, progress))
+            .unwrap();
+    assert_eq!(summary.replaced_count, 2);
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 2);
+    let sent = requests[1].body.as_ref().unwrap().len() as u64;
+    let last = seen.lock().unwrap().last().cloned().unwrap();
+    assert_eq!((last.loaded, last.total), (sent, Some(sent)));
 }

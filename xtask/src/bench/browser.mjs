@@ -4,6 +4,7 @@
 //   node browser.mjs start CONSOLE_URL FLOOR_URL RUNS
 //   node browser.mjs list CONSOLE_URL PATH ROWS RUNS USER PASSWORD
 //   node browser.mjs parse FILE RUNS
+//   node browser.mjs download CONSOLE_URL RECORD_PATH TITLE ARTIFACT_ID TOKEN RUNS USER PASSWORD
 import { chromium } from '@playwright/test';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -141,6 +142,58 @@ async function list(consoleUrl, path, rows, runs, user, password) {
   return out;
 }
 
+/** An artifact downloaded through the console's button, beside a plain fetch-to-Blob of the same
+ * URL in the same page: time, throughput, and the wasm memory before and after (wasm memory
+ * never shrinks, so "after" is its high-water mark). */
+async function download(consoleUrl, recordPath, title, artifactId, token, runs, user, password) {
+  const out = { console_ms: [], plain_ms: [], bytes: 0, wasm_before: [], wasm_after: [], violations: [] };
+  const browser = await freshBrowser();
+  try {
+    const page = browser.context.pages()[0] ?? await browser.context.newPage();
+    watchViolations(page, out.violations);
+    // Trunk's loader announces the module's exports, its memory among them.
+    await page.addInitScript(() => {
+      addEventListener('TrunkApplicationStarted', (e) => { window.__wasmMemory = e.detail.wasm.memory; });
+    });
+    await page.goto(new URL('sign-in', consoleUrl).href);
+    await page.getByLabel('Username').fill(user);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText(`Signed in as ${user}`).waitFor();
+    await page.evaluate((p) => {
+      const link = document.createElement('a');
+      link.href = new URL(p, document.baseURI).href;
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+    }, recordPath);
+    const button = page.getByRole('button', { name: `Download ${title}` });
+    await button.waitFor({ timeout: 30_000 });
+    const url = `/api/v1/artifacts/${artifactId}/download`;
+    for (let run = 0; run < runs; run++) {
+      out.wasm_before.push(await page.evaluate(() => window.__wasmMemory.buffer.byteLength));
+      const started = Date.now();
+      const [saved] = await Promise.all([page.waitForEvent('download', { timeout: 600_000 }), button.click()]);
+      out.console_ms.push(Date.now() - started);
+      out.wasm_after.push(await page.evaluate(() => window.__wasmMemory.buffer.byteLength));
+      await saved.delete();
+      await page.getByText(/^Saved as /).waitFor();
+      // The same file the plain way, in the same page: fetch, then Blob.
+      const plain = await page.evaluate(async ({ path, token }) => {
+        const at = performance.now();
+        const answer = await fetch(new URL(path, location.origin).href, { headers: { Authorization: `Bearer ${token}` } });
+        const blob = await answer.blob();
+        return { ms: performance.now() - at, bytes: blob.size };
+      }, { path: url, token });
+      out.plain_ms.push(plain.ms);
+      out.bytes = plain.bytes;
+    }
+  } finally {
+    await browser.close();
+  }
+  return out;
+}
+
 function parse(file, runs) {
   const text = readFileSync(file, 'utf8');
   const ms = [];
@@ -160,5 +213,6 @@ let result;
 if (mode === 'start') result = await start(rest[0], rest[1], Number(rest[2]));
 else if (mode === 'list') result = await list(rest[0], rest[1], Number(rest[2]), Number(rest[3]), rest[4], rest[5]);
 else if (mode === 'parse') result = parse(rest[0], Number(rest[1]));
+else if (mode === 'download') result = await download(rest[0], rest[1], rest[2], rest[3], rest[4], Number(rest[5]), rest[6], rest[7]);
 else throw new Error(`unknown mode ${mode}`);
 process.stdout.write(JSON.stringify(result));

@@ -197,3 +197,72 @@ async fn get_load(
         percentile(&times, 99.0),
     ))
 }
+
+/// An article with a file of `size` bytes attached (made once; reused by later runs): the
+/// record's console path, the artifact's title and id, and a token for the plain fetch.
+pub async fn big_artifact(
+    origin: &str,
+    folder: &std::path::Path,
+    size: u64,
+) -> Result<(String, String, String, String)> {
+    let http = reqwest::Client::new();
+    let token = token(&http, origin).await?;
+    let urn = "urn:article:bench-download";
+    let title = format!("Bench file of {size} bytes");
+    let existing: Value = http
+        .get(format!(
+            "{origin}/api/v1/artifacts?parent_urn={}",
+            "urn%3Aarticle%3Abench-download"
+        ))
+        .bearer_auth(&token)
+        .send()
+        .await?
+        .json()
+        .await
+        .unwrap_or(Value::Null);
+    let found = existing["result"].as_array().and_then(|artifacts| {
+        artifacts
+            .iter()
+            .find(|a| a["title"] == json!(title))
+            .and_then(|a| a["id"].as_str().map(str::to_string))
+    });
+    let id = match found {
+        Some(id) => id,
+        None => {
+            http.post(format!("{origin}/api/v1/articles"))
+                .bearer_auth(&token)
+                .json(&json!({"urn": "bench-download", "title": "Bench download", "content": "Carries the bench's large file."}))
+                .send()
+                .await?;
+            // A sparse file: the size is real, the disk use small; downloads are never compressed.
+            let path = folder.join("download.bin");
+            std::fs::File::create(&path)?.set_len(size)?;
+            let file = tokio::fs::File::open(&path).await?;
+            let part =
+                reqwest::multipart::Part::stream_with_length(reqwest::Body::from(file), size)
+                    .file_name("bench-download.bin")
+                    .mime_str("application/octet-stream")?;
+            let form = reqwest::multipart::Form::new()
+                .text("parent_urn", urn)
+                .text("title", title.clone())
+                .part("file", part);
+            let answer = http
+                .post(format!("{origin}/api/v1/artifacts/upload"))
+                .bearer_auth(&token)
+                .multipart(form)
+                .send()
+                .await?;
+            let status = answer.status();
+            let body: Value = answer.json().await?;
+            std::fs::remove_file(&path)?;
+            if !status.is_success() {
+                bail!("upload of the bench file answered {status}: {body}");
+            }
+            body["result"]["id"]
+                .as_str()
+                .context("no id in the upload's answer")?
+                .to_string()
+        }
+    };
+    Ok((format!("records/articles/{urn}"), title, id, token))
+}

@@ -117,14 +117,14 @@ impl Drop for AbortOnDrop {
     }
 }
 
-/// XMLHttpRequest rather than fetch: fetch reports no upload progress.
-async fn upload(request: UploadRequest<web_sys::Blob>) -> Result<HttpResponse, TransportError> {
-    let xhr = XmlHttpRequest::new().map_err(js_error)?;
-    xhr.open_with_async(request.head.method, &request.head.url, true)
-        .map_err(js_error)?;
-    for (name, value) in &request.head.headers {
-        xhr.set_request_header(name, value).map_err(js_error)?;
-    }
+/// What an XMLHttpRequest sends.
+enum XhrBody {
+    Form(FormData),
+    Text(String),
+}
+
+/// A multipart form with the upload's fields and file (the file stays a Blob).
+fn form_of(request: &UploadRequest<web_sys::Blob>) -> Result<FormData, TransportError> {
     let form = FormData::new().map_err(js_error)?;
     for (name, value) in &request.fields {
         form.append_with_str(name, value).map_err(js_error)?;
@@ -136,13 +136,27 @@ async fn upload(request: UploadRequest<web_sys::Blob>) -> Result<HttpResponse, T
         None => form.append_with_blob(&request.file_field, &request.file),
     }
     .map_err(js_error)?;
+    Ok(form)
+}
+
+/// XMLHttpRequest rather than fetch: fetch reports no upload progress.
+async fn xhr_exchange(
+    head: &HttpRequest,
+    body: XhrBody,
+    progress: Option<super::ProgressFn>,
+) -> Result<HttpResponse, TransportError> {
+    let xhr = XmlHttpRequest::new().map_err(js_error)?;
+    xhr.open_with_async(head.method, &head.url, true)
+        .map_err(js_error)?;
+    for (name, value) in &head.headers {
+        xhr.set_request_header(name, value).map_err(js_error)?;
+    }
 
     // The timeout counts from the last progress, so a large upload that keeps moving goes on.
     let last_activity = Rc::new(Cell::new(js_sys::Date::now()));
     let fired = Rc::new(Cell::new(false));
     let on_upload_progress = {
         let last_activity = last_activity.clone();
-        let progress = request.progress.clone();
         Closure::<dyn FnMut(ProgressEvent)>::new(move |event: ProgressEvent| {
             last_activity.set(js_sys::Date::now());
             if let Some(progress) = &progress {
@@ -163,13 +177,15 @@ async fn upload(request: UploadRequest<web_sys::Blob>) -> Result<HttpResponse, T
     };
     if let Ok(target) = xhr.upload() {
         target.set_onprogress(Some(on_upload_progress.as_ref().unchecked_ref()));
+        // A small body may go out without a progress event; its end is reported either way.
+        target.set_onload(Some(on_upload_progress.as_ref().unchecked_ref()));
     }
     xhr.set_onprogress(Some(on_answer_progress.as_ref().unchecked_ref()));
-    let timeout_ms = request.head.timeout_ms as f64;
+    let timeout_ms = head.timeout_ms as f64;
     let _watchdog = {
         let xhr = xhr.clone();
         let fired = fired.clone();
-        let period = request.head.timeout_ms.clamp(10, 1000) as u32;
+        let period = head.timeout_ms.clamp(10, 1000) as u32;
         gloo_timers::callback::Interval::new(period, move || {
             if js_sys::Date::now() - last_activity.get() > timeout_ms && !fired.get() {
                 fired.set(true);
@@ -186,14 +202,18 @@ async fn upload(request: UploadRequest<web_sys::Blob>) -> Result<HttpResponse, T
         xhr: xhr.clone(),
         finished: false,
     };
-    xhr.send_with_opt_form_data(Some(&form)).map_err(js_error)?;
+    match &body {
+        XhrBody::Form(form) => xhr.send_with_opt_form_data(Some(form)),
+        XhrBody::Text(text) => xhr.send_with_opt_str(Some(text)),
+    }
+    .map_err(js_error)?;
     let outcome = wasm_bindgen_futures::JsFuture::from(done).await;
     guard.finished = true;
     if outcome.is_err() {
         return Err(if fired.get() {
             TransportError::Timeout
         } else {
-            TransportError::Network("the upload failed (network or CORS)".into())
+            TransportError::Network("the request failed (network or CORS)".into())
         });
     }
     Ok(HttpResponse {
@@ -211,7 +231,17 @@ impl Transport for GlooTransport {
         &self,
         request: UploadRequest<web_sys::Blob>,
     ) -> Result<HttpResponse, TransportError> {
-        upload(request).await
+        let form = form_of(&request)?;
+        xhr_exchange(&request.head, XhrBody::Form(form), request.progress).await
+    }
+
+    async fn send_tracked(
+        &self,
+        mut request: HttpRequest,
+        progress: super::ProgressFn,
+    ) -> Result<HttpResponse, TransportError> {
+        let body = XhrBody::Text(request.body.take().unwrap_or_default());
+        xhr_exchange(&request, body, Some(progress)).await
     }
 
     async fn send(&self, request: HttpRequest) -> Result<HttpResponse, TransportError> {

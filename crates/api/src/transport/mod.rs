@@ -156,6 +156,24 @@ pub trait Transport {
         &self,
         request: UploadRequest<Self::File>,
     ) -> impl Future<Output = Result<HttpResponse, TransportError>>;
+    /// Sends a request with a body, telling `progress` how much of the body has gone out, and
+    /// reads the whole answer (for large JSON bodies such as a bulk replacement). Without a
+    /// way to watch the bytes go, it sends as [`Transport::send`] and reports the end.
+    fn send_tracked(
+        &self,
+        request: HttpRequest,
+        progress: ProgressFn,
+    ) -> impl Future<Output = Result<HttpResponse, TransportError>> {
+        async move {
+            let size = request.body.as_ref().map_or(0, |b| b.len() as u64);
+            let answer = self.send(request).await;
+            progress(Progress {
+                loaded: size,
+                total: Some(size),
+            });
+            answer
+        }
+    }
     /// Reads an unread body as text (for a failing streamed answer).
     fn stream_text(&self, stream: Self::Stream) -> impl Future<Output = String>;
     /// Waits.
