@@ -3,6 +3,7 @@
 
 use larder_api::types::SearchResults;
 use larder_api::{ApiError, Record, SearchQuery};
+use larder_contract::collections::TEXTBOOKS;
 use larder_contract::limits::MAX_PAGE_SIZE;
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -92,6 +93,8 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
     let client = expect_context::<ApiClient>();
     let query = use_query_map();
     let page = use_page(PAGE_SIZE, LONGEST_PAGE);
+    // Passages are listed per textbook (the API has no collection-wide list): `?textbook=URN`.
+    let textbook = Memo::new(move |_| query.with(|q| q.get("textbook")).filter(|t| !t.is_empty()));
     let state = Memo::new(move |_| {
         query.with(|q| SearchState {
             q: q.get("q"),
@@ -109,12 +112,28 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
     });
     let rows = LocalResource::new(move || {
         let (client, state, (limit, offset)) = (client.clone(), state.get(), page.get());
+        let textbook = textbook.get();
         async move {
-            if schema.collection.path == "textbook-passages" {
-                return Ok(Rows::Listed(Vec::new()));
-            }
             // Pages longer than the service allows arrive as consecutive pages, in order.
             let requests = chunks(limit, offset, MAX_PAGE_SIZE);
+            if schema.collection.path == "textbook-passages" {
+                let Some(textbook) = textbook else {
+                    return Ok(Rows::Listed(Vec::new()));
+                };
+                let mut rows = Vec::new();
+                for (size, from) in requests {
+                    let passages = client.passages_of(&textbook, size, from).await?;
+                    let short = passages.len() < size as usize;
+                    rows.extend(passages.into_iter().filter_map(|p| {
+                        let record = serde_json::to_value(&p).ok()?.as_object()?.clone();
+                        Some((p.id.clone().unwrap_or_default(), Some(record)))
+                    }));
+                    if short {
+                        break;
+                    }
+                }
+                return Ok(Rows::Listed(rows));
+            }
             if schema.collection.searchable && state.active() {
                 let mut found: Option<SearchResults<Record>> = None;
                 for (size, from) in requests {
@@ -179,10 +198,11 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
         </div>
         <CollectionNav current=path/>
         {if path == "textbook-passages" {
-            // The service has no collection-wide listing of passages (405): they are read per textbook.
             view! {
-                <p class="hint">"Passages are kept per textbook: open a textbook to browse its structure, its pages and their passages. "
-                    <A href=crate::app::link("/records/textbooks")>"Go to the textbooks"</A></p>
+                <TextbookPicker chosen=textbook/>
+                <Show when=move || textbook.get().is_some()>
+                    <Listing schema state rows page shown total/>
+                </Show>
             }.into_any()
         } else {
             view! { <Listing schema state rows page shown total/> }.into_any()
@@ -226,6 +246,51 @@ fn Listing(
             </Transition>
         </div>
         <Pager page shown total longest=LONGEST_PAGE/>
+    }
+}
+
+/// Which textbook's passages to list; the choice lives in the URL (`?textbook=URN`).
+#[component]
+fn TextbookPicker(chosen: Memo<Option<String>>) -> impl IntoView {
+    let client = expect_context::<ApiClient>();
+    let navigate = use_navigate();
+    let textbooks = LocalResource::new(move || {
+        let client = client.clone();
+        async move {
+            let query = SearchQuery::new("")
+                .sort("title asc")
+                .page(MAX_PAGE_SIZE, 0);
+            client.search_records(&TEXTBOOKS, &query).await
+        }
+    });
+    let choose = move |ev: leptos::ev::Event| {
+        let urn = event_target_value(&ev);
+        let enc = larder_api::config::encode_component;
+        navigate(
+            &format!("?textbook={}&limit={PAGE_SIZE}", enc(&urn)),
+            Default::default(),
+        );
+    };
+    view! {
+        <p class="hint">"Passages are kept per textbook (the service has no list of all passages). Choose a textbook to list its passages by page and sequence; open a textbook to browse its structure. "
+            <A href=crate::app::link("/records/textbooks")>"Go to the textbooks"</A></p>
+        <label for="passages-textbook">"Textbook"</label>
+        <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading textbooks…"</p> }>
+            {move || textbooks.get().map(|found| match found {
+                Err(error) => view! { <ErrorView error/> }.into_any(),
+                Ok(found) => view! {
+                    <select id="passages-textbook" on:change=choose.clone()>
+                        <option value="" selected=move || chosen.get().is_none()>"Choose a textbook…"</option>
+                        {found.results.into_iter().map(|hit| {
+                            let urn = hit.record.get("urn").and_then(|u| u.as_str()).unwrap_or_default().to_string();
+                            let title = hit.record.get("title").and_then(|t| t.as_str()).unwrap_or(&urn).to_string();
+                            let this = urn.clone();
+                            view! { <option value=urn selected=move || chosen.get().as_deref() == Some(this.as_str())>{title}</option> }
+                        }).collect_view()}
+                    </select>
+                }.into_any(),
+            })}
+        </Transition>
     }
 }
 

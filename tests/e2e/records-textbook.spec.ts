@@ -76,3 +76,21 @@ test('a bulk replace: paste, preview, confirm, summary, and the pages show the n
   await expect(page.locator('ol.passages')).toContainText('Replaced passage of page two.');
   await expect(page.locator('ol.passages > li')).toHaveCount(1);
 });
+
+test("the passages tab lists a chosen textbook's passages, paged, by link", async ({ page }) => {
+  await signIn(page);
+  await visit(page, '/records/textbook-passages');
+  await expect(page.getByText('Passages are kept per textbook')).toBeVisible();
+  await page.getByLabel('Textbook', { exact: true }).selectOption('urn:textbook:foundations-of-nutrition-science');
+  await expect(page).toHaveURL(/textbook=urn%3Atextbook%3Afoundations-of-nutrition-science/);
+  await screens(page, 'passages');
+  const rows = page.locator('table.records tbody tr');
+  await expect(rows).toHaveCount(25);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(rows.first()).toBeVisible();
+  expect(await rows.count()).toBeGreaterThan(0);
+  expect(await rows.count()).toBeLessThan(25);
+  await rows.first().getByRole('link').click();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByText('urn:textbook:foundations-of-nutrition-science').first()).toBeVisible();
+});

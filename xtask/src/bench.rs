@@ -123,7 +123,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let out = root().join("target/bench");
     std::fs::create_dir_all(&out)?;
     let mut figures = Vec::new();
-    let mut not_measured = Vec::new();
+    let not_measured: Vec<String> = Vec::new();
 
     eprintln!("\n==> the console's release build (cargo xtask dist logic)");
     let dist = crate::dist::build("target/bench/dist", None)?;
@@ -289,10 +289,20 @@ fn brotli(bytes: &[u8]) -> Result<usize> {
 
 /// Runs the browser script and parses its JSON.
 fn browser(args: &[&str]) -> Result<Value> {
+    browser_with_token(args, None)
+}
+
+/// [`browser`], with a bearer token handed over in the environment (`LARDER_BENCH_TOKEN`), so it
+/// is not printed with the command line.
+fn browser_with_token(args: &[&str], token: Option<&str>) -> Result<Value> {
     let mut all = vec![BROWSER_SCRIPT];
     all.extend_from_slice(args);
     eprintln!("$ node {}", all.join(" "));
-    let out = command("node", &all)
+    let mut node = command("node", &all);
+    if let Some(token) = token {
+        node.env("LARDER_BENCH_TOKEN", token);
+    }
+    let out = node
         .stderr(std::process::Stdio::inherit())
         .output()
         .context("running node")?;
@@ -359,17 +369,19 @@ fn download(
     artifact: &str,
     token: &str,
 ) -> Result<Vec<Figure>> {
-    let result = browser(&[
-        "download",
-        console,
-        record_path,
-        title,
-        artifact,
-        token,
-        &DOWNLOAD_RUNS.to_string(),
-        "curator",
-        "curator-demo",
-    ])?;
+    let result = browser_with_token(
+        &[
+            "download",
+            console,
+            record_path,
+            title,
+            artifact,
+            &DOWNLOAD_RUNS.to_string(),
+            "curator",
+            "curator-demo",
+        ],
+        Some(token),
+    )?;
     violations(&result)?;
     let bytes = result["bytes"].as_f64().unwrap_or_default();
     if bytes as u64 != DOWNLOAD_BYTES {

@@ -4,7 +4,7 @@
 //   node browser.mjs start CONSOLE_URL FLOOR_URL RUNS
 //   node browser.mjs list CONSOLE_URL PATH ROWS RUNS USER PASSWORD
 //   node browser.mjs parse FILE RUNS
-//   node browser.mjs download CONSOLE_URL RECORD_PATH TITLE ARTIFACT_ID TOKEN RUNS USER PASSWORD
+//   LARDER_BENCH_TOKEN=... node browser.mjs download CONSOLE_URL RECORD_PATH TITLE ARTIFACT_ID RUNS USER PASSWORD
 import { chromium } from '@playwright/test';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -145,7 +145,8 @@ async function list(consoleUrl, path, rows, runs, user, password) {
 /** An artifact downloaded through the console's button, beside a plain fetch-to-Blob of the same
  * URL in the same page: time, throughput, and the wasm memory before and after (wasm memory
  * never shrinks, so "after" is its high-water mark). */
-async function download(consoleUrl, recordPath, title, artifactId, token, runs, user, password) {
+async function download(consoleUrl, recordPath, title, artifactId, runs, user, password) {
+  const token = process.env.LARDER_BENCH_TOKEN;
   const out = { console_ms: [], plain_ms: [], bytes: 0, wasm_before: [], wasm_after: [], violations: [] };
   const browser = await freshBrowser();
   try {
@@ -213,6 +214,6 @@ let result;
 if (mode === 'start') result = await start(rest[0], rest[1], Number(rest[2]));
 else if (mode === 'list') result = await list(rest[0], rest[1], Number(rest[2]), Number(rest[3]), rest[4], rest[5]);
 else if (mode === 'parse') result = parse(rest[0], Number(rest[1]));
-else if (mode === 'download') result = await download(rest[0], rest[1], rest[2], rest[3], rest[4], Number(rest[5]), rest[6], rest[7]);
+else if (mode === 'download') result = await download(rest[0], rest[1], rest[2], rest[3], Number(rest[4]), rest[5], rest[6]);
 else throw new Error(`unknown mode ${mode}`);
 process.stdout.write(JSON.stringify(result));
