@@ -69,3 +69,63 @@ test('script payloads in records, households, members and profiles render as tex
   expect((await request.delete(api(`households/${householdId}`), { headers: noah })).status()).toBe(200);
   expect((await request.delete(api(`articles/${slug}`), { headers: curator })).status()).toBe(200);
 });
+
+test('script payloads in guides, guidelines, textbooks, passages, food tables and artifacts render as text', async ({ page, request }) => {
+  page.on('dialog', (dialog) => { throw new Error(`a dialog opened: ${dialog.message()}`); });
+  const admin = { Authorization: `Bearer ${await apiToken(request, 'admin', 'admin-demo')}` };
+  const tag = `xss${Date.now()}`;
+  const all = Object.values(payloads);
+  const text = (i: number) => `${all[i % all.length]} ${tag}`;
+  const post = async (path: string, data: object) => {
+    const answer = await request.post(api(path), { headers: admin, data });
+    expect(answer.status(), `${path}: ${await answer.text()}`).toBe(201);
+    return (await answer.json()).result;
+  };
+  const guide = await post('guides', {
+    urn: `${tag}-guide`, title: text(0), short_title: text(1), description: text(2), content: text(3), notes: text(1), tags: all,
+  });
+  const guideline = await post('guidelines', {
+    guide_urn: guide.urn, title: text(1), rule_text: text(0), notes: text(3), quantity: { note: text(2) }, sequence_no: 1,
+  });
+  const textbook = await post('textbooks', {
+    urn: `${tag}-book`, title: text(2), subtitle: text(0), publisher: text(1), description: text(3), keywords: all, page_count: 2,
+  });
+  const fctable = await post('fctables', {
+    urn: `${tag}-table`, title: text(3), database_name: text(0), compiling_institution: text(1), description: text(2), tags: all,
+  });
+  const upload = await request.post(api('artifacts/upload'), {
+    headers: admin,
+    multipart: { parent_urn: textbook.urn, title: text(0), description: text(2), file: { name: `${payloads.img}.txt`, mimeType: 'text/plain', buffer: Buffer.from('x') } },
+  });
+  expect(upload.status()).toBe(201);
+  const artifact = (await upload.json()).result;
+  const replaced = await request.post(api(`textbook-passages/by-textbook/${textbook.urn}/replace`), {
+    headers: admin,
+    data: { artifact_id: artifact.id, passages: [{ page_no: 1, text: text(3), char_start: 0, char_end: 10 }], structure_tree: { roots: [{ id: 'n', title: text(0), kind: 'chapter', page_start: 1, page_end: 2, children: [] }] } },
+  });
+  expect(replaced.ok()).toBeTruthy();
+  const passages = (await (await request.get(api(`textbook-passages/by-textbook/${textbook.urn}`), { headers: admin })).json()).result;
+
+  await signIn(page, 'admin', 'admin-demo');
+  const pages = [
+    `records/guides?q=${tag}`, `records/guides/${guide.urn}`,
+    `records/guidelines?q=${tag}`, `records/guidelines/${guideline.id}`,
+    `records/textbooks?q=${tag}`, `records/textbooks/${textbook.urn}`,
+    `records/textbook-passages?textbook=${encodeURIComponent(textbook.urn)}`, `records/textbook-passages/${passages[0].id}`,
+    `records/fctables?q=${tag}`, `records/fctables/${fctable.urn}`,
+    `records/artifacts/${artifact.id}`,
+  ];
+  for (const path of pages) {
+    await goInApp(page, path);
+    // The payload shows as text (every record here carries one in its title or text).
+    await expect(page.getByText(new RegExp(`(<img|<script|javascript:|<em>).*${tag}`)).first(), path).toBeVisible();
+    await expectInert(page);
+  }
+  await goInApp(page, `records/textbooks/${textbook.urn}`);
+  await expect(page.getByRole('navigation', { name: 'Table of contents' })).toContainText(payloads.img);
+  await expectInert(page);
+
+  for (const path of [`guides/${guide.urn}`, `textbooks/${textbook.urn}`, `fctables/${fctable.urn}`]) {
+    expect((await request.delete(api(path), { headers: admin })).status()).toBe(200);
+  }
+});
