@@ -230,7 +230,7 @@ async fn drive(origin: &str, length: Duration) -> Result<Report> {
     report.seconds = started.elapsed().as_secs_f64();
     // Every acknowledged write, read back by its own session.
     for (token, expect) in checks {
-        for (path, field, value) in expect {
+        for (path, field, value) in expect.into_checks() {
             report.checked += 1;
             let answer = http
                 .get(format!("{origin}/api/v1/{path}"))

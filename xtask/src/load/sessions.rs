@@ -104,10 +104,33 @@ impl Session {
 }
 
 /// What a session expects to find afterwards: (path, field, value) of acknowledged writes.
-pub type Expectations = Vec<(String, String, Value)>;
+/// What a session expects to find afterwards: per path, the field its latest acknowledged
+/// write set (`deleted` for a deletion).
+#[derive(Default)]
+pub struct Expectations(Vec<(String, String, Value)>);
+
+impl Expectations {
+    /// The latest write to `path` wins.
+    fn set(&mut self, path: String, field: &str, value: Value) {
+        self.0.retain(|(p, _, _)| p != &path);
+        self.0.push((path, field.to_string(), value));
+    }
+
+    /// Records `field = value` unless a later write to `path` was recorded already.
+    fn set_unless_written(&mut self, path: String, field: &str, value: Value) {
+        if !self.0.iter().any(|(p, _, _)| p == &path) {
+            self.0.push((path, field.to_string(), value));
+        }
+    }
+
+    /// `(path, field, value)` triples.
+    pub fn into_checks(self) -> Vec<(String, String, Value)> {
+        self.0
+    }
+}
 
 pub async fn owner(mut s: Session, deadline: Instant, n: usize) -> (Session, Expectations) {
-    let mut expect = Vec::new();
+    let mut expect = Expectations::default();
     let Some(home) = s.call(Method::GET, "households/me", None).await else {
         return (s, expect);
     };
@@ -154,10 +177,7 @@ pub async fn owner(mut s: Session, deadline: Instant, n: usize) -> (Session, Exp
                 .await
                 .is_some()
                 {
-                    expect.retain(|(path, _, _): &(String, String, Value)| {
-                        path != &format!("members/{id}")
-                    });
-                    expect.push((format!("members/{id}"), "name".into(), json!(name)));
+                    expect.set(format!("members/{id}"), "name", json!(name));
                 }
             }
             8 if members.len() > 2 => {
@@ -166,8 +186,7 @@ pub async fn owner(mut s: Session, deadline: Instant, n: usize) -> (Session, Exp
                     .await
                     .is_some()
                 {
-                    expect.retain(|(path, _, _)| path != &format!("members/{id}"));
-                    expect.push((format!("members/{id}"), "deleted".into(), Value::Null));
+                    expect.set(format!("members/{id}"), "deleted", Value::Null);
                 }
             }
             _ => {
@@ -186,29 +205,16 @@ pub async fn owner(mut s: Session, deadline: Instant, n: usize) -> (Session, Exp
         }
     }
     for id in &members {
-        if !expect
-            .iter()
-            .any(|(path, _, _)| path == &format!("members/{id}"))
-        {
-            expect.push((
-                format!("members/{id}"),
-                "household_id".into(),
-                json!(household),
-            ));
-        }
+        expect.set_unless_written(format!("members/{id}"), "household_id", json!(household));
     }
     if let Some(region) = region {
-        expect.push((
-            format!("households/{household}"),
-            "region".into(),
-            json!(region),
-        ));
+        expect.set(format!("households/{household}"), "region", json!(region));
     }
     (s, expect)
 }
 
 pub async fn curator(mut s: Session, deadline: Instant, n: usize) -> (Session, Expectations) {
-    let mut expect = Vec::new();
+    let mut expect = Expectations::default();
     let mut mine: Vec<String> = Vec::new();
     let words = ["vitamin", "iron", "calcium", "protein", "sugar", "fibre"];
     // The demo articles, as the list names them.
@@ -271,10 +277,7 @@ pub async fn curator(mut s: Session, deadline: Instant, n: usize) -> (Session, E
                 .await
                 .is_some()
                 {
-                    expect.retain(|(path, _, _): &(String, String, Value)| {
-                        path != &format!("articles/{urn}")
-                    });
-                    expect.push((format!("articles/{urn}"), "title".into(), json!(title)));
+                    expect.set(format!("articles/{urn}"), "title", json!(title));
                 }
             }
             _ if mine.len() > 3 => {
@@ -283,8 +286,7 @@ pub async fn curator(mut s: Session, deadline: Instant, n: usize) -> (Session, E
                     .await
                     .is_some()
                 {
-                    expect.retain(|(path, _, _)| path != &format!("articles/{urn}"));
-                    expect.push((format!("articles/{urn}"), "deleted".into(), Value::Null));
+                    expect.set(format!("articles/{urn}"), "deleted", Value::Null);
                 }
             }
             _ => {
@@ -293,12 +295,7 @@ pub async fn curator(mut s: Session, deadline: Instant, n: usize) -> (Session, E
         }
     }
     for urn in &mine {
-        if !expect
-            .iter()
-            .any(|(path, _, _)| path == &format!("articles/{urn}"))
-        {
-            expect.push((format!("articles/{urn}"), "urn".into(), json!(urn)));
-        }
+        expect.set_unless_written(format!("articles/{urn}"), "urn", json!(urn));
     }
     (s, expect)
 }
