@@ -48,7 +48,7 @@ pub fn MyHousehold() -> impl IntoView {
     view! {
         <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading your household…"</p> }>
             {move || household.get().map(|result| match result {
-                Err(error) => view! { <h1>"My household"</h1><ErrorView error/> }.into_any(),
+                Err(error) => view! { <h1>"My household"</h1><ErrorView error retry=changed/> }.into_any(),
                 Ok(None) => view! { <CreateHousehold created=changed/> }.into_any(),
                 Ok(Some((household, members))) => view! { <HouseholdPanel household members changed/> }.into_any(),
             })}

@@ -49,7 +49,7 @@ pub fn HouseholdView() -> impl IntoView {
         <p><A href=crate::app::link("/households")>"← Households"</A></p>
         <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading the household…"</p> }>
             {move || loaded.get().map(|result| match result {
-                Err(error) => view! { <h1>"Household"</h1><ErrorView error/> }.into_any(),
+                Err(error) => view! { <h1>"Household"</h1><ErrorView error retry=move |_| loaded.refetch()/> }.into_any(),
                 Ok((household, members)) => view! {
                     <h1>{household.name.clone()}</h1>
                     <p class="hint">"Read-only: only the owner changes a household."</p>

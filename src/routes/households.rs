@@ -28,7 +28,7 @@ pub fn Households() -> impl IntoView {
         <h1>"Households"</h1>
         <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading households…"</p> }>
             {move || households.get().map(|result| match result {
-                Err(error) => view! { <ErrorView error/> }.into_any(),
+                Err(error) => view! { <ErrorView error retry=move |_| households.refetch()/> }.into_any(),
                 Ok(list) if list.is_empty() => view! { <p class="empty">"No households on this page. Households appear here once their owners create them."</p> }.into_any(),
                 Ok(list) => view! { <HouseholdTable households=list/> }.into_any(),
             })}

@@ -41,7 +41,7 @@ pub fn MemberPage() -> impl IntoView {
         <p><A href=crate::app::link("/household")>"← My household"</A></p>
         <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading the member…"</p> }>
             {move || member.get().map(|result| match result {
-                Err(error) => view! { <h1>"Member"</h1><ErrorView error/> }.into_any(),
+                Err(error) => view! { <h1>"Member"</h1><ErrorView error retry=move |_| version.update(|v| *v += 1)/> }.into_any(),
                 Ok((member, profile)) => view! {
                     <h1>{member.name.clone()}</h1>
                     <MemberDetails member=member.clone() saved=Callback::new(move |_| version.update(|v| *v += 1))/>

@@ -53,7 +53,7 @@ fn RecordOf(schema: &'static Schema, id: String) -> impl IntoView {
             {move || record.get().map(|result| match result {
                 Err(error) => view! {
                     <h1>{schema.collection.singular}</h1>
-                    <ErrorView error/>
+                    <ErrorView error retry=move |_| version.update(|v| *v += 1)/>
                 }.into_any(),
                 Ok(record) => view! {
                     <Loaded schema record editing version/>

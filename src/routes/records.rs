@@ -224,7 +224,7 @@ fn Listing(
         <div class="records-body" class:with-facets=move || matches!(rows.get(), Some(Ok(Rows::Found(_))))>
             <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading…"</p> }>
                 {move || rows.get().map(|result| match result {
-                    Err(error) => view! { <ErrorView error/> }.into_any(),
+                    Err(error) => view! { <ErrorView error retry=move |_| rows.refetch()/> }.into_any(),
                     Ok(Rows::Listed(rows)) if rows.is_empty() => view! { <Empty schema searching=false/> }.into_any(),
                     Ok(Rows::Listed(rows)) => view! { <Table schema rows=rows.into_iter().map(|(id, r)| (id, r, None)).collect()/> }.into_any(),
                     Ok(Rows::Found(found)) => {

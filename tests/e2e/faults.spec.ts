@@ -66,9 +66,8 @@ test('a gateway HTML page four times: the error names the status and the page te
   await expect(alert).toContainText('The upstream server did not answer.');
   await expect(alert).not.toContainText('<h1>');
   expect(await hits(request, 'GET', '/api/v1/articles')).toBe(4);
-  // The console keeps working: the next visit lists the records.
-  await visit(page, '/records/guides');
-  await visit(page, '/records/articles');
+  // The console keeps working: "Try again" lists the records.
+  await alert.getByRole('button', { name: 'Try again' }).click();
   await expect(page.locator('table.records tbody tr').first()).toBeVisible();
 });
 
@@ -81,8 +80,7 @@ test('an answer later than the timeout: the console says so and recovers', async
   await arm(request, 'GET', path, [{ kind: 'delay', delay_ms: 5000 }]);
   await openRecord(page, urn);
   await expect(page.getByRole('alert')).toContainText('No answer within 2 s');
-  await visit(page, '/records/articles');
-  await openRecord(page, urn);
+  await page.getByRole('alert').getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
 });
 
@@ -112,11 +110,14 @@ test('truncated JSON and success:false in a 200 are errors with the service deta
   await arm(request, 'GET', path, [{ kind: 'truncated' }]);
   await openRecord(page, urn);
   await expect(page.getByRole('alert')).toContainText('Unexpected answer');
-  await visit(page, '/records/articles');
   await arm(request, 'GET', path, [{ kind: 'success_false' }]);
-  await openRecord(page, urn);
+  await page.getByRole('alert').getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByRole('alert')).toContainText('Injected fault');
   expect(await hits(request, 'GET', path)).toBe(2);
+  // A record that is not there is no failure to retry: no "Try again".
+  await openRecord(page, `${urn}-missing`);
+  await expect(page.getByRole('alert')).toContainText('not found');
+  await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
 });
 
 test('a save answered 502 is sent once and keeps the form; saving again works', async ({ page, request }) => {
