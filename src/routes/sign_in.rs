@@ -29,10 +29,13 @@ pub fn SignIn() -> impl IntoView {
             .filter(|n| n.starts_with('/') && !n.starts_with("//"));
         navigate(next.as_deref().unwrap_or("/"), Default::default());
     });
+    // Whatever was typed while the console loaded (index.html's form) carries on here.
+    let typed = crate::boot::typed();
     view! {
         <section class="narrow card">
             <h1>"Sign in"</h1>
-            <SignInForm on_success id_prefix="sign-in"/>
+            <SignInForm on_success id_prefix="sign-in" username=typed.name.clone() secret=typed.secret.clone()
+                machine=typed.machine focus=typed.focus/>
             <p class="hint">"Your session lives in this tab's memory only: reloading the page signs you out."</p>
         </section>
     }
@@ -49,11 +52,20 @@ pub fn SignInForm(
     /// Pre-fills the username (the dialog knows who was signed in).
     #[prop(optional, into)]
     username: String,
+    /// Pre-fills the secret (typed before the console had loaded).
+    #[prop(optional, into)]
+    secret: String,
+    /// Starts as "A machine client".
+    #[prop(optional)]
+    machine: bool,
+    /// The field to focus once shown: `"name"` or `"secret"`.
+    #[prop(default = None)]
+    focus: Option<&'static str>,
 ) -> impl IntoView {
     let client = expect_context::<ApiClient>();
     let config_ready = expect_context::<crate::app::ConfigReady>().0;
-    let kind = RwSignal::new(Kind::User);
-    let (name, secret) = (RwSignal::new(username), RwSignal::new(String::new()));
+    let kind = RwSignal::new(if machine { Kind::Client } else { Kind::User });
+    let (name, secret) = (RwSignal::new(username), RwSignal::new(secret));
     let error = RwSignal::new(None::<ApiError>);
 
     let sign_in = Action::new_local(move |credentials: &Credentials| {
@@ -89,6 +101,19 @@ pub fn SignInForm(
         Kind::Client => ("Client ID", "Client secret", "off", "off"),
     };
     let (name_id, secret_id) = (format!("{id_prefix}-name"), format!("{id_prefix}-secret"));
+    if let Some(field) = focus {
+        // After the first render, where the person was typing.
+        let id = format!("{id_prefix}-{field}");
+        request_animation_frame(move || {
+            let element = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id(&id))
+                .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
+            if let Some(element) = element {
+                let _ = element.focus();
+            }
+        });
+    }
 
     view! {
         <fieldset class="segmented">

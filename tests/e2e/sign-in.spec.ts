@@ -66,3 +66,31 @@ test('nothing about the session is stored, and a reload signs out', async ({ pag
   await page.reload();
   await expect(page).toHaveURL(/\/sign-in$/);
 });
+
+test('the sign-in form is usable while the console loads, and what was typed carries over', async ({ page }) => {
+  // Hold the wasm module back, as a slow network would.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  await page.route('**/*.wasm', async (route) => { await held; await route.continue(); });
+  const sent: string[] = [];
+  page.on('request', (r) => sent.push(`${r.method()} ${r.url()} ${r.postData() ?? ''}`));
+  await page.goto('sign-in');
+  const starting = page.getByRole('button', { name: 'Starting…' });
+  await expect(starting).toBeDisabled();
+  await page.locator('#boot-name').fill('curator');
+  await page.locator('#boot-secret').fill('curator-demo');
+  // Enter submits nothing while the console is not there.
+  await page.locator('#boot-secret').press('Enter');
+  expect(sent.filter((s) => s.includes('curator-demo'))).toEqual([]);
+  await expect(page).toHaveURL(/\/sign-in$/);
+
+  release();
+  const signIn = page.getByRole('button', { name: 'Sign in' });
+  await expect(signIn).toBeEnabled();
+  await expect(page.locator('#boot-shell')).toHaveCount(0);
+  await expect(page.getByLabel('Username')).toHaveValue('curator');
+  await expect(page.getByLabel('Password')).toHaveValue('curator-demo');
+  await expect(page.getByLabel('Password')).toBeFocused();
+  await signIn.click();
+  await expect(page.getByText('Signed in as curator')).toBeVisible();
+});
