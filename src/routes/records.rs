@@ -87,6 +87,30 @@ pub fn Records() -> impl IntoView {
     }
 }
 
+/// A page of `limit` rows from `offset`, fetched as consecutive requests the service allows
+/// (see [`chunks`]), in order, until one answers fewer rows than it was asked for.
+async fn in_pages<P, F, Fut>(
+    limit: u32,
+    offset: u32,
+    rows: impl Fn(&P) -> usize,
+    mut fetch: F,
+) -> Result<Vec<P>, ApiError>
+where
+    F: FnMut(u32, u32) -> Fut,
+    Fut: std::future::Future<Output = Result<P, ApiError>>,
+{
+    let mut pages = Vec::new();
+    for (size, from) in chunks(limit, offset, MAX_PAGE_SIZE) {
+        let page = fetch(size, from).await?;
+        let short = rows(&page) < size as usize;
+        pages.push(page);
+        if short {
+            break;
+        }
+    }
+    Ok(pages)
+}
+
 #[component]
 fn RecordsOf(schema: &'static Schema) -> impl IntoView {
     let path = schema.collection.path;
@@ -114,66 +138,60 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
         let (client, state, (limit, offset)) = (client.clone(), state.get(), page.get());
         let textbook = textbook.get();
         async move {
-            // Pages longer than the service allows arrive as consecutive pages, in order.
-            let requests = chunks(limit, offset, MAX_PAGE_SIZE);
             if schema.collection.path == "textbook-passages" {
                 let Some(textbook) = textbook else {
                     return Ok(Rows::Listed(Vec::new()));
                 };
-                let mut rows = Vec::new();
-                for (size, from) in requests {
-                    let passages = client.passages_of(&textbook, size, from).await?;
-                    let short = passages.len() < size as usize;
-                    rows.extend(passages.into_iter().filter_map(|p| {
-                        let record = serde_json::to_value(&p).ok()?.as_object()?.clone();
-                        Some((p.id.clone().unwrap_or_default(), Some(record)))
-                    }));
-                    if short {
-                        break;
-                    }
-                }
-                return Ok(Rows::Listed(rows));
+                let pages = in_pages(limit, offset, Vec::len, |size, from| {
+                    client.passages_of(&textbook, size, from)
+                })
+                .await?;
+                let rows = pages.into_iter().flatten().filter_map(|p| {
+                    let record = serde_json::to_value(&p).ok()?.as_object()?.clone();
+                    Some((p.id.clone().unwrap_or_default(), Some(record)))
+                });
+                return Ok(Rows::Listed(rows.collect()));
             }
             if schema.collection.searchable && state.active() {
-                let mut found: Option<SearchResults<Record>> = None;
-                for (size, from) in requests {
-                    let mut search = SearchQuery::new(state.q.clone().unwrap_or_default())
-                        .page(size, from)
-                        .highlight(HIGHLIGHTED);
-                    for facet in schema.facets {
-                        search = search.facet(*facet);
-                    }
-                    search.fq = state.fq.clone();
-                    if !state.sort.is_empty() {
-                        search = search.sort(state.sort.clone());
-                    }
-                    let part = client.search_records(&schema.collection, &search).await?;
-                    let short = part.results.len() < size as usize;
-                    match found.as_mut() {
-                        None => found = Some(part),
-                        Some(all) => all.results.extend(part.results),
-                    }
-                    if short {
-                        break;
-                    }
+                let mut base =
+                    SearchQuery::new(state.q.clone().unwrap_or_default()).highlight(HIGHLIGHTED);
+                for facet in schema.facets {
+                    base = base.facet(*facet);
                 }
-                found
-                    .map(Rows::Found)
-                    .ok_or_else(|| ApiError::Caller("A page needs at least one row.".into()))
+                base.fq = state.fq.clone();
+                if !state.sort.is_empty() {
+                    base = base.sort(state.sort.clone());
+                }
+                let pages = in_pages(
+                    limit,
+                    offset,
+                    |p: &SearchResults<Record>| p.results.len(),
+                    |size, from| {
+                        let search = base.clone().page(size, from);
+                        let client = client.clone();
+                        async move { client.search_records(&schema.collection, &search).await }
+                    },
+                )
+                .await?;
+                // The first answer's total and facets describe the whole search.
+                let mut pages = pages.into_iter();
+                let mut found = pages
+                    .next()
+                    .ok_or_else(|| ApiError::Caller("A page needs at least one row.".into()))?;
+                for page in pages {
+                    found.results.extend(page.results);
+                }
+                Ok(Rows::Found(found))
             } else {
-                let mut ids: Vec<String> = Vec::new();
-                for (size, from) in requests {
-                    let listed = client.list(&schema.collection, size, from).await?;
-                    let short = listed.len() < size as usize;
-                    ids.extend(
-                        listed
-                            .iter()
-                            .filter_map(|l| l.identifier().map(str::to_string)),
-                    );
-                    if short {
-                        break;
-                    }
-                }
+                let pages = in_pages(limit, offset, Vec::len, |size, from| {
+                    client.list(&schema.collection, size, from)
+                })
+                .await?;
+                let ids = pages
+                    .iter()
+                    .flatten()
+                    .filter_map(|l| l.identifier().map(str::to_string))
+                    .collect();
                 // The rows show at once; titles of the rows in view are read afterwards.
                 Ok::<_, ApiError>(Rows::Listed(cached_records(schema, ids)))
             }
