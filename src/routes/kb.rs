@@ -187,18 +187,15 @@ pub async fn resolve(
     schema: &'static Schema,
     identifiers: Vec<String>,
 ) -> Vec<(String, Option<Record>)> {
-    let cached = |id: &str| {
-        CACHE.with(|c| {
-            c.borrow()
-                .get(&cache_key(schema.collection.path, id))
-                .cloned()
-        })
-    };
-    let missing: Vec<String> = identifiers
-        .iter()
-        .filter(|id| cached(id).is_none())
-        .cloned()
-        .collect();
+    let path = schema.collection.path;
+    let missing: Vec<String> = CACHE.with(|c| {
+        let cache = c.borrow();
+        identifiers
+            .iter()
+            .filter(|id| !cache.contains_key(&cache_key(path, id)))
+            .cloned()
+            .collect()
+    });
     for batch in missing.chunks(10) {
         let fetched = join_all(
             batch
@@ -208,17 +205,11 @@ pub async fn resolve(
         .await;
         for (id, record) in batch.iter().zip(fetched) {
             if let Ok(record) = record {
-                remember(schema.collection.path, id, &record);
+                remember(path, id, &record);
             }
         }
     }
-    identifiers
-        .into_iter()
-        .map(|id| {
-            let record = cached(&id);
-            (id, record)
-        })
-        .collect()
+    cached_records(schema, identifiers)
 }
 
 /// A record read through the cache's bookkeeping.

@@ -7,12 +7,10 @@ import { signIn, unique, visit } from './records-common';
 // `/__faults` arms a fault on one route and counts what reached it. For each fault the console
 // shows what happened, keeps working, and (by the fixtures' guard) never panics.
 
-const control = faultControl;
-const arm = armFault;
 
 /** How many requests reached `method path` while a rule watched it. */
 async function hits(request: APIRequestContext, method: string, path: string) {
-  const report = await (await request.get(control())).json();
+  const report = await (await request.get(faultControl())).json();
   return report.hits.filter((h: { method: string; path: string }) => h.method === method && h.path === path).length;
 }
 
@@ -33,14 +31,14 @@ async function openRecord(page: Page, urn: string) {
 }
 
 test.afterEach(async ({ request }) => {
-  await request.delete(control());
+  await request.delete(faultControl());
 });
 
 test('a burst of 503s: the console says it is retrying, then shows the record', async ({ page, request }) => {
   const { urn, title } = await article(request);
   const path = `/api/v1/articles/${urn}`;
   await signIn(page);
-  await arm(request, 'GET', path, [{ kind: 'status', status: 503 }, { kind: 'status', status: 503 }]);
+  await armFault(request, 'GET', path, [{ kind: 'status', status: 503 }, { kind: 'status', status: 503 }]);
   await openRecord(page, urn);
   await expect(page.getByRole('status').filter({ hasText: /Retrying \d of 3/ })).toBeVisible();
   await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible({ timeout: 10_000 });
@@ -50,7 +48,7 @@ test('a burst of 503s: the console says it is retrying, then shows the record', 
 
 test('429 with Retry-After: the list waits and then appears', async ({ page, request }) => {
   await signIn(page);
-  await arm(request, 'GET', '/api/v1/articles', [{ kind: 'status', status: 429, retry_after: '1' }]);
+  await armFault(request, 'GET', '/api/v1/articles', [{ kind: 'status', status: 429, retry_after: '1' }]);
   await visit(page, '/records/articles');
   await expect(page.locator('table.records tbody tr').first()).toBeVisible({ timeout: 10_000 });
   expect(await hits(request, 'GET', '/api/v1/articles')).toBe(2);
@@ -58,7 +56,7 @@ test('429 with Retry-After: the list waits and then appears', async ({ page, req
 
 test('a gateway HTML page four times: the error names the status and the page text', async ({ page, request }) => {
   await signIn(page);
-  await arm(request, 'GET', '/api/v1/articles', Array(4).fill({ kind: 'html' }));
+  await armFault(request, 'GET', '/api/v1/articles', Array(4).fill({ kind: 'html' }));
   await visit(page, '/records/articles');
   const alert = page.getByRole('alert').filter({ hasText: 'Bad Gateway' });
   await expect(alert).toBeVisible({ timeout: 15_000 });
@@ -77,7 +75,7 @@ test('an answer later than the timeout: the console says so and recovers', async
   const { urn, title } = await article(request);
   const path = `/api/v1/articles/${urn}`;
   await signIn(page);
-  await arm(request, 'GET', path, [{ kind: 'delay', delay_ms: 5000 }]);
+  await armFault(request, 'GET', path, [{ kind: 'delay', delay_ms: 5000 }]);
   await openRecord(page, urn);
   await expect(page.getByRole('alert')).toContainText('No answer within 2 s');
   await page.getByRole('alert').getByRole('button', { name: 'Try again' }).click();
@@ -90,7 +88,7 @@ test('a dropped connection: a network error, not retried by the console', async 
   await signIn(page);
   // Chromium repeats a request by itself when a reused keep-alive connection closes unanswered
   // (once per idle connection), so enough drops are armed to outlast it.
-  await arm(request, 'GET', path, Array(10).fill({ kind: 'drop' }));
+  await armFault(request, 'GET', path, Array(10).fill({ kind: 'drop' }));
   // Watches for a "Retrying" notice at any moment, not only at the end.
   await page.evaluate(() => {
     new MutationObserver(() => {
@@ -107,10 +105,10 @@ test('truncated JSON and success:false in a 200 are errors with the service deta
   const { urn } = await article(request);
   const path = `/api/v1/articles/${urn}`;
   await signIn(page);
-  await arm(request, 'GET', path, [{ kind: 'truncated' }]);
+  await armFault(request, 'GET', path, [{ kind: 'truncated' }]);
   await openRecord(page, urn);
   await expect(page.getByRole('alert')).toContainText('Unexpected answer');
-  await arm(request, 'GET', path, [{ kind: 'success_false' }]);
+  await armFault(request, 'GET', path, [{ kind: 'success_false' }]);
   await page.getByRole('alert').getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByRole('alert')).toContainText('Injected fault');
   expect(await hits(request, 'GET', path)).toBe(2);
@@ -127,7 +125,7 @@ test('a save answered 502 is sent once and keeps the form; saving again works', 
   await openRecord(page, urn);
   await page.getByRole('button', { name: 'Edit' }).click();
   await page.getByLabel('Title', { exact: true }).fill(`${title} saved twice`);
-  await arm(request, 'PATCH', path, [{ kind: 'status', status: 502 }]);
+  await armFault(request, 'PATCH', path, [{ kind: 'status', status: 502 }]);
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByRole('alert').filter({ hasText: /Bad ?Gateway/ })).toBeVisible();
   await expect(page.getByLabel('Title', { exact: true })).toHaveValue(`${title} saved twice`);
@@ -144,7 +142,7 @@ test('a create answered 503 is sent once, creates nothing and keeps the form', a
   await visit(page, '/records/articles/new');
   await page.getByLabel('URN slug').fill(slug);
   await page.getByLabel('Title', { exact: true }).fill(`Created once ${slug}`);
-  await arm(request, 'POST', '/api/v1/articles', [{ kind: 'status', status: 503 }]);
+  await armFault(request, 'POST', '/api/v1/articles', [{ kind: 'status', status: 503 }]);
   await page.getByRole('button', { name: 'Create article' }).click();
   await expect(page.getByRole('alert').filter({ hasText: /Unavailable/i })).toBeVisible();
   await expect(page.getByLabel('URN slug')).toHaveValue(slug);

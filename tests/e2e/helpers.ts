@@ -50,16 +50,6 @@ export async function apiToken(request: APIRequestContext, username: string, pas
   return (result.token ?? result.access_token ?? result.jwt) as string;
 }
 
-/** Fails the test on any uncaught error or panic in the page, or a Content-Security-Policy violation. */
-export function failOnPageErrors(page: Page) {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && /panicked|Content Security Policy/.test(m.text())) errors.push(m.text());
-  });
-  return () => expect(errors).toEqual([]);
-}
-
 /** The fault-injection control of larder-server (`--fault-injection`), on BASE_URL's origin. */
 export const faultControl = () => new URL('/__faults', process.env.BASE_URL).href;
 
