@@ -10,10 +10,12 @@ use std::collections::BTreeMap;
 use larder_api::records::changed_fields;
 use larder_api::Record;
 use larder_contract::slug::is_valid_slug;
+use larder_contract::validate::{check_object, Extra, Problems};
+use larder_contract::Field;
 use serde_json::Value;
 
 use super::value::{effective_kind, parse, to_input};
-use super::{Field, FieldKind, Schema};
+use super::{FieldKind, Schema};
 
 /// Problems per field name (`urn` for the slug).
 pub type Errors = BTreeMap<String, String>;
@@ -22,7 +24,7 @@ pub type Errors = BTreeMap<String, String>;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Editor {
     /// The field.
-    pub field: Field,
+    pub field: &'static Field,
     /// The editor it gets for this record's value.
     pub kind: FieldKind,
     /// The text it starts with.
@@ -31,30 +33,33 @@ pub struct Editor {
     pub editable: bool,
 }
 
-/// The editors of a create form, pre-filled from `template` (e.g. a guideline's `guide_urn`).
+/// The editors of a create form: the create schema's fields (the slug has its own input),
+/// pre-filled from `template` (e.g. a guideline's `guide_urn`).
 pub fn create_editors(schema: &Schema, template: &Record) -> Vec<Editor> {
     schema
-        .fields
+        .collection
+        .create
         .iter()
         .filter(|f| schema.is_creatable(f.name))
         .map(|f| editor(f, template, true))
         .collect()
 }
 
-/// The editors of an edit form for `record`.
+/// The editors of an edit form for `record`: every known field, editable when the update
+/// allow-list takes it.
 pub fn edit_editors(schema: &Schema, record: &Record) -> Vec<Editor> {
     schema
-        .fields
-        .iter()
+        .fields()
+        .into_iter()
         .map(|f| editor(f, record, schema.is_editable(f.name)))
         .collect()
 }
 
-fn editor(field: &Field, record: &Record, editable: bool) -> Editor {
+fn editor(field: &'static Field, record: &Record, editable: bool) -> Editor {
     let value = record.get(field.name);
-    let kind = effective_kind(field.kind, value);
+    let kind = effective_kind(FieldKind::of(&field.ty), value);
     Editor {
-        field: *field,
+        field,
         kind,
         initial: to_input(kind, value),
         editable,
@@ -70,11 +75,37 @@ fn is_empty(value: &Value) -> bool {
     }
 }
 
-/// Checks the slug: empty (the service assigns one), a slug, or a full URN of this collection.
+/// Problems the contract's schema finds in `body`, by the field they are about (the first
+/// problem of each field), in the words the service would use.
+pub fn problems_of(fields: &[Field], body: &Record) -> Errors {
+    let mut problems = Problems::new();
+    check_object(fields, Extra::Forbid, body, &mut problems);
+    let mut errors = Errors::new();
+    for problem in problems.shown() {
+        let field = problem
+            .loc
+            .first()
+            .and_then(|l| match l {
+                larder_contract::validate::Loc::Key(k) => Some(k.clone()),
+                larder_contract::validate::Loc::Index(_) => None,
+            })
+            .unwrap_or_default();
+        let place = problem.dotted();
+        let message = if place.contains('.') {
+            format!("{place}: {}", problem.msg)
+        } else {
+            problem.msg.clone()
+        };
+        errors.entry(field).or_insert(message);
+    }
+    errors
+}
+
+/// Checks the slug: a slug, or a full URN of this collection (production requires one).
 pub fn slug_of(schema: &Schema, raw: &str) -> Result<Option<String>, String> {
     let raw = raw.trim();
     if raw.is_empty() {
-        return Ok(None);
+        return Err("Required: a short name of lower-case letters and digits, e.g. vitamin-d-2024.".into());
     }
     let prefix = schema.collection.urn_prefix().unwrap_or_default();
     let slug = raw.strip_prefix(prefix.as_str()).unwrap_or(raw);
@@ -112,8 +143,14 @@ pub fn create_body(
             .map(String::as_str)
             .unwrap_or(&editor.initial);
         match parse(editor.kind, raw) {
+            // A required field that may be empty (an article's content) goes as "".
+            Ok(value) if is_empty(&value) && matches!(editor.field.ty, larder_contract::Type::Str { min: 0, .. }) => {
+                if editor.field.required {
+                    body.insert(name.into(), Value::String(String::new()));
+                }
+            }
             Ok(value) if is_empty(&value) => {
-                if schema.required.contains(&name) {
+                if schema.is_required(name) {
                     errors.insert(name.into(), "Required.".into());
                 }
             }
@@ -123,6 +160,11 @@ pub fn create_body(
             Err(e) => {
                 errors.insert(name.into(), e);
             }
+        }
+    }
+    if errors.is_empty() {
+        for (field, problem) in problems_of(schema.collection.create, &body) {
+            errors.entry(field).or_insert(problem);
         }
     }
     if errors.is_empty() {
@@ -147,8 +189,17 @@ pub fn edited_record(
             continue;
         };
         match parse(editor.kind, raw) {
-            Ok(value) if is_empty(&value) && schema.required.contains(&name) => {
+            Ok(value) if is_empty(&value) && schema.is_required(name) => {
                 errors.insert(name.into(), "Required.".into());
+            }
+            Ok(value)
+                if is_empty(&value) && !schema.collection.clearable.contains(&name) =>
+            {
+                errors.insert(
+                    name.into(),
+                    "The service cannot empty this field once it has a value; give a new value or leave it as it was."
+                        .into(),
+                );
             }
             // Clearing a field the record never had is no change at all.
             Ok(value) if is_empty(&value) && !original.contains_key(name) => {}
@@ -161,6 +212,10 @@ pub fn edited_record(
         }
     }
     if errors.is_empty() {
+        let changes = changed_fields(schema.collection, original, &after);
+        errors = problems_of(schema.collection.update, &changes);
+    }
+    if errors.is_empty() {
         Ok(after)
     } else {
         Err(errors)
@@ -169,13 +224,14 @@ pub fn edited_record(
 
 /// What the PATCH of an edit carries (the client adds an artifact's `file_type`).
 pub fn changes(schema: &Schema, original: &Record, after: &Record) -> Record {
-    changed_fields(&schema.collection, original, after)
+    changed_fields(schema.collection, original, after)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::schema;
+    use crate::schema::schema_of;
+    use larder_contract::collections::{ARTICLES, GUIDELINES, GUIDES};
     use serde_json::json;
 
     fn record(value: Value) -> Record {
@@ -191,21 +247,40 @@ mod tests {
 
     #[test]
     fn a_create_validates_slug_required_fields_and_types() {
-        let articles = schema("articles").unwrap();
+        let articles = schema_of(&ARTICLES);
         let editors = create_editors(articles, &Record::new());
         assert!(editors
             .iter()
-            .all(|e| !["urn", "id", "created_at"].contains(&e.field.name)));
+            .all(|e| !["urn", "id", "created_at", "status", "language"].contains(&e.field.name)));
         let errors = create_body(
             articles,
             "Bad Slug",
             &editors,
-            &inputs(&[("publication_year", "soon")]),
+            &inputs(&[("title", "T"), ("venue", "V"), ("authors", "A"), ("publication_year", "soon")]),
         )
         .unwrap_err();
         assert_eq!(
             errors.keys().map(String::as_str).collect::<Vec<_>>(),
-            ["publication_year", "title", "urn"]
+            ["urn"],
+            "the slug is checked first, the rest once it is right"
+        );
+        let errors =
+            create_body(articles, "x", &editors, &inputs(&[("publication_year", "soon")])).unwrap_err();
+        assert_eq!(
+            errors.keys().map(String::as_str).collect::<Vec<_>>(),
+            ["authors", "title", "venue"]
+        );
+        let errors = create_body(
+            articles,
+            "x",
+            &editors,
+            &inputs(&[("title", "T"), ("venue", "V"), ("authors", "A"), ("publication_year", "soon"), ("url", "ftp://x")]),
+        )
+        .unwrap_err();
+        assert_eq!(
+            errors.keys().map(String::as_str).collect::<Vec<_>>(),
+            ["publication_year", "url"],
+            "the contract's own checks, as the service makes them"
         );
 
         let body = create_body(
@@ -214,6 +289,8 @@ mod tests {
             &editors,
             &inputs(&[
                 ("title", " Vitamin D "),
+                ("venue", "Bone Journal"),
+                ("authors", "A. Author"),
                 ("publication_year", "2024"),
                 ("tags", "bones\nsun"),
                 ("open_access", ""),
@@ -222,19 +299,16 @@ mod tests {
         .unwrap();
         assert_eq!(
             Value::Object(body),
-            json!({"urn": "vit-d", "title": "Vitamin D", "publication_year": 2024, "tags": ["bones", "sun"]})
+            json!({"urn": "vit-d", "title": "Vitamin D", "venue": "Bone Journal", "authors": ["A. Author"],
+                   "content": "", "publication_year": "2024", "tags": ["bones", "sun"]})
         );
-        // No slug: the service assigns one.
-        assert!(
-            !create_body(articles, "", &editors, &inputs(&[("title", "T")]))
-                .unwrap()
-                .contains_key("urn")
-        );
+        // Production requires a slug.
+        assert!(create_body(articles, "", &editors, &inputs(&[("title", "T")])).is_err());
     }
 
     #[test]
     fn a_guideline_create_keeps_its_guide() {
-        let guidelines = schema("guidelines").unwrap();
+        let guidelines = schema_of(&GUIDELINES);
         let template = record(json!({"guide_urn": "urn:guide:eat-well-2024"}));
         let editors = create_editors(guidelines, &template);
         let body = create_body(
@@ -250,14 +324,14 @@ mod tests {
 
     #[test]
     fn an_edit_sends_only_touched_changed_mutable_fields_and_keeps_unknown_ones() {
-        let guides = schema("guides").unwrap();
+        let guides = schema_of(&GUIDES);
         let original = record(json!({
             "urn": "urn:guide:a", "type": "guide", "title": "A", "tags": ["x"], "page_count": 3,
             "publication_date": "2024", "x_future_field": {"keep": true}, "revision": {"n": 1}
         }));
         let editors = edit_editors(guides, &original);
         let type_editor = editors.iter().find(|e| e.field.name == "type");
-        assert!(type_editor.is_none(), "type is not a known guide field");
+        assert!(type_editor.is_none(), "production's guides have no type");
         let date = editors
             .iter()
             .find(|e| e.field.name == "publication_date")
@@ -295,11 +369,18 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(errors.len(), 2);
+
+        let errors = edited_record(guides, &original, &editors, &inputs(&[("page_count", "")]))
+            .unwrap_err();
+        assert!(
+            errors["page_count"].contains("cannot empty"),
+            "production drops a null instead of clearing"
+        );
     }
 
     #[test]
     fn immutables_are_not_editable() {
-        let guidelines = schema("guidelines").unwrap();
+        let guidelines = schema_of(&GUIDELINES);
         let original = record(json!({"id": "1", "guide_urn": "urn:guide:a", "rule_text": "r"}));
         let editors = edit_editors(guidelines, &original);
         let guide = editors

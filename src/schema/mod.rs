@@ -4,18 +4,18 @@
 //! and sort keys. The list, the detail view and the forms are all driven by it, so the seven
 //! collections share one set of pages. Pure: builds natively and is unit-tested there.
 
-mod fields;
 pub mod form;
 pub mod highlight;
+mod presentation;
 pub mod replace;
 pub mod value;
 pub mod window;
 
 use larder_api::Record;
-use larder_contract::{Collection, IdentifierKind};
+use larder_contract::{Collection, Field, Type};
 use serde_json::Value;
 
-pub use fields::SCHEMAS;
+pub use presentation::SCHEMAS;
 
 /// How a field is shown and edited.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,51 +42,64 @@ pub enum FieldKind {
     Json,
 }
 
-/// One known field of a resource.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Field {
-    /// The wire name.
-    pub name: &'static str,
-    /// Its editor.
-    pub kind: FieldKind,
-}
-
-impl Field {
-    /// The label people read.
-    pub fn label(&self) -> String {
-        label(self.name)
+impl FieldKind {
+    /// The editor of a value of the contract's type.
+    pub fn of(ty: &Type) -> FieldKind {
+        match ty {
+            Type::Str { multiline: true, .. } => FieldKind::LongText,
+            Type::Str { .. }
+            | Type::Slug
+            | Type::Urn(_)
+            | Type::Uuid
+            | Type::Lang
+            | Type::Country
+            | Type::Url
+            | Type::DateTime
+            | Type::YearDate
+            | Type::FileType => FieldKind::Text,
+            Type::Date => FieldKind::Date,
+            Type::Enum(values) | Type::EnumFolded(values) => FieldKind::Enum(values),
+            Type::Int { .. } | Type::Year => FieldKind::Integer,
+            Type::Float { .. } => FieldKind::Decimal,
+            Type::Bool => FieldKind::YesNo,
+            Type::List { item, .. } => match item {
+                Type::Enum(values) | Type::EnumFolded(values) => FieldKind::StringsOf(values),
+                Type::Str { .. } | Type::Slug | Type::Urn(_) | Type::Uuid | Type::Lang => {
+                    FieldKind::Strings
+                }
+                _ => FieldKind::Json,
+            },
+            Type::Shape(_) | Type::Loose(_) | Type::Tree | Type::Object | Type::Any => {
+                FieldKind::Json
+            }
+        }
     }
 }
 
-/// A resource's presentation.
+/// A collection with its presentation.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Schema {
-    /// The contract's descriptor (path, identifier, immutables, roles).
-    pub collection: Collection,
-    /// Known fields, in display order.
-    pub fields: &'static [Field],
+    /// The contract's description of the collection.
+    pub collection: &'static Collection,
     /// List columns after the title.
     pub columns: &'static [&'static str],
-    /// Fields a create must carry.
-    pub required: &'static [&'static str],
-    /// Fields the service computes on every read (e.g. a guide's `artifacts`): never sent.
-    pub derived: &'static [&'static str],
     /// Facet fields of the search.
     pub facets: &'static [&'static str],
     /// Sort choices besides relevance: `(sort expression, label)`.
     pub sorts: &'static [(&'static str, &'static str)],
 }
 
-/// Fields the service sets on every record; never in a create form.
-const SERVICE_SET: &[&str] = &["id", "urn", "creator", "created_at", "updated_at"];
-
-/// Fields the service derives at create time (wire-notes: structure path and node of a passage,
-/// the region of a guideline's guide), so a create form does not ask for them.
-const DERIVED_ON_CREATE: &[&str] = &["structure_node_id", "structure_path", "guide_region"];
-
-/// The schema of the collection at `path`.
+/// The schema of the collection at `path` (a URL's `:collection`).
 pub fn schema(path: &str) -> Option<&'static Schema> {
     SCHEMAS.iter().find(|s| s.collection.path == path)
+}
+
+/// The schema of a collection of the contract.
+pub fn schema_of(collection: &Collection) -> &'static Schema {
+    SCHEMAS
+        .iter()
+        .find(|s| s.collection.path == collection.path)
+        .expect("every collection of the contract has a presentation")
 }
 
 /// `publication_year` → "Publication year"; a few acronyms spelled out.
@@ -114,28 +127,44 @@ pub fn label(name: &str) -> String {
 }
 
 impl Schema {
+    /// Every known field, in display order (create schema first).
+    pub fn fields(&self) -> Vec<&'static Field> {
+        self.collection.fields()
+    }
+
     /// The known field `name`.
     pub fn field(&self, name: &str) -> Option<&'static Field> {
-        self.fields.iter().find(|f| f.name == name)
+        self.collection.field(name)
+    }
+
+    /// The editor of field `name`.
+    pub fn kind_of(&self, name: &str) -> Option<FieldKind> {
+        self.field(name).map(|f| FieldKind::of(&f.ty))
     }
 
     /// Whether the collection's records are addressed by URN.
     pub fn has_urn(&self) -> bool {
-        matches!(self.collection.identifier, IdentifierKind::Urn { .. })
+        self.collection.has_urn()
     }
 
-    /// Whether an edit may change `name`.
+    /// Whether an edit may change `name`: the update allow-list.
     pub fn is_editable(&self, name: &str) -> bool {
-        self.collection.is_mutable(name) && !self.derived.contains(&name)
+        self.collection.is_updatable(name)
     }
 
-    /// Whether a create form asks for `name`.
+    /// Whether a create form asks for `name` (the slug has its own input).
     pub fn is_creatable(&self, name: &str) -> bool {
-        let service_typed = name == "type" && self.collection.record_type.is_some();
-        !(SERVICE_SET.contains(&name)
-            || DERIVED_ON_CREATE.contains(&name)
-            || self.derived.contains(&name)
-            || service_typed)
+        name != "urn" && self.collection.is_creatable(name)
+    }
+
+    /// Whether a create must carry `name`: the create schema's required fields, and those the
+    /// console asks for because production fails to read records without them.
+    pub fn is_required(&self, name: &str) -> bool {
+        self.collection
+            .create
+            .iter()
+            .any(|f| f.name == name && f.required)
+            || self.collection.advised.contains(&name)
     }
 
     /// The record's URN, else its id.
@@ -150,7 +179,7 @@ impl Schema {
 
     /// What a record is called in lists: its title, else the start of its rule or text.
     pub fn title_of(&self, record: &Record) -> Option<String> {
-        ["title", "rule_text", "text", "file_name"]
+        ["title", "rule_text", "text"]
             .iter()
             .find_map(|name| {
                 record
@@ -161,17 +190,12 @@ impl Schema {
             .map(|s| shorten(s, 120))
     }
 
-    /// Fields of the record this schema does not know, in the record's order: shown read-only
-    /// and kept untouched by an edit.
+    /// Fields of the record the contract does not know, in the record's order: shown read-only
+    /// and never sent by an edit.
     pub fn unknown_fields<'r>(&self, record: &'r Record) -> Vec<(&'r String, &'r Value)> {
         record
             .iter()
-            .filter(|(name, _)| {
-                self.field(name).is_none()
-                    && !SERVICE_SET.contains(&name.as_str())
-                    && name.as_str() != "type"
-                    && !self.derived.contains(&name.as_str())
-            })
+            .filter(|(name, _)| self.field(name).is_none())
             .collect()
     }
 }
@@ -211,15 +235,10 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn every_collection_has_a_schema_whose_fields_are_unique() {
-        for collection in larder_contract::COLLECTIONS {
-            let schema = schema(collection.path).expect(collection.path);
-            let mut names: Vec<_> = schema.fields.iter().map(|f| f.name).collect();
-            names.sort_unstable();
-            let before = names.len();
-            names.dedup();
-            assert_eq!(before, names.len(), "{}", collection.path);
-            for column in schema.columns.iter().chain(schema.required) {
+    fn every_collection_is_presented_with_known_fields() {
+        for collection in larder_contract::COLLECTIONS.iter() {
+            let schema = schema_of(collection);
+            for column in schema.columns.iter().chain(schema.facets) {
                 assert!(
                     schema.field(column).is_some(),
                     "{}: {column}",
@@ -231,20 +250,24 @@ mod tests {
     }
 
     #[test]
-    fn immutables_come_from_the_descriptor() {
-        let guides = schema("guides").unwrap();
-        assert!(!guides.is_editable("type"));
-        assert!(!guides.is_editable("guidelines"));
-        assert!(guides.is_editable("title"));
-        assert!(schema("articles").unwrap().is_editable("type"));
-        let guidelines = schema("guidelines").unwrap();
+    fn forms_follow_the_contract() {
+        let articles = schema_of(&larder_contract::collections::ARTICLES);
+        assert!(articles.is_required("venue"));
+        assert!(articles.is_required("authors"), "production can't read an article without one");
+        assert!(!articles.is_creatable("status"));
+        assert!(!articles.is_editable("status"));
+        assert!(articles.is_editable("type"));
+        let guidelines = schema_of(&larder_contract::collections::GUIDELINES);
         assert!(!guidelines.is_editable("guide_urn"));
         assert!(guidelines.is_creatable("guide_urn"));
         assert!(!guidelines.is_creatable("guide_region"));
-        assert!(!schema("textbooks").unwrap().is_creatable("type"));
-        assert!(!schema("textbook-passages")
-            .unwrap()
-            .is_creatable("structure_path"));
+        let passages = schema_of(&larder_contract::collections::TEXTBOOK_PASSAGES);
+        assert!(!passages.is_creatable("structure_path"));
+        assert!(passages.is_required("char_start"));
+        assert_eq!(
+            FieldKind::of(&guidelines.field("food_groups").unwrap().ty),
+            FieldKind::StringsOf(larder_contract::enums::FOOD_GROUPS)
+        );
     }
 
     #[test]
@@ -259,7 +282,7 @@ mod tests {
 
     #[test]
     fn titles_identifiers_and_unknown_fields() {
-        let articles = schema("articles").unwrap();
+        let articles = schema_of(&larder_contract::collections::ARTICLES);
         let record = json!({"urn": "urn:article:a", "id": "1", "title": "  A  ", "x_new": [1], "status": "active"});
         let record = record.as_object().unwrap();
         assert_eq!(
@@ -274,7 +297,7 @@ mod tests {
             .collect();
         assert_eq!(unknown, ["x_new"]);
         let guideline = json!({"id": "u-1", "rule_text": "Eat more vegetables", "urn": "ignored"});
-        let guidelines = schema("guidelines").unwrap();
+        let guidelines = schema_of(&larder_contract::collections::GUIDELINES);
         assert_eq!(
             guidelines
                 .identifier_of(guideline.as_object().unwrap())

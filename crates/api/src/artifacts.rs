@@ -146,7 +146,8 @@ impl<T: Transport> Client<T> {
             ("description", upload.description),
             ("language", upload.language),
         ] {
-            if let Some(value) = value {
+            // An empty part would be stored as given, and production then fails to read the parent.
+            if let Some(value) = value.filter(|v| !v.trim().is_empty()) {
                 fields.push((name.to_string(), value));
             }
         }

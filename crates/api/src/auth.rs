@@ -205,8 +205,12 @@ pub struct Identity {
     pub username: Option<String>,
     /// The id of a machine client.
     pub client_id: Option<String>,
-    /// Roles, e.g. `admin`.
+    /// Roles as production's route gates see them: realm and every client's roles, trimmed
+    /// and lower-cased (`Expert` as a client role is `expert` here).
     pub roles: Vec<String>,
+    /// The realm roles as the token spells them; only `admin` and `agent` spelled so let a
+    /// caller act on households it does not own.
+    pub realm_roles: Vec<String>,
     /// Where this came from.
     pub source: IdentitySource,
 }
@@ -229,9 +233,17 @@ impl Identity {
             .or(self.client_id.as_deref())
             .unwrap_or("unknown")
     }
-    /// Whether the identity holds `role`.
+    /// Whether the identity holds `role` (compared lower-cased).
     pub fn has_role(&self, role: &str) -> bool {
-        self.roles.iter().any(|r| r == role)
+        let role = role.trim().to_lowercase();
+        self.roles.iter().any(|r| *r == role)
+    }
+
+    /// Whether the service lets this caller act on households it does not own.
+    pub fn overrides_household_ownership(&self) -> bool {
+        self.realm_roles
+            .iter()
+            .any(|r| larder_contract::roles::HOUSEHOLD_OVERRIDE.contains(&r.as_str()))
     }
 
     /// From ping's `result`: an identity object, or `None` for a bare string such as "pong".
@@ -249,16 +261,19 @@ impl Identity {
             .get("authenticated")
             .and_then(Value::as_bool)
             .unwrap_or(username.is_some() || client_id.is_some());
+        let roles = string_list(object.get("roles"));
         Some(Identity {
             authenticated,
             username,
             client_id,
-            roles: string_list(object.get("roles")),
+            roles: roles.iter().map(|r| r.trim().to_lowercase()).collect(),
+            realm_roles: roles,
             source: IdentitySource::Ping,
         })
     }
 
-    /// From a JWT's claims (`preferred_username`, `client_id`/`azp`, `realm_access.roles`); unverified.
+    /// From a JWT's claims (`preferred_username`, `client_id`/`azp`, and the roles of
+    /// `realm_access` and every client of `resource_access`); unverified.
     pub fn from_token(token: &str) -> Option<Identity> {
         let payload = token.split('.').nth(1)?;
         let claims: Value =
@@ -277,12 +292,12 @@ impl Identity {
         } else {
             None
         };
-        let roles = string_list(claims.get("realm_access").and_then(|r| r.get("roles")));
         Some(Identity {
             authenticated: true,
             username,
             client_id,
-            roles,
+            roles: larder_contract::roles::from_claims(&claims),
+            realm_roles: larder_contract::roles::realm_roles(&claims),
             source: IdentitySource::TokenClaims,
         })
     }
@@ -453,6 +468,14 @@ mod tests {
         assert_eq!(from_token.username.as_deref(), Some("bob"));
         assert_eq!(from_token.roles, vec!["expert".to_string()]);
         assert_eq!(from_token.source, IdentitySource::TokenClaims);
+        let claims = URL_SAFE_NO_PAD.encode(
+            json!({"preferred_username": "eve", "realm_access": {"roles": ["offline_access"]},
+                   "resource_access": {"larder-console": {"roles": ["Expert"]}}})
+            .to_string(),
+        );
+        let curator = Identity::from_token(&format!("h.{claims}.s")).unwrap();
+        assert!(curator.has_role("expert"), "a client role, any case, counts for the gates");
+        assert!(!curator.overrides_household_ownership());
         assert_eq!(Identity::from_token("garbage"), None);
         assert_eq!(Identity::from_token("a.!!!.b"), None);
     }

@@ -11,6 +11,7 @@ use crate::auth::{token_from_answer, Credentials, Identity, Token};
 use crate::config::{Api, ClientConfig};
 use crate::error::{failure_from_answer, ApiError};
 use crate::exchange::{Answer, Exchange};
+use crate::limit::Limiter;
 use crate::request::{Method, Request};
 use crate::retry::{next_wait_ms, MAX_RETRIES};
 use crate::transport::{HttpRequest, HttpResponse, Transport, TransportError};
@@ -71,6 +72,9 @@ struct Inner<T> {
     // Held across a sign-in, so concurrent calls needing a token share one sign-in.
     session: AsyncMutex<Session>,
     observer: Mutex<Option<Observer>>,
+    // Requests open at once, per API (interface.md §8).
+    data_connections: Limiter,
+    system_connections: Limiter,
 }
 
 /// The API client. Cheap to clone; clones share the session.
@@ -95,6 +99,8 @@ impl<T: Transport> Client<T> {
                 config: std::sync::RwLock::new(config),
                 session: AsyncMutex::new(Session::default()),
                 observer: Mutex::new(None),
+                data_connections: Limiter::new(larder_contract::limits::DATA_CONNECTIONS),
+                system_connections: Limiter::new(larder_contract::limits::SYSTEM_CONNECTIONS),
             }),
         }
     }
@@ -115,6 +121,14 @@ impl<T: Transport> Client<T> {
     /// Replaces the configuration; later requests use it.
     pub fn set_config(&self, config: ClientConfig) {
         *self.inner.config.write().unwrap_or_else(|p| p.into_inner()) = config;
+    }
+
+    /// The limit on requests open at once to `api`.
+    pub(crate) fn connections(&self, api: Api) -> &Limiter {
+        match api {
+            Api::Data => &self.inner.data_connections,
+            Api::System => &self.inner.system_connections,
+        }
     }
 
     /// The transport.
@@ -301,12 +315,14 @@ impl<T: Transport> Client<T> {
     async fn obtain_token(&self, credentials: &Credentials) -> Result<Token, ApiError> {
         let request = credentials.login_request();
         let http = self.http_request(&request, None);
+        let permit = self.connections(request.api).acquire().await;
         let response = self
             .inner
             .transport
             .send(http)
             .await
             .map_err(|error| self.transport_error(&request, error))?;
+        drop(permit);
         token_from_answer(&response, self.inner.transport.now_ms())
     }
 
@@ -320,10 +336,13 @@ impl<T: Transport> Client<T> {
         let mut retries_done = 0;
         loop {
             let http = self.http_request(request, token);
+            // Held while the request is open, released before any wait to retry.
+            let permit = self.connections(request.api).acquire().await;
             let answer = self
                 .dispatch(http, how)
                 .await
                 .map_err(|error| self.transport_error(request, error))?;
+            drop(permit);
             let wait = next_wait_ms(
                 retries_done,
                 &request.method,

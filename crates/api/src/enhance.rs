@@ -12,9 +12,11 @@ use crate::types::EnhanceResult;
 use crate::Client;
 
 impl<T: Transport> Client<T> {
-    /// Sends `{agent, fields}` to `PATCH {collection}/{urn}/enhance`. Production offers it for
-    /// articles only and answers `{urn, run_id, enhanced_fields, agent}`, so re-read the record
-    /// afterwards; a 405 means "not offered here". Never retried (PATCH).
+    /// Sends `{agent, fields: {values}}` to `PATCH {collection}/{urn}/enhance`: the values an
+    /// agent derived for `ai_tags`, `ai_category` and `ai_key_takeaways` (production stores them
+    /// as given). Production offers it for articles only (elsewhere a bare 404) and answers
+    /// `{urn, run_id, enhanced_fields, agent}`, so re-read the record afterwards. Never retried
+    /// (PATCH).
     pub async fn enhance(
         &self,
         collection: &Collection,
@@ -23,25 +25,6 @@ impl<T: Transport> Client<T> {
         fields: Record,
     ) -> Result<EnhanceResult, ApiError> {
         self.send_enhance(collection, urn, agent, json!(fields))
-            .await
-    }
-
-    /// Asks the agent to derive only the named fields: `{agent, fields: [names]}`. The reference
-    /// server accepts this form; production documents only the object form of [`Client::enhance`],
-    /// so use this one when a subset is wanted and fall back to `enhance` otherwise.
-    pub async fn enhance_only(
-        &self,
-        collection: &Collection,
-        urn: &str,
-        agent: &str,
-        names: &[String],
-    ) -> Result<EnhanceResult, ApiError> {
-        if names.is_empty() {
-            return Err(ApiError::Caller(
-                "Name at least one field for the agent to derive.".into(),
-            ));
-        }
-        self.send_enhance(collection, urn, agent, json!(names))
             .await
     }
 
@@ -58,10 +41,17 @@ impl<T: Transport> Client<T> {
                 collection.path
             )));
         }
-        if agent.trim().is_empty() {
-            return Err(ApiError::Caller("An enhancement needs an agent.".into()));
+        if !larder_contract::slug::is_valid_slug(agent.trim()) {
+            return Err(ApiError::Caller(
+                "An enhancement needs an agent name of lower-case letters and digits (e.g. extractive).".into(),
+            ));
         }
-        let body = json!({ "agent": agent, "fields": fields });
+        if fields.as_object().is_some_and(|f| f.is_empty()) {
+            return Err(ApiError::Caller(
+                "Give a value for at least one of AI tags, AI category and AI key takeaways.".into(),
+            ));
+        }
+        let body = json!({ "agent": agent.trim(), "fields": fields });
         let path = format!("{}/{}/enhance", collection.path, path_segment(urn));
         self.call(Request::new(Api::Data, Method::Patch(body), path))
             .await

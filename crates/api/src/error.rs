@@ -121,6 +121,16 @@ impl ApiError {
         }
     }
 
+    /// Whether the service has no such route: a 405, or a 404 without the envelope (a web
+    /// framework's bare `{"detail": "Not Found"}`), as production answers for what only the
+    /// interface asks for (artifact listing, enhance beyond articles). A missing record is a 404
+    /// in the envelope and is not this.
+    pub fn is_not_offered(&self) -> bool {
+        self.failure().is_some_and(|f| {
+            f.status == 405 || (f.status == 404 && f.code.is_empty())
+        })
+    }
+
     /// Whether this is one of the twelve kinds.
     pub fn is_kind(&self, kind: ErrorKind) -> bool {
         self.failure().is_some_and(|f| f.kind == Some(kind))

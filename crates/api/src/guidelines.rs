@@ -1,10 +1,11 @@
 //! Guidelines of a guide: listing, creation, search and bulk import.
 
+use larder_contract::collections::{GUIDELINES, GUIDELINE_ITEM};
 use serde_json::{json, Value};
 
 use crate::config::Api;
 use crate::error::ApiError;
-use crate::records::path_segment;
+use crate::records::{creatable, path_segment};
 use crate::request::{Method, Request};
 use crate::search::SearchQuery;
 use crate::transport::Transport;
@@ -12,7 +13,7 @@ use crate::types::{Guideline, GuidelineImport, Resource, SearchResults};
 use crate::Client;
 
 /// The most guidelines one import takes.
-pub const MAX_IMPORT: usize = 1000;
+pub const MAX_IMPORT: usize = larder_contract::limits::MAX_GUIDELINE_IMPORT;
 
 impl<T: Transport> Client<T> {
     /// `GET guidelines/by-guide/{guide urn}?limit&offset`: full guidelines by `sequence_no`.
@@ -33,7 +34,7 @@ impl<T: Transport> Client<T> {
         if guideline.guide_urn.trim().is_empty() {
             return Err(ApiError::Caller("A guideline needs its guide_urn.".into()));
         }
-        let body = Value::Object(guideline.to_record()?);
+        let body = Value::Object(creatable(&GUIDELINES, &guideline.to_record()?));
         self.call(Request::new(Api::Data, Method::Post(body), "guidelines"))
             .await
     }
@@ -61,9 +62,22 @@ impl<T: Transport> Client<T> {
                 guidelines.len()
             )));
         }
+        // Items take the guideline's fields but `guide_urn` (the path names the guide) and
+        // anything the service sets: production refuses any other key.
         let items = guidelines
             .iter()
-            .map(|g| g.to_record().map(Value::Object))
+            .map(|g| {
+                g.to_record().map(|record| {
+                    Value::Object(
+                        record
+                            .into_iter()
+                            .filter(|(k, v)| {
+                                !v.is_null() && GUIDELINE_ITEM.iter().any(|f| f.name == k)
+                            })
+                            .collect(),
+                    )
+                })
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let path = format!("guidelines/by-guide/{}/import", path_segment(guide_urn));
         let request = Request::new(

@@ -45,6 +45,7 @@ pub mod error;
 mod exchange;
 pub mod guidelines;
 pub mod households;
+pub mod limit;
 pub mod passages;
 pub mod records;
 pub mod request;

@@ -45,32 +45,39 @@ pub fn path_segment(identifier: &str) -> String {
         .join(":")
 }
 
-/// The fields an update sends: mutable fields of `after` that differ from `before`, and `null`
-/// for mutable fields that `after` dropped. Fields the console does not know are compared too,
-/// so they are sent only when they changed, and survive otherwise.
+/// The fields an update sends: fields of the collection's update allow-list whose value in
+/// `after` differs from `before`, and `null` for a dropped field the service lets an update clear.
+/// Nothing outside the allow-list is ever sent (production refuses it with 422), so fields the
+/// console does not know, and those no update may change, stay as they are.
 pub fn changed_fields(collection: &Collection, before: &Record, after: &Record) -> Record {
     let mut changes = Record::new();
     for (field, value) in after {
-        if collection.is_mutable(field) && before.get(field) != Some(value) {
+        if collection.is_updatable(field) && before.get(field) != Some(value) && !value.is_null() {
             changes.insert(field.clone(), value.clone());
         }
     }
     for field in before.keys() {
-        if collection.is_mutable(field) && !after.contains_key(field) {
+        let dropped = after.get(field).is_none_or(Value::is_null) && !before[field].is_null();
+        if dropped && collection.clearable.contains(&field.as_str()) {
             changes.insert(field.clone(), Value::Null);
         }
     }
     changes
 }
 
-/// Fields an update carries even when unchanged: wire-notes says an artifact's PATCH always
-/// carries `file_type`.
-pub fn always_sent(collection: &Collection) -> &'static [&'static str] {
-    if collection.path == larder_contract::collections::ARTIFACTS.path {
-        &["file_type"]
-    } else {
-        &[]
-    }
+/// Fields an update must carry even when unchanged (an artifact's `file_type`): the required
+/// fields of the update schema.
+pub fn always_sent(collection: &Collection) -> impl Iterator<Item = &'static str> {
+    collection.update.iter().filter(|f| f.required).map(|f| f.name)
+}
+
+/// The fields of `record` that a create of `collection` accepts (anything else is a 422 there).
+pub fn creatable(collection: &Collection, record: &Record) -> Record {
+    record
+        .iter()
+        .filter(|(k, v)| collection.is_creatable(k) && !v.is_null())
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
 }
 
 fn record_path(collection: &Collection, identifier: &str) -> String {
@@ -119,19 +126,25 @@ impl<T: Transport> Client<T> {
         .await
     }
 
-    /// `PATCH {collection}/{identifier}` with exactly `changes`.
+    /// `PATCH {collection}/{identifier}` with exactly `changes`; the updated record. Production
+    /// answers an artifact update with `null`, so a `null` answer is followed by a read.
     pub async fn patch_record(
         &self,
         collection: &Collection,
         identifier: &str,
         changes: Record,
     ) -> Result<Record, ApiError> {
-        self.call(Request::new(
-            Api::Data,
-            Method::Patch(Value::Object(changes)),
-            record_path(collection, identifier),
-        ))
-        .await
+        let answer = self
+            .execute(Request::new(
+                Api::Data,
+                Method::Patch(Value::Object(changes)),
+                record_path(collection, identifier),
+            ))
+            .await?;
+        if answer.is_null() {
+            return self.get_record(collection, identifier).await;
+        }
+        crate::client::decode(answer)
     }
 
     /// Sends only what changed between `before` and `after` (no request when nothing did), plus
@@ -148,7 +161,7 @@ impl<T: Transport> Client<T> {
             return Ok(before.clone());
         }
         for field in always_sent(collection) {
-            if let Some(value) = after.get(*field).or_else(|| before.get(*field)) {
+            if let Some(value) = after.get(field).or_else(|| before.get(field)) {
                 changes.entry(field.to_string()).or_insert(value.clone());
             }
         }
@@ -164,7 +177,7 @@ impl<T: Transport> Client<T> {
     ) -> Result<Record, ApiError> {
         let body: Record = record
             .iter()
-            .filter(|(k, _)| collection.is_mutable(k))
+            .filter(|(k, _)| collection.is_updatable(k))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         self.call(Request::new(
@@ -193,7 +206,7 @@ impl<T: Transport> Client<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use larder_contract::collections::{ARTICLES, GUIDES};
+    use larder_contract::collections::{ARTICLES, ARTIFACTS, GUIDES};
     use serde_json::json;
 
     fn record(value: Value) -> Record {
@@ -201,24 +214,28 @@ mod tests {
     }
 
     #[test]
-    fn only_changed_mutable_fields_are_sent() {
+    fn only_changed_fields_of_the_allow_list_are_sent() {
         let before = record(
-            json!({"urn": "urn:guide:a", "id": "1", "type": "guide", "title": "A", "tags": ["x"], "x_unknown": {"k": 1}, "notes": "n"}),
+            json!({"urn": "urn:guide:a", "id": "1", "title": "A", "tags": ["x"], "x_unknown": {"k": 1},
+                   "notes": "n", "publication_year": 2001, "verifier_user_id": "v"}),
         );
         let after = record(
-            json!({"urn": "urn:guide:b", "id": "2", "type": "other", "title": "B", "tags": ["x"], "x_unknown": {"k": 1}}),
+            json!({"urn": "urn:guide:b", "id": "2", "title": "B", "tags": ["x"], "x_unknown": {"k": 2},
+                   "verifier_user_id": "w"}),
         );
+        // `notes` can't be cleared in production (a null is dropped), `publication_year` can;
+        // `x_unknown` and `verifier_user_id` are outside the allow-list.
         assert_eq!(
             changed_fields(&GUIDES, &before, &after),
-            record(json!({"title": "B", "notes": null}))
+            record(json!({"title": "B", "publication_year": null}))
         );
-        // An article's type is mutable (wire-notes lists it as immutable only for guides and textbooks).
-        let article = record(json!({"type": "article"}));
+        let article = record(json!({"type": "JournalArticle", "status": "active"}));
         assert_eq!(
-            changed_fields(&ARTICLES, &article, &record(json!({"type": "review"}))),
-            record(json!({"type": "review"}))
+            changed_fields(&ARTICLES, &article, &record(json!({"type": "Review", "status": "archived"}))),
+            record(json!({"type": "Review"}))
         );
         assert!(changed_fields(&GUIDES, &before, &before).is_empty());
+        assert_eq!(always_sent(&ARTIFACTS).collect::<Vec<_>>(), ["file_type"]);
     }
 
     #[test]

@@ -20,14 +20,12 @@ impl<T: Transport> Client<T> {
 
     /// `POST {collection}`; a URN record carries its slug in `urn`.
     pub async fn create<R: Resource>(&self, record: &R) -> Result<R, ApiError> {
-        typed(
-            self.create_record(&R::COLLECTION, record.to_record()?)
-                .await?,
-        )
+        let fields = crate::records::creatable(&R::COLLECTION, &record.to_record()?);
+        typed(self.create_record(&R::COLLECTION, fields).await?)
     }
 
-    /// `PATCH {collection}/{identifier}` with only the changed, mutable fields of `after`
-    /// (unknown fields included); no request when nothing changed.
+    /// `PATCH {collection}/{identifier}` with only the changed fields of `after` that the update
+    /// allow-list takes; no request when nothing changed.
     pub async fn update<R: Resource + Clone>(
         &self,
         identifier: &str,

@@ -172,7 +172,7 @@ impl<T: Transport> Client<T> {
         collection: &Collection,
         query: &SearchQuery,
     ) -> Result<SearchResults<R>, ApiError> {
-        if !collection.searchable {
+        if !collection.routes.search.by_reference() {
             return Err(ApiError::Caller(format!(
                 "{} cannot be searched as a whole.",
                 collection.path

@@ -17,3 +17,27 @@ pub const INVALID_PAGINATION: &str = "InvalidPagination";
 pub const MAX_GUIDELINE_IMPORT: usize = 1000;
 /// The upload limit of the reference service when `--max-upload` is not given (1 GiB).
 pub const DEFAULT_MAX_UPLOAD: u64 = 1 << 30;
+
+/// Passages one bulk replacement may carry (the reference service's cap; production has none).
+pub const MAX_REPLACED_PASSAGES: usize = 20_000;
+
+/// Members a household create may carry (the reference service's cap; production has none).
+pub const MAX_MEMBERS_ON_CREATE: usize = 100;
+
+/// Members one household may hold (the reference service's cap).
+pub const MAX_MEMBERS_PER_HOUSEHOLD: usize = 1000;
+
+/// `fq` filters one search may carry (production answers a 500 past a thousand).
+pub const MAX_FILTERS: usize = 50;
+
+/// `sort` keys one search may carry.
+pub const MAX_SORT_KEYS: usize = 10;
+
+/// Facet fields one search may ask for.
+pub const MAX_FACET_FIELDS: usize = 20;
+
+/// Concurrent requests a caller keeps open to the data API (interface.md §8).
+pub const DATA_CONNECTIONS: usize = 3;
+
+/// Concurrent requests a caller keeps open to the systemic API (interface.md §8).
+pub const SYSTEM_CONNECTIONS: usize = 10;

@@ -9,26 +9,33 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, patch, post, MethodRouter};
 use axum::Router;
-use larder_contract::collections::{ARTICLES, TEXTBOOK_PASSAGES};
-use larder_contract::{Collection, IdentifierKind, COLLECTIONS};
+use larder_contract::collections::ARTIFACTS;
+use larder_contract::{Collection, Offered, COLLECTIONS};
 use serde_json::Value;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::predicate::{DefaultPredicate, Predicate};
 use tower_http::compression::CompressionLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::services::{ServeDir, ServeFile};
+use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 use crate::auth::Caller;
-use crate::error::{ApiError, JsonBody, PathParams, QueryParams, HELP_URL};
+use crate::error::{ApiError, JsonBody, PathParams, QueryParams, RequestContext, REQUEST};
 use crate::routes::{
     artifacts, guidelines, households, members, passages, records, search, system,
 };
-use crate::SharedState;
+use crate::{SharedState, Wire};
 
-/// Largest JSON body accepted (uploads have their own limit).
-pub const JSON_BODY_LIMIT: usize = 16 << 20;
+/// Largest JSON body of most routes: a record with long prose fits many times over.
+pub const JSON_BODY_LIMIT: usize = 2 << 20;
+/// Largest body of a guideline import (1000 guidelines).
+pub const IMPORT_BODY_LIMIT: usize = 8 << 20;
+/// Largest body of a passage replacement (up to 20,000 passages).
+pub const REPLACE_BODY_LIMIT: usize = 32 << 20;
+/// Largest body of a sign-in.
+pub const SIGN_IN_BODY_LIMIT: usize = 16 << 10;
 
 /// Which APIs a listener serves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,19 +48,32 @@ pub enum Apis {
     System,
 }
 
+/// Whether a route is served under `wire`.
+fn served(offered: Offered, wire: Wire) -> bool {
+    match wire {
+        Wire::Reference => offered.by_reference(),
+        Wire::Production => offered.by_production(),
+    }
+}
+
 /// The whole application for one listener; `own` are the server's addresses (always allowed by CORS).
 pub fn router(state: SharedState, apis: Apis, own: &[SocketAddr]) -> Router {
-    let mut api = Router::new();
+    let wire = state.options.wire;
+    let mut open = Router::new();
+    let mut gated = Router::new();
     if apis != Apis::Data {
-        api = api.merge(system_routes());
+        open = open.merge(sign_in_routes());
+        gated = gated.merge(household_routes());
     }
     if apis != Apis::System {
-        api = api.merge(data_routes());
+        gated = gated.merge(data_routes(wire));
     }
-    let api = api
+    // Every route but sign-in and ping needs a valid token, checked before the body is read.
+    let gated = gated.route_layer(middleware::from_fn_with_state(state.clone(), require_token));
+    let api = open
+        .merge(gated)
         .fallback(unknown_route)
-        .method_not_allowed_fallback(wrong_method)
-        .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT));
+        .method_not_allowed_fallback(wrong_method);
     let mut app = Router::new()
         .nest("/api/v1", api)
         .route("/api", any(unknown_route))
@@ -64,6 +84,17 @@ pub fn router(state: SharedState, apis: Apis, own: &[SocketAddr]) -> Router {
                 .precompressed_br()
                 .precompressed_gzip()
                 .fallback(console_pages(dir.join("index.html")));
+            let policy = console_policy(&state.options, dir, own);
+            let console = tower::ServiceBuilder::new()
+                .layer(SetResponseHeaderLayer::overriding(
+                    header::CONTENT_SECURITY_POLICY,
+                    policy,
+                ))
+                .layer(SetResponseHeaderLayer::overriding(
+                    header::REFERRER_POLICY,
+                    HeaderValue::from_static("no-referrer"),
+                ))
+                .service(console);
             match state.options.static_prefix.as_str() {
                 "/" => app.fallback_service(console),
                 // Under a prefix: the console there (with its fallback), nothing outside it.
@@ -82,8 +113,12 @@ pub fn router(state: SharedState, apis: Apis, own: &[SocketAddr]) -> Router {
             ));
     }
     app.layer(middleware::from_fn(cache_headers))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
         .layer(CatchPanicLayer::custom(panic_response))
-        .layer(middleware::from_fn(help_url))
+        .layer(middleware::from_fn_with_state(state.clone(), request_context))
         .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(not_a_download)))
         .layer(cors(&state.options.cors_origins, own))
         .layer(
@@ -95,11 +130,42 @@ pub fn router(state: SharedState, apis: Apis, own: &[SocketAddr]) -> Router {
         .with_state(state)
 }
 
-fn system_routes() -> Router<SharedState> {
+/// Rejects a request without a valid bearer token before its body is read, and hands the
+/// identity to the handler.
+async fn require_token(
+    State(state): State<SharedState>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let identity = match crate::auth::bearer(request.headers()) {
+        Ok(Some(token)) => state.auth.verify(token),
+        Ok(None) => Err(ApiError::unauthenticated("Bearer token is missing.")),
+        Err(error) => Err(error),
+    };
+    match identity {
+        Ok(identity) => {
+            request.extensions_mut().insert(identity);
+            next.run(request).await
+        }
+        Err(error) => error.into_response(),
+    }
+}
+
+fn sign_in_routes() -> Router<SharedState> {
     Router::new()
-        .route("/system/login", post(system::login))
-        .route("/system/mtm", post(system::mtm))
+        .route(
+            "/system/login",
+            post(system::login).layer(DefaultBodyLimit::max(SIGN_IN_BODY_LIMIT)),
+        )
+        .route(
+            "/system/mtm",
+            post(system::mtm).layer(DefaultBodyLimit::max(SIGN_IN_BODY_LIMIT)),
+        )
         .route("/system/ping", get(system::ping))
+}
+
+fn household_routes() -> Router<SharedState> {
+    Router::new()
         .route("/households/me", get(households::me))
         .route(
             "/households",
@@ -125,52 +191,56 @@ fn system_routes() -> Router<SharedState> {
                 .patch(members::patch_profile)
                 .delete(members::delete_profile),
         )
+        .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
 }
 
 type Shared = State<SharedState>;
 
-/// The routes of one collection, generated from its descriptor.
-fn collection_routes(c: &'static Collection) -> Router<SharedState> {
+/// The routes of one collection, generated from its descriptor and the wire.
+fn collection_routes(c: &'static Collection, wire: Wire) -> Router<SharedState> {
     let mut root: MethodRouter<SharedState> =
         post(move |s: Shared, who: Caller, body: JsonBody<Value>| records::create(c, s, who, body));
-    // Passages are only listed per textbook.
-    if c.path != TEXTBOOK_PASSAGES.path {
+    if served(c.routes.list, wire) {
         root = root.get(
             move |s: Shared, who: Caller, q: QueryParams<records::ListQuery>| {
                 records::list(c, s, who, q)
             },
         );
+    } else if c.path == ARTIFACTS.path && served(c.routes.children, wire) {
+        root = root.get(records::artifacts_of);
     }
-    let one =
+    let mut one =
         get(move |s: Shared, who: Caller, id: PathParams<String>| records::get(c, s, who, id))
             .patch(
                 move |s: Shared, who: Caller, id: PathParams<String>, body: JsonBody<Value>| {
                     records::patch(c, s, who, id, body)
                 },
             )
-            .put(
-                move |s: Shared, who: Caller, id: PathParams<String>, body: JsonBody<Value>| {
-                    records::put(c, s, who, id, body)
-                },
-            )
             .delete(move |s: Shared, who: Caller, id: PathParams<String>| {
                 records::delete(c, s, who, id)
             });
+    if served(c.routes.put, wire) {
+        one = one.put(
+            move |s: Shared, who: Caller, id: PathParams<String>, body: JsonBody<Value>| {
+                records::put(c, s, who, id, body)
+            },
+        );
+    }
     let mut router = Router::new()
         .route(&format!("/{}", c.path), root)
         .route(&format!("/{}/{{identifier}}", c.path), one);
-    if c.searchable {
+    if served(c.routes.search, wire) {
         let mut route = post(
             move |s: Shared, who: Caller, body: JsonBody<search::SearchBody>| {
                 search::search(c, s, who, body)
             },
         );
-        if c.path == ARTICLES.path {
+        if served(c.routes.search_get, wire) {
             route = route.get(search::search_articles_get);
         }
         router = router.route(&format!("/{}/search", c.path), route);
     }
-    if let IdentifierKind::Urn { .. } = c.identifier {
+    if served(c.routes.enhance, wire) {
         router = router.route(
             &format!("/{}/{{identifier}}/enhance", c.path),
             patch(
@@ -183,24 +253,15 @@ fn collection_routes(c: &'static Collection) -> Router<SharedState> {
     router
 }
 
-fn data_routes() -> Router<SharedState> {
+fn data_routes(wire: Wire) -> Router<SharedState> {
     let mut router = Router::new();
     for collection in COLLECTIONS.iter() {
-        router = router.merge(collection_routes(collection));
+        router = router.merge(collection_routes(collection, wire));
     }
     router
-        .route(
-            "/artifacts/upload",
-            // The upload enforces --max-upload itself while streaming to disk.
-            post(artifacts::upload).layer(DefaultBodyLimit::disable()),
-        )
         .route("/artifacts/{id}/download", get(artifacts::download))
         .route("/guidelines/by-guide/{urn}", get(guidelines::by_guide))
         .route("/guidelines/by-guide/{urn}/search", post(search::by_guide))
-        .route(
-            "/guidelines/by-guide/{urn}/import",
-            post(guidelines::import),
-        )
         .route(
             "/textbook-passages/by-textbook/{urn}",
             get(passages::by_textbook),
@@ -209,10 +270,52 @@ fn data_routes() -> Router<SharedState> {
             "/textbook-passages/by-textbook/{urn}/search",
             post(search::by_textbook),
         )
+        .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
+        .route(
+            "/guidelines/by-guide/{urn}/import",
+            post(guidelines::import).layer(DefaultBodyLimit::max(IMPORT_BODY_LIMIT)),
+        )
         .route(
             "/textbook-passages/by-textbook/{urn}/replace",
-            post(passages::replace),
+            post(passages::replace).layer(DefaultBodyLimit::max(REPLACE_BODY_LIMIT)),
         )
+        .route(
+            "/artifacts/upload",
+            // The upload enforces --max-upload itself while streaming to disk.
+            post(artifacts::upload).layer(DefaultBodyLimit::disable()),
+        )
+}
+
+/// The policy the console's pages are sent with: `connect-src` takes the API origins of the
+/// build's `config.json` and a separate systemic address; the rest is the policy `cargo xtask
+/// dist` writes into the page, plus `frame-ancestors 'none'`.
+fn console_policy(options: &crate::Options, dir: &std::path::Path, own: &[SocketAddr]) -> HeaderValue {
+    let mut origins: Vec<String> = Vec::new();
+    if let Ok(text) = std::fs::read_to_string(dir.join("config.json")) {
+        if let Ok(config) = serde_json::from_str::<Value>(&text) {
+            for key in ["data_api_base", "system_api_base"] {
+                if let Some(origin) = config[key].as_str().and_then(origin_of) {
+                    origins.push(origin);
+                }
+            }
+        }
+    }
+    if options.system_addr.is_some() {
+        for addr in own {
+            origins.push(format!("http://{addr}"));
+        }
+    }
+    origins.sort();
+    origins.dedup();
+    let policy = larder_contract::hosting::policy(&origins, true);
+    HeaderValue::from_str(&policy).unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"))
+}
+
+/// `https://api.example.org/x` → `https://api.example.org`.
+fn origin_of(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let host = rest.split(['/', '?', '#']).next()?;
+    (!host.is_empty() && matches!(scheme, "http" | "https")).then(|| format!("{scheme}://{host}"))
 }
 
 /// Paths that are not files are pages of the console (deep links): they get index.html. A path
@@ -243,6 +346,9 @@ fn console_pages(
 }
 
 async fn unknown_route(request: Request) -> ApiError {
+    if crate::error::wire() == Wire::Production {
+        return ApiError::bare(404, "Not Found");
+    }
     ApiError::not_found(format!(
         "No route {} {}.",
         request.method(),
@@ -251,6 +357,9 @@ async fn unknown_route(request: Request) -> ApiError {
 }
 
 async fn wrong_method(request: Request) -> ApiError {
+    if crate::error::wire() == Wire::Production {
+        return ApiError::bare(405, "Method Not Allowed");
+    }
     ApiError::new(
         larder_contract::ErrorKind::NotAllowed,
         format!(
@@ -277,16 +386,24 @@ fn not_a_download(_: StatusCode, _: Version, headers: &HeaderMap, _: &Extensions
     !headers.contains_key(header::CONTENT_DISPOSITION)
 }
 
-/// Keeps the request's URL for the envelope's `help` while the request is answered.
-async fn help_url(request: Request, next: Next) -> Response {
-    let host = request
-        .headers()
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("localhost")
-        .to_string();
-    let url = format!("http://{host}{}", request.uri());
-    HELP_URL.scope(url, next.run(request)).await
+/// Keeps what answers need while the request is answered: the wire, and the envelope's `help`,
+/// built from the configured public address (never from the request's Host header, which a
+/// caller controls) or else the request's path alone.
+async fn request_context(State(state): State<SharedState>, request: Request, next: Next) -> Response {
+    let path = request
+        .uri()
+        .path_and_query()
+        .map(|p| p.as_str().to_string())
+        .unwrap_or_default();
+    let help = match &state.options.public_url {
+        Some(public) => format!("{public}{path}"),
+        None => path,
+    };
+    let context = RequestContext {
+        help,
+        wire: state.options.wire,
+    };
+    REQUEST.scope(context, next.run(request)).await
 }
 
 /// Hashed assets (trunk names them `name-<hash>.ext`) never change; index.html always may.

@@ -1,4 +1,5 @@
-//! `PATCH {collection}/{urn}/enhance` and the built-in `extractive` agent.
+//! `PATCH {collection}/{urn}/enhance` (production has it on articles only) and the built-in
+//! `extractive` agent.
 //!
 //! There is no model on this machine, so the only agent is honest about what it is: it derives
 //! `ai_tags` (the record's most frequent content words), `ai_category` (a small nutrition
@@ -7,17 +8,18 @@
 use std::collections::HashMap;
 
 use axum::extract::State;
-use larder_contract::roles::AGENT;
-use larder_contract::Collection;
+use larder_contract::collections::ENHANCE_FIELDS;
+use larder_contract::validate::{check_object, check_value, Extra, Loc, Problems};
+use larder_contract::{Collection, Type};
 use rusqlite::params;
 use serde_json::{json, Map, Value};
 
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult, Envelope, JsonBody, PathParams};
 use crate::model;
-use crate::routes::{find, viewer};
+use crate::routes::{blocking, find, require, viewer};
 use crate::store::now;
-use crate::SharedState;
+use crate::{SharedState, Wire};
 
 /// The agents this service runs.
 pub const AGENTS: &[&str] = &["extractive"];
@@ -265,9 +267,88 @@ pub fn extract(doc: &Value) -> Map<String, Value> {
     derived
 }
 
-/// `PATCH {collection}/{urn}/enhance` with `{agent, fields}` or a flat `{agent, ...fields}`.
-/// `fields` as a list names the derivable fields to compute; as an object it carries values that
-/// take the place of derived ones.
+/// The fields an enhancement asks for: values given, or (a reference-service extension) names
+/// for the extractive agent to derive.
+enum Wanted {
+    Values(Map<String, Value>),
+    Derive(Vec<String>),
+}
+
+/// Splits an enhance body into the agent and what it asks for. Production's body is
+/// `{agent, fields: {ai_tags?, ai_category?, ai_key_takeaways?}}`, or the same keys flat beside
+/// `agent` (stray top-level keys are merged into `fields`, nested values winning); any other key
+/// is a 422. The reference service also takes `fields` as a list of names, or no fields at all,
+/// and then derives the values with its extractive agent.
+fn read_body(mut body: Map<String, Value>, wire: Wire) -> ApiResult<(String, Wanted)> {
+    let mut problems = Problems::new();
+    let agent = body.remove("agent");
+    let agent = match &agent {
+        None => {
+            problems.at_field("agent", "missing", "Field required");
+            None
+        }
+        Some(value) => problems.within(Loc::Key("agent".into()), |p| {
+            check_value(&Type::Slug, value, p)
+        }),
+    };
+    let nested = body.remove("fields");
+    let names = match &nested {
+        Some(Value::Array(names)) if wire == Wire::Reference => Some(names.clone()),
+        _ => None,
+    };
+    let mut values = body;
+    match nested {
+        Some(Value::Object(inner)) => values.extend(inner),
+        Some(Value::Array(_)) if names.is_some() => {}
+        None | Some(Value::Null) => {}
+        Some(other) => problems.add(
+            Some(Loc::Key("fields".into())),
+            "model_type",
+            "Input should be a valid dictionary or instance of a model",
+            Some(&other),
+            None,
+        ),
+    }
+    let values = problems.within(Loc::Key("fields".into()), |p| {
+        check_object(ENHANCE_FIELDS, Extra::Forbid, &values, p)
+    });
+    if let Some(names) = &names {
+        for (index, name) in names.iter().enumerate() {
+            if !name.as_str().is_some_and(|n| DERIVABLE.contains(&n)) {
+                problems.within(Loc::Key("fields".into()), |p| {
+                    p.add(
+                        Some(Loc::Index(index)),
+                        "enum",
+                        format!("Input should be {}", DERIVABLE.join(", ")),
+                        Some(name),
+                        None,
+                    )
+                });
+            }
+        }
+    }
+    crate::model::finish(&problems)?;
+    let agent = agent.and_then(|a| a.as_str().map(str::to_string)).unwrap_or_default();
+    let values: Map<String, Value> = values.into_iter().filter(|(_, v)| !v.is_null()).collect();
+    if let Some(names) = names {
+        let names: Vec<String> = names.iter().filter_map(|n| n.as_str().map(str::to_string)).collect();
+        return Ok((agent, Wanted::Derive(names)));
+    }
+    if !values.is_empty() {
+        return Ok((agent, Wanted::Values(values)));
+    }
+    match wire {
+        Wire::Reference => Ok((agent, Wanted::Derive(DERIVABLE.iter().map(|f| f.to_string()).collect()))),
+        Wire::Production => Err(ApiError::invalid_field(
+            "fields",
+            "value_error",
+            "Value error, fields must carry at least one of ai_tags, ai_category, ai_key_takeaways",
+        )),
+    }
+}
+
+/// `PATCH {collection}/{urn}/enhance`: writes only the derived fields (`ai_tags`, `ai_category`,
+/// `ai_key_takeaways`) and records the run; answers `{urn, run_id, enhanced_fields, agent}`.
 pub async fn enhance(
     collection: &'static Collection,
     State(state): State<SharedState>,
@@ -275,83 +356,50 @@ pub async fn enhance(
     PathParams(identifier): PathParams<String>,
     JsonBody(body): JsonBody<Value>,
 ) -> ApiResult<Envelope<Value>> {
-    let identity = caller.require()?;
-    if !(collection.write_roles.allows(&identity.roles) || identity.has_role(AGENT)) {
-        return Err(ApiError::forbidden(format!(
-            "Your roles do not allow enhancing {}.",
-            collection.path
-        )));
-    }
-    let mut body = model::object(body)?;
-    let agent = match body.remove("agent") {
-        Some(Value::String(agent)) => agent,
-        Some(_) => return Err(ApiError::unprocessable("agent", "must be a string")),
-        None => return Err(ApiError::unprocessable("agent", "field required")),
-    };
-    if !AGENTS.contains(&agent.as_str()) {
-        let message = format!(
-            "unknown agent {agent:?}; known agents: {}",
-            AGENTS.join(", ")
-        );
-        return Err(
-            ApiError::unprocessable("agent", message.clone()).with_errors(
-                json!([{ "loc": ["body", "agent"], "msg": message, "known_agents": AGENTS }]),
-            ),
-        );
-    }
-    let (wanted, supplied): (Vec<String>, Map<String, Value>) = match body.remove("fields") {
-        Some(Value::Array(names)) => {
-            let mut wanted = Vec::new();
-            for name in names {
-                match name.as_str() {
-                    Some(n) if DERIVABLE.contains(&n) => wanted.push(n.to_string()),
-                    _ => {
-                        return Err(ApiError::unprocessable(
-                            "fields",
-                            format!("the {agent} agent derives only {}", DERIVABLE.join(", ")),
-                        ))
-                    }
+    let identity = require(&caller, collection.roles.enhance, "enhancing records")?.clone();
+    let body = model::object(body)?;
+    let (agent, wanted) = read_body(body, state.options.wire)?;
+    blocking(move || {
+        let row = find(&state, collection, &identifier, viewer(&identity))?;
+        let changes: Map<String, Value> = match wanted {
+            Wanted::Values(values) => values,
+            Wanted::Derive(names) => {
+                if !AGENTS.contains(&agent.as_str()) {
+                    let message = format!(
+                        "Value error, the {agent} agent is not run by this service; send the values in fields, or use one of: {}",
+                        AGENTS.join(", ")
+                    );
+                    return Err(ApiError::invalid_field("agent", "value_error", message));
                 }
+                extract(&row.doc)
+                    .into_iter()
+                    .filter(|(field, _)| names.contains(field))
+                    .collect()
             }
-            (wanted, body)
-        }
-        Some(Value::Object(values)) => (DERIVABLE.iter().map(|f| f.to_string()).collect(), values),
-        Some(Value::Null) | None => (DERIVABLE.iter().map(|f| f.to_string()).collect(), body),
-        Some(_) => {
-            return Err(ApiError::unprocessable(
-                "fields",
-                "must be an object or a list",
-            ))
-        }
-    };
-    let row = find(&state, collection, &identifier, viewer(identity))?;
-    let mut changes: Map<String, Value> = extract(&row.doc)
-        .into_iter()
-        .filter(|(field, _)| wanted.contains(field))
-        .collect();
-    changes.extend(supplied);
-    let doc = model::patched(collection, &row.doc, changes.clone(), &now())?;
-    let enhanced: Vec<String> = changes
-        .keys()
-        .filter(|field| collection.is_mutable(field))
-        .cloned()
-        .collect();
-    let run_id = uuid::Uuid::new_v4().to_string();
-    let (record_id, caller_key, fields) = (row.id.clone(), identity.owner_key(), json!(enhanced));
-    state.store.transaction(|tx| -> rusqlite::Result<()> {
-        tx.execute("UPDATE records SET doc = ?2 WHERE id = ?1", params![record_id, doc.to_string()])?;
-        tx.execute(
-            "INSERT INTO enhance_runs (id, record_id, collection, agent, caller, fields, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![run_id, record_id, collection.path, agent, caller_key, fields.to_string(), now()],
-        )?;
-        Ok(())
-    })?;
-    Ok(Envelope(json!({
-        "urn": row.urn,
-        "run_id": run_id,
-        "enhanced_fields": enhanced,
-        "agent": agent,
-    })))
+        };
+        let mut doc = row.doc.as_object().cloned().unwrap_or_default();
+        let timestamp = now();
+        doc.extend(changes.clone());
+        doc.insert("updated_at".into(), json!(timestamp));
+        let enhanced: Vec<String> = changes.keys().cloned().collect();
+        let run_id = uuid::Uuid::new_v4().to_string();
+        let fields = json!(enhanced);
+        let (record_id, caller_key) = (row.id.clone(), identity.owner_key());
+        state.store.records().replace_and(collection, &row.id, &Value::Object(doc), |tx| {
+            tx.execute(
+                "INSERT INTO enhance_runs (id, record_id, collection, agent, caller, fields, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![run_id, record_id, collection.path, agent, caller_key, fields.to_string(), timestamp],
+            )
+            .map(|_| ())
+        })?;
+        Ok(Envelope(json!({
+            "urn": row.urn,
+            "run_id": run_id,
+            "enhanced_fields": enhanced,
+            "agent": agent,
+        })))
+    })
+    .await
 }
 
 #[cfg(test)]

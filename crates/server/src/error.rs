@@ -9,13 +9,29 @@ use larder_contract::{ErrorBody, ErrorEnvelope, ErrorKind};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
+/// What an answer needs to know about the request it answers.
+#[derive(Clone, Debug)]
+pub struct RequestContext {
+    /// The envelope's `help`: the request's URL under the configured public address.
+    pub help: String,
+    /// Which service's wire to answer with.
+    pub wire: crate::Wire,
+}
+
 tokio::task_local! {
-    /// The URL of the request being answered, for the envelope's `help`.
-    pub static HELP_URL: String;
+    /// The request being answered.
+    pub static REQUEST: RequestContext;
 }
 
 fn help_url() -> String {
-    HELP_URL.try_with(Clone::clone).unwrap_or_default()
+    REQUEST.try_with(|r| r.help.clone()).unwrap_or_default()
+}
+
+/// The wire profile of the request being answered (the reference one outside a request).
+pub fn wire() -> crate::Wire {
+    REQUEST
+        .try_with(|r| r.wire)
+        .unwrap_or(crate::Wire::Reference)
 }
 
 /// A failure that the service answers with.
@@ -33,6 +49,12 @@ pub struct ApiError {
     pub errors: Option<Value>,
     /// Seconds for a `Retry-After` header.
     pub retry_after: Option<u64>,
+    /// Field problems found but not listed in `errors`.
+    pub omitted: usize,
+    /// Answered as FastAPI's bare `{"detail": ...}` (routing misses in the production wire).
+    pub bare: bool,
+    /// From the systemic service, whose validation answers carry no `errors` in production.
+    pub systemic: bool,
 }
 
 /// What handlers return.
@@ -48,7 +70,43 @@ impl ApiError {
             detail: detail.into(),
             errors: None,
             retry_after: None,
+            omitted: 0,
+            bare: false,
+            systemic: false,
         }
+    }
+    /// A request-validation failure: production's 422 with pydantic's problem list.
+    pub fn validation(problems: &larder_contract::validate::Problems) -> ApiError {
+        ApiError {
+            status: 422,
+            code: ErrorKind::Data.code(),
+            title: "RequestValidationError".into(),
+            detail: "Validation failed".into(),
+            errors: Some(problems.to_json("body")),
+            retry_after: None,
+            omitted: problems.omitted(),
+            bare: false,
+            systemic: false,
+        }
+    }
+    /// One problem at a top-level field, as a validation failure.
+    pub fn invalid_field(field: &str, kind: &'static str, message: impl Into<String>) -> ApiError {
+        let mut problems = larder_contract::validate::Problems::new();
+        problems.at_field(field, kind, message);
+        ApiError::validation(&problems)
+    }
+    /// FastAPI's bare answer for a path or method no route serves.
+    pub fn bare(status: u16, detail: &str) -> ApiError {
+        ApiError {
+            bare: true,
+            status,
+            ..ApiError::new(ErrorKind::NotFound, detail)
+        }
+    }
+    /// Marks a failure of the systemic service.
+    pub fn systemic(mut self) -> ApiError {
+        self.systemic = true;
+        self
     }
     /// 400.
     pub fn invalid(detail: impl Into<String>) -> ApiError {
@@ -110,14 +168,27 @@ impl From<rusqlite::Error> for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        if self.bare {
+            return (status, Json(json!({ "detail": self.detail }))).into_response();
+        }
+        let production = wire() == crate::Wire::Production;
+        let mut extra = Map::new();
+        if self.omitted > 0 {
+            extra.insert("omitted_errors".into(), json!(self.omitted));
+        }
+        let errors = if production && self.systemic {
+            None
+        } else {
+            self.errors
+        };
         let envelope = ErrorEnvelope {
             success: false,
             error: ErrorBody {
                 title: self.title,
                 detail: self.detail,
                 code: self.code.to_string(),
-                errors: self.errors,
-                extra: Map::new(),
+                errors,
+                extra,
             },
             help: help_url(),
         };
@@ -140,12 +211,17 @@ impl<T: Serialize> IntoResponse for Envelope<T> {
     }
 }
 
-/// A created record: 201 with the envelope.
+/// A created record: 201 with the envelope (200 in the production wire, which answers every
+/// success with 200).
 pub struct Created<T>(pub T);
 
 impl<T: Serialize> IntoResponse for Created<T> {
     fn into_response(self) -> Response {
-        (StatusCode::CREATED, Envelope(self.0)).into_response()
+        let status = match wire() {
+            crate::Wire::Production => StatusCode::OK,
+            crate::Wire::Reference => StatusCode::CREATED,
+        };
+        (status, Envelope(self.0)).into_response()
     }
 }
 
@@ -200,6 +276,9 @@ pub fn too_large() -> ApiError {
         detail: "The request body is larger than this service accepts.".into(),
         errors: None,
         retry_after: None,
+        omitted: 0,
+        bare: false,
+        systemic: false,
     }
 }
 

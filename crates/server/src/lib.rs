@@ -34,6 +34,7 @@ pub mod faults;
 pub mod model;
 pub mod routes;
 pub mod store;
+pub mod throttle;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -41,11 +42,47 @@ use std::sync::Arc;
 
 use clap::Parser;
 
+/// Which service's wire the server answers with.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Wire {
+    /// The reference service: production's rules plus what only interface.md asks for
+    /// (artifact listing, enhance on every URN collection, every household for administrators).
+    #[default]
+    Reference,
+    /// Answers as the production services do where the two differ: Keycloak's sign-in answer,
+    /// `"pong"`, bare 404/405 bodies for routes production lacks, roles as client roles, enhance
+    /// on articles only, artifact PATCH answering `null`, downloads without Content-Length.
+    Production,
+}
+
+/// The longest token lifetime accepted, in seconds (a day).
+pub const MAX_TOKEN_TTL: u64 = 86_400;
+
+fn parse_token_ttl(value: &str) -> Result<u64, String> {
+    let ttl: u64 = value
+        .parse()
+        .map_err(|_| format!("{value:?} is not a number of seconds"))?;
+    if !(60..=MAX_TOKEN_TTL).contains(&ttl) {
+        return Err(format!("a token lives between 60 and {MAX_TOKEN_TTL} seconds"));
+    }
+    Ok(ttl)
+}
+
+fn parse_public_url(value: &str) -> Result<String, String> {
+    let url = value.trim().trim_end_matches('/');
+    if !(url.starts_with("http://") || url.starts_with("https://")) || url.contains(['?', '#']) {
+        return Err(format!("{value:?} is not an http(s) address like https://api.example.org"));
+    }
+    Ok(url.to_string())
+}
+
 /// The command line of `larder-server`.
 #[derive(Parser, Debug, Clone)]
 #[command(
     version,
-    about = "The reference Nutrition Data & Household API service"
+    about = "The reference Nutrition Data & Household API service",
+    after_help = "Account secrets on the command line are visible to other users of the machine \
+(ps); prefer --user-file/--client-file or the LARDER_USERS/LARDER_CLIENTS environment variables."
 )]
 pub struct Options {
     /// Address serving both APIs under /api/v1 (and the console with --static).
@@ -75,11 +112,30 @@ pub struct Options {
     /// A machine client ID:SECRET[:ROLE,ROLE], created or updated at start.
     #[arg(long = "client")]
     pub clients: Vec<String>,
+    /// A file of user accounts, one NAME:PASSWORD[:ROLE,ROLE] per line (# starts a comment);
+    /// the environment variable LARDER_USERS may hold the same lines.
+    #[arg(long = "user-file")]
+    pub user_file: Option<PathBuf>,
+    /// A file of machine clients, one ID:SECRET[:ROLE,ROLE] per line; or LARDER_CLIENTS.
+    #[arg(long = "client-file")]
+    pub client_file: Option<PathBuf>,
+    /// A file holding the token signing key (at least 32 bytes); or LARDER_TOKEN_KEY (hex).
+    /// Without either, a key is generated and kept in the database, which suits demos only:
+    /// anyone with a copy of the database could then sign tokens.
+    #[arg(long = "token-key-file")]
+    pub token_key_file: Option<PathBuf>,
+    /// The address clients reach the API at (https://api.example.org); error bodies link their
+    /// `help` under it. Without it, `help` is the request's path.
+    #[arg(long = "public-url", value_parser = parse_public_url)]
+    pub public_url: Option<String>,
+    /// Which service's wire to answer with.
+    #[arg(long, value_enum, default_value_t = Wire::Reference)]
+    pub wire: Wire,
     /// An origin allowed by CORS besides the server's own; `*` allows any origin.
     #[arg(long = "cors-origin")]
     pub cors_origins: Vec<String>,
-    /// Lifetime of issued tokens, in seconds.
-    #[arg(long, default_value_t = 3600)]
+    /// Lifetime of issued tokens, in seconds (60 to 86400).
+    #[arg(long, default_value_t = 3600, value_parser = parse_token_ttl)]
     pub token_ttl: u64,
     /// Largest accepted upload, in bytes.
     #[arg(long, default_value_t = larder_contract::limits::DEFAULT_MAX_UPLOAD)]
@@ -139,14 +195,16 @@ pub type SharedState = Arc<AppState>;
 /// Opens the database, creates accounts and demo data, and returns the state.
 pub fn prepare(options: Options) -> anyhow::Result<SharedState> {
     let store = store::Store::open(&options.db)?;
-    let auth = auth::Auth::new(&store, options.token_ttl)?;
-    for spec in &options.users {
-        let account = auth::AccountSpec::parse(spec)?;
-        auth.upsert_account(&store, auth::AccountKind::User, &account)?;
-    }
-    for spec in &options.clients {
-        let account = auth::AccountSpec::parse(spec)?;
-        auth.upsert_account(&store, auth::AccountKind::Client, &account)?;
+    let key = auth::configured_key(options.token_key_file.as_deref())?;
+    let auth = auth::Auth::new(&store, options.token_ttl, key, options.wire)?;
+    let accounts = [
+        (auth::AccountKind::User, &options.users, &options.user_file, "LARDER_USERS"),
+        (auth::AccountKind::Client, &options.clients, &options.client_file, "LARDER_CLIENTS"),
+    ];
+    for (kind, specs, file, variable) in accounts {
+        for spec in auth::account_specs(specs, file.as_deref(), variable)? {
+            auth.upsert_account(&store, kind, &spec)?;
+        }
     }
     if options.demo {
         demo::load(&store, &auth)?;
@@ -224,7 +282,8 @@ fn spawn_server(
         let stopped = async move {
             let _ = watcher.wait_for(|stop| *stop).await;
         };
-        if let Err(error) = axum::serve(listener, router)
+        let service = router.into_make_service_with_connect_info::<SocketAddr>();
+        if let Err(error) = axum::serve(listener, service)
             .with_graceful_shutdown(stopped)
             .await
         {

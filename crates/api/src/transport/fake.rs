@@ -26,6 +26,8 @@ struct FakeState {
     uploads: Vec<RecordedUpload>,
     sleeps: Vec<u64>,
     queue: VecDeque<Result<HttpResponse, TransportError>>,
+    open: usize,
+    most_open: usize,
 }
 
 /// A multipart upload as the fake received it.
@@ -89,6 +91,10 @@ impl FakeTransport {
     pub fn sleeps(&self) -> Vec<u64> {
         self.lock().sleeps.clone()
     }
+    /// The most requests that were open at once.
+    pub fn most_open(&self) -> usize {
+        self.lock().most_open
+    }
     /// Moves the virtual clock forward.
     pub fn advance(&self, ms: u64) {
         self.lock().now_ms += ms;
@@ -126,8 +132,17 @@ impl Transport for FakeTransport {
     type File = Vec<u8>;
 
     async fn send(&self, request: HttpRequest) -> Result<HttpResponse, TransportError> {
+        {
+            let mut state = self.lock();
+            state.open += 1;
+            state.most_open = state.most_open.max(state.open);
+        }
+        // Two turns in flight, so concurrent calls overlap as real ones do.
         YieldOnce(false).await;
-        self.answer(request)
+        YieldOnce(false).await;
+        let answer = self.answer(request);
+        self.lock().open -= 1;
+        answer
     }
 
     async fn open(

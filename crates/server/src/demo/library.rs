@@ -5,67 +5,81 @@
 use larder_contract::collections::{
     ARTIFACTS, FCTABLES, GUIDELINES, GUIDES, TEXTBOOKS, TEXTBOOK_PASSAGES,
 };
+use larder_contract::validate::Extra;
 use larder_contract::{Collection, API_PREFIX};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::model;
 use crate::routes::passages::passage_doc;
 use crate::store::{now, Store};
 
-const VERIFIED: &[(&str, &str)] = &[
+/// Published: active, verified and public. A published guide can no longer change.
+const PUBLISHED: [(&str, &str); 4] = [
     ("status", "active"),
     ("review_status", "verified"),
     ("visibility", "public"),
     ("applicability_status", "current"),
 ];
 
-fn build(collection: &Collection, fields: Value, slug: Option<&str>) -> anyhow::Result<Value> {
-    let mut map: Map<String, Value> = fields.as_object().cloned().unwrap_or_default();
-    if collection.has_review || collection.path == TEXTBOOKS.path {
-        for (field, value) in VERIFIED {
-            map.entry(*field).or_insert_with(|| json!(value));
-        }
+/// Active and verified but internal: readable by everyone, still editable by curators.
+const ACTIVE_INTERNAL: [(&str, &str); 4] = [
+    ("status", "active"),
+    ("review_status", "verified"),
+    ("visibility", "internal"),
+    ("applicability_status", "current"),
+];
+
+/// A record built as a create through the API would build it: the body checked against the
+/// collection's create schema, then the service's stamps and defaults. Demo data is thereby
+/// data production would accept.
+pub fn build(collection: &Collection, fields: Value, state: &[(&str, &str)]) -> anyhow::Result<Value> {
+    let mut map = fields.as_object().cloned().unwrap_or_default();
+    for (field, value) in state {
+        map.insert((*field).into(), json!(value));
     }
-    let urn = slug.map(|s| collection.full_urn(s));
-    model::new_record(collection, map, urn, "demo", &now())
+    let checked = model::validated(collection.create, Extra::Forbid, &map)
+        .map_err(|e| anyhow::anyhow!("demo {}: {} {:?}", collection.path, e.detail, e.errors))?;
+    model::new_record(collection, checked, "demo", &now())
         .map(Value::Object)
         .map_err(|e| anyhow::anyhow!("demo {}: {}", collection.path, e.detail))
 }
 
-/// Inserts a parent record unless its URN exists; true when it was inserted.
+/// Inserts a parent record unless its URN exists; the record when it was inserted.
 fn insert_once(
     store: &Store,
-    collection: &Collection,
+    collection: &'static Collection,
     slug: &str,
-    fields: Value,
+    mut fields: Value,
+    state: &[(&str, &str)],
 ) -> anyhow::Result<Option<Value>> {
     if store.records().urn_exists(&collection.full_urn(slug))? {
         return Ok(None);
     }
-    let doc = build(collection, fields, Some(slug))?;
+    fields["urn"] = json!(slug);
+    let doc = build(collection, fields, state)?;
     store.records().insert(collection, &doc)?;
     Ok(Some(doc))
 }
 
 /// Stores a text artifact of `parent` with its file in the artifact folder.
-fn text_artifact(
-    store: &Store,
-    parent: &Value,
-    title: &str,
-    file_name: &str,
-    text: &str,
-) -> anyhow::Result<Value> {
+fn text_artifact(store: &Store, parent: &Value, title: &str, text: &str) -> anyhow::Result<Value> {
     let mut doc = build(
         &ARTIFACTS,
         json!({
             "parent_urn": parent["urn"], "title": title, "file_type": "text/plain",
-            "file_size": text.len(), "file_name": file_name, "language": "en",
+            "file_size": text.len(), "language": "en", "file_url": "https://placeholder.invalid/",
             "description": "Plain-text edition for the demo.",
         }),
-        None,
+        &[],
     )?;
     let id = doc["id"].as_str().unwrap_or_default().to_string();
     doc["file_url"] = json!(format!("{API_PREFIX}/artifacts/{id}/download"));
+    let parent_urn = parent["urn"].as_str().unwrap_or_default();
+    let (kind, slug) = parent_urn
+        .strip_prefix("urn:")
+        .and_then(|rest| rest.split_once(':'))
+        .unwrap_or(("record", parent_urn));
+    doc["file_s3_url"] = json!(format!("s3://larder-artifacts/{kind}/{slug}/{id}.txt"));
     std::fs::write(store.files().join(&id), text)?;
     store.records().insert(&ARTIFACTS, &doc)?;
     Ok(doc)
@@ -170,37 +184,34 @@ fn guide(
     store: &Store,
     slug: &str,
     fields: Value,
+    state: &[(&str, &str)],
     rules: &[(&str, &str, &str, &str, i64)],
     populations: &[&str],
     artifact: Option<&str>,
 ) -> anyhow::Result<()> {
-    let Some(guide) = insert_once(store, &GUIDES, slug, fields)? else {
+    let Some(guide) = insert_once(store, &GUIDES, slug, fields, state)? else {
         return Ok(());
+    };
+    let artifact_id = match artifact {
+        Some(text) => Some(text_artifact(store, &guide, &format!("{slug}-summary.txt"), text)?["id"].clone()),
+        None => None,
     };
     let mut guidelines = Vec::new();
     for (index, (rule, action, group, frequency, page)) in rules.iter().enumerate() {
-        guidelines.push(build(
-            &GUIDELINES,
-            json!({
-                "guide_urn": guide["urn"], "guide_region": guide["region"], "rule_text": rule,
-                "title": rule.split(',').next().unwrap_or(rule).trim_end_matches('.'),
-                "action_type": action, "food_groups": [group], "frequency": frequency,
-                "target_populations": populations, "page_no": page, "sequence_no": index + 1,
-                "source_refs": [{"page": page}],
-            }),
-            None,
-        )?);
+        let mut fields = json!({
+            "guide_urn": guide["urn"], "rule_text": rule,
+            "title": rule.split(',').next().unwrap_or(rule).trim_end_matches('.'),
+            "action_type": action, "food_groups": [group], "frequency": frequency,
+            "target_populations": populations, "page_no": page, "sequence_no": index + 1,
+        });
+        if let Some(artifact_id) = &artifact_id {
+            fields["source_refs"] = json!([{"artifact_id": artifact_id, "page_start": page}]);
+        }
+        let mut doc = build(&GUIDELINES, fields, state)?;
+        doc["guide_region"] = guide["region"].clone();
+        guidelines.push(doc);
     }
     store.records().insert_many(&GUIDELINES, &guidelines)?;
-    if let Some(text) = artifact {
-        text_artifact(
-            store,
-            &guide,
-            "Summary (plain text)",
-            &format!("{slug}-summary.txt"),
-            text,
-        )?;
-    }
     Ok(())
 }
 
@@ -276,19 +287,15 @@ fn textbook(store: &Store) -> anyhow::Result<()> {
             "edition": "2nd", "publication_year": 2023, "language": "en", "page_count": PAGE_TEXT.len(),
             "isbn13": "9780000000002", "keywords": ["nutrients", "diet", "public health"],
             "description": "An introductory textbook of human nutrition.", "structure_tree": tree,
+            "license": "CC-BY-4.0",
         }),
+        &PUBLISHED,
     )?
     else {
         return Ok(());
     };
     let full_text = PAGE_TEXT.join("\n\n");
-    let artifact = text_artifact(
-        store,
-        &textbook,
-        "Full text (plain text)",
-        "foundations-of-nutrition-science.txt",
-        &full_text,
-    )?;
+    let artifact = text_artifact(store, &textbook, "foundations-of-nutrition-science.txt", &full_text)?;
     let artifact_id = artifact["id"].as_str().unwrap_or_default();
     let mut passages = Vec::new();
     for (index, text) in PAGE_TEXT.iter().enumerate() {
@@ -300,10 +307,16 @@ fn textbook(store: &Store) -> anyhow::Result<()> {
             let mut passage =
                 passage_doc(&textbook, artifact_id, page, sequence as i64 + 1, sentence);
             passage["extractor_name"] = json!("demo");
-            let map = passage.as_object().cloned().unwrap_or_default();
-            let doc = model::new_record(&TEXTBOOK_PASSAGES, map, None, "demo", &now())
-                .map_err(|e| anyhow::anyhow!("demo passage: {}", e.detail))?;
-            passages.push(Value::Object(doc));
+            let mut map = passage.as_object().cloned().unwrap_or_default();
+            let placed: Vec<(String, Value)> = ["structure_node_id", "structure_path"]
+                .iter()
+                .filter_map(|f| map.remove(*f).map(|v| (f.to_string(), v)))
+                .collect();
+            let mut doc = build(&TEXTBOOK_PASSAGES, Value::Object(map), &[])?;
+            for (field, value) in placed {
+                doc[field] = value;
+            }
+            passages.push(doc);
         }
     }
     store.records().insert_many(&TEXTBOOK_PASSAGES, &passages)?;
@@ -345,7 +358,9 @@ pub fn load(store: &Store) -> anyhow::Result<()> {
             "target_audiences": ["general public"], "tags": ["food-based", "adults"],
             "description": "Food-based dietary guidelines for the general population.",
             "content": "Twelve recommendations on fruit and vegetables, starchy foods, dairy, protein, fats, fluids, salt and sugar.",
+            "url": "https://example.org/eat-well-2024", "license": "CC-BY-4.0",
         }),
+        &PUBLISHED,
         EAT_WELL,
         &["general_population", "adults"],
         Some("Eat Well 2024, summary.\n\nEat a variety of fruit and vegetables, base meals on wholegrain starchy foods, choose lower-fat dairy, eat pulses and fish, use unsaturated oils sparingly, drink water, and limit salt, sugar and processed meat.\n"),
@@ -359,7 +374,9 @@ pub fn load(store: &Store) -> anyhow::Result<()> {
             "target_audiences": ["parents", "childminders"], "tags": ["children", "early years"],
             "description": "Guidance on feeding children from one to five years.",
             "content": "Eleven recommendations on meals, milk, vegetables, drinks, salt, iron and vitamin D for young children.",
+            "url": "https://example.org/healthy-plates", "license": "CC0",
         }),
+        &ACTIVE_INTERNAL,
         CHILD_PLATES,
         &["under_5_years"],
         None,
@@ -372,12 +389,13 @@ pub fn load(store: &Store) -> anyhow::Result<()> {
         json!({
             "title": "Nordic Food Composition Table 2023", "database_name": "NordFCT",
             "compiling_institution": "Nordic Food Institute", "region": "Nordic countries", "language": "en",
-            "content": "Nutrient values for 2,100 foods commonly eaten in the Nordic countries.",
+            "description": "Nutrient values for 2,100 foods commonly eaten in the Nordic countries.",
             "number_of_entries": 2100, "completeness_percent": 92.5, "min_nutrients_per_item": 30, "max_nutrients_per_item": 58,
             "nutrient_coverage": ["energy", "protein", "fat", "carbohydrate", "fibre", "vitamins", "minerals"],
             "data_formats": ["csv", "xlsx"], "measurement_units": ["g/100g", "mg/100g", "kcal/100g"],
             "classification_schemes": ["FoodEx2"], "tags": ["europe"],
         }),
+        &[],
     )?;
     insert_once(
         store,
@@ -386,12 +404,13 @@ pub fn load(store: &Store) -> anyhow::Result<()> {
         json!({
             "title": "West African Food Composition Table", "database_name": "WAFCT 2019",
             "compiling_institution": "FAO/INFOODS", "region": "West Africa", "language": "en",
-            "content": "Composition of 1,028 foods from fifteen West African countries.",
+            "description": "Composition of 1,028 foods from fifteen West African countries.",
             "number_of_entries": 1028, "completeness_percent": 78.0, "min_nutrients_per_item": 20, "max_nutrients_per_item": 41,
             "nutrient_coverage": ["energy", "protein", "fat", "carbohydrate", "minerals"],
             "data_formats": ["xlsx", "pdf"], "measurement_units": ["g/100g", "mg/100g"],
             "classification_schemes": ["INFOODS"], "tags": ["africa"],
         }),
+        &[],
     )?;
     Ok(())
 }

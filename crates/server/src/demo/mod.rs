@@ -8,7 +8,7 @@ pub use households::{FAMILY_COUNT, FAMILY_PASSWORD};
 use serde_json::{json, Value};
 
 use crate::auth::{AccountKind, AccountSpec, Auth};
-use crate::store::{now, Store};
+use crate::store::Store;
 use larder_contract::collections::ARTICLES;
 
 /// Demo user accounts: name, password, roles.
@@ -75,10 +75,10 @@ pub fn load(store: &Store, auth: &Auth) -> anyhow::Result<()> {
             slug,
             json!({
                 "title": title,
+                "venue": "Demo Journal of Nutrition",
+                "type": "JournalArticle",
                 "abstract": abstract_text,
                 "content": format!("{abstract_text} This demo record summarises the study design, population and main findings."),
-                "status": "active",
-                "language": "en",
                 "publication_year": 2015 + (index % 10),
                 "keywords": title.to_lowercase().split_whitespace().filter(|w| w.len() > 4).take(3).collect::<Vec<_>>(),
                 "authors": ["A. Researcher", "B. Scientist"],
@@ -114,12 +114,13 @@ pub fn generate_articles(store: &Store, count: usize) -> anyhow::Result<()> {
             &slug,
             json!({
                 "title": title,
+                "venue": "Synthetic Studies",
+                "authors": ["S. Ynthetic"],
                 "abstract": format!("We measured {} {} across {} participants.", pick(4), pick(5), n % 900 + 100),
                 "content": format!("Synthetic content {n} about {} {} {}.", pick(6), pick(7), pick(8)),
-                "status": "active",
                 "publication_year": 1990 + n % 35,
             }),
-        ));
+        )?);
         // One transaction per thousand: a synchronous commit per article would take minutes.
         if batch.len() == 1000 {
             store.records().insert_many(&ARTICLES, &batch)?;
@@ -130,16 +131,12 @@ pub fn generate_articles(store: &Store, count: usize) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn article_doc(slug: &str, fields: Value) -> Value {
-    let mut doc = fields;
-    let timestamp = now();
-    doc["urn"] = json!(ARTICLES.full_urn(slug));
-    doc["id"] = json!(uuid::Uuid::new_v4().to_string());
-    doc["type"] = json!("article");
-    doc["creator"] = json!("demo");
-    doc["created_at"] = json!(timestamp);
-    doc["updated_at"] = json!(timestamp);
-    doc
+/// An article as a create would make it, with the language production's pipeline sets.
+fn article_doc(slug: &str, mut fields: Value) -> anyhow::Result<Value> {
+    fields["urn"] = json!(slug);
+    let mut doc = library::build(&ARTICLES, fields, &[])?;
+    doc["language"] = json!("en");
+    Ok(doc)
 }
 
 fn insert_article_once(store: &Store, slug: &str, fields: Value) -> anyhow::Result<()> {
@@ -148,6 +145,6 @@ fn insert_article_once(store: &Store, slug: &str, fields: Value) -> anyhow::Resu
     }
     store
         .records()
-        .insert(&ARTICLES, &article_doc(slug, fields))?;
+        .insert(&ARTICLES, &article_doc(slug, fields)?)?;
     Ok(())
 }

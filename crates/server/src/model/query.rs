@@ -3,7 +3,6 @@
 
 use larder_contract::Collection;
 
-use super::schema;
 use crate::store::{Filter, SortKey};
 
 /// Whether `field` is a dotted field name (`title`, `geographic_context.country`).
@@ -81,7 +80,7 @@ pub fn parse_sort(collection: &Collection, sort: &str) -> Result<Vec<SortKey>, S
             continue;
         }
         let sortable = matches!(field, "urn" | "id")
-            || schema::kind_of(collection.path, field).is_some_and(|k| k.is_scalar());
+            || collection.field(field).is_some_and(|f| f.ty.is_scalar());
         if !sortable {
             return Err(format!(
                 "{:?} can't be sorted on {field:?}",

@@ -1,7 +1,7 @@
 //! Artifact files: the streamed multipart upload and the streamed download.
 //!
 //! A file is stored as `<artifact uuid>` in the store's folder. The caller's file name is kept
-//! only as data (`file_name`), so no name a caller sends can reach the file system.
+//! only as data (the default `title`), so no name a caller sends can reach the file system.
 
 use std::path::PathBuf;
 
@@ -15,12 +15,13 @@ use larder_contract::API_PREFIX;
 use serde_json::{json, Map, Value};
 use tokio::io::AsyncWriteExt;
 
-use super::{find, present, require_writer, viewer};
+use super::children::check_artifact_parent;
+use super::{blocking, find, present, require, viewer};
 use crate::auth::Caller;
 use crate::error::{too_large, ApiError, ApiResult, Created, PathParams};
 use crate::model;
-use crate::store::{now, Viewer};
-use crate::SharedState;
+use crate::store::now;
+use crate::{SharedState, Wire};
 
 /// Multipart text fields longer than this are refused (they are titles and URNs).
 const MAX_TEXT_FIELD: usize = 64 << 10;
@@ -92,7 +93,7 @@ pub async fn upload(
     headers: HeaderMap,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> ApiResult<Created<Value>> {
-    let identity = require_writer(&caller, &ARTIFACTS, false)?;
+    let identity = require(&caller, ARTIFACTS.roles.create, "uploading artifacts")?.clone();
     let max = state.options.max_upload;
     let declared = headers
         .get(header::CONTENT_LENGTH)
@@ -158,36 +159,44 @@ pub async fn upload(
     if size == 0 {
         return Err(ApiError::unprocessable("file", "the file is empty"));
     }
-    let parent_urn = fields
-        .get("parent_urn")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
-    if parent_urn.is_empty() {
-        return Err(ApiError::unprocessable("parent_urn", "field required"));
-    }
-    if state
-        .store
-        .records()
-        .get_by_urn(&parent_urn, Viewer::Curator)?
-        .is_none()
-    {
-        return Err(ApiError::unprocessable("parent_urn", "no such record"));
-    }
     fields
         .entry("title")
         .or_insert_with(|| Value::String(file_name.clone()));
-    fields.insert(
-        "file_type".into(),
-        json!(content_type.unwrap_or_else(|| guess_type(&file_name).to_string())),
-    );
+    let extension = file_name
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_string())
+        .or(content_type)
+        .unwrap_or_else(|| "bin".into());
+    fields.insert("file_type".into(), json!(extension));
     fields.insert("file_size".into(), json!(size));
-    fields.insert("file_name".into(), json!(file_name));
-    let mut record = model::new_record(&ARTIFACTS, fields, None, &identity.name, &now())?;
+    // The file's address is set below, once the id is known.
+    fields.insert("file_url".into(), json!("https://placeholder.invalid/"));
+    let mut fields = model::validated(ARTIFACTS.create, larder_contract::validate::Extra::Ignore, &fields)?;
+    let parent_urn = fields["parent_urn"].as_str().unwrap_or_default().to_string();
+    {
+        let state = state.clone();
+        let parent_urn = parent_urn.clone();
+        blocking(move || check_artifact_parent(&state, &parent_urn)).await?;
+    }
+    fields.remove("file_url");
+    let mut record = model::new_record(&ARTIFACTS, fields, &identity.name, &now())?;
     let id = record["id"].as_str().unwrap_or_default().to_string();
+    let download = format!("{API_PREFIX}/artifacts/{id}/download");
     record.insert(
         "file_url".into(),
-        json!(format!("{API_PREFIX}/artifacts/{id}/download")),
+        json!(match &state.options.public_url {
+            Some(public) => format!("{public}{download}"),
+            None => download,
+        }),
+    );
+    let (parent_type, parent_slug) = parent_urn
+        .strip_prefix("urn:")
+        .and_then(|rest| rest.split_once(':'))
+        .unwrap_or(("record", parent_urn.as_str()));
+    let file_type = record["file_type"].as_str().unwrap_or("bin").to_string();
+    record.insert(
+        "file_s3_url".into(),
+        json!(format!("s3://larder-artifacts/{parent_type}/{parent_slug}/{id}.{file_type}")),
     );
     let target = file_path(&state, &id).ok_or_else(|| ApiError::internal("minted a bad id"))?;
     tokio::fs::rename(&part.path, &target)
@@ -195,13 +204,20 @@ pub async fn upload(
         .map_err(io_error)?;
     part.keep = true;
     let doc = Value::Object(record);
-    if let Err(error) = state.store.records().insert(&ARTIFACTS, &doc) {
+    let stored = {
+        let state = state.clone();
+        let doc = doc.clone();
+        blocking(move || Ok(state.store.records().insert(&ARTIFACTS, &doc)?)).await
+    };
+    if let Err(error) = stored {
         remove_file(&state, &id).await;
-        return Err(error.into());
+        return Err(error);
     }
-    Ok(Created(present(&state, &ARTIFACTS, doc, viewer(identity))?))
+    let viewer = viewer(&identity);
+    blocking(move || Ok(Created(present(&state, &ARTIFACTS, doc, viewer)?))).await
 }
 
+/// A content type for a file name's extension.
 fn guess_type(file_name: &str) -> &'static str {
     let extension = file_name
         .rsplit_once('.')
@@ -265,15 +281,20 @@ fn disposition(file_name: &str) -> HeaderValue {
     .unwrap_or_else(|_| HeaderValue::from_static("attachment"))
 }
 
-/// `GET artifacts/{uuid}/download`: the stored file, streamed.
+/// `GET artifacts/{uuid}/download`: the stored file, streamed. Only uploaded artifacts have a
+/// file (others are production's 422). The name is the title when it has an extension, else
+/// `<id>.<file_type>`. The production wire sends no Content-Length, as production streams.
 pub async fn download(
     State(state): State<SharedState>,
     caller: Caller,
     PathParams(id): PathParams<String>,
 ) -> ApiResult<Response> {
     let viewer = viewer(caller.require()?);
-    let row = find(&state, &ARTIFACTS, &id, viewer)?;
-    let no_file = || ApiError::not_found("This artifact has no stored file.");
+    let row = {
+        let state = state.clone();
+        blocking(move || find(&state, &ARTIFACTS, &id, viewer)).await?
+    };
+    let no_file = || ApiError::unprocessable("file_s3_url", "This artifact has no stored file to download.");
     let path = file_path(&state, &row.id).ok_or_else(no_file)?;
     let file = match tokio::fs::File::open(&path).await {
         Ok(file) => file,
@@ -281,18 +302,20 @@ pub async fn download(
         Err(error) => return Err(io_error(error)),
     };
     let length = file.metadata().await.map_err(io_error)?.len();
-    let file_name = row.doc["file_name"]
-        .as_str()
-        .or_else(|| row.doc["title"].as_str())
-        .map(clean_file_name)
-        .unwrap_or_else(|| "artifact".into());
+    let title = row.doc["title"].as_str().map(clean_file_name);
+    let file_name = match title {
+        Some(title) if title.rsplit_once('.').is_some_and(|(stem, ext)| !stem.is_empty() && !ext.is_empty()) => title,
+        _ => format!("{}.{}", row.id, row.doc["file_type"].as_str().unwrap_or("bin")),
+    };
     let mut response = Body::from_stream(tokio_util::io::ReaderStream::new(file)).into_response();
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_TYPE,
         content_type(row.doc["file_type"].as_str(), &file_name),
     );
-    headers.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
+    if state.options.wire == Wire::Reference {
+        headers.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
+    }
     headers.insert(header::CONTENT_DISPOSITION, disposition(&file_name));
     // An uploaded HTML or SVG file must never run as a page of this origin.
     headers.insert(

@@ -1,17 +1,17 @@
-//! Household members and their profiles, under the ownership rules of their household.
+//! Household members and their profiles, under the access rule of their household.
 
 use axum::extract::State;
+use larder_contract::households::{MEMBER_CREATE, MEMBER_UPDATE, PROFILE_CREATE, PROFILE_UPDATE};
+use larder_contract::limits::MAX_MEMBERS_PER_HOUSEHOLD;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
-use super::households::{
-    check_access, check_member, household_for, new_member, profile_doc, Access,
-};
-use super::Page;
+use super::households::{check_access, household_for, new_member, profile_doc, systemic_body};
+use super::{blocking, Page};
 use crate::auth::{Caller, Identity};
 use crate::error::{ApiError, ApiResult, Created, Envelope, JsonBody, PathParams, QueryParams};
-use crate::model::{self, Problems};
-use crate::SharedState;
+use crate::store::MemberOrder;
+use crate::{SharedState, Wire};
 
 /// The query of `GET members`.
 #[derive(Debug, Deserialize)]
@@ -30,44 +30,49 @@ fn default_limit() -> u32 {
     100
 }
 
-/// A member the caller may `access`.
-fn member_for(
-    state: &SharedState,
-    identity: &Identity,
-    id: &str,
-    access: Access,
-) -> ApiResult<Value> {
+/// A member the caller may act on.
+fn member_for(state: &SharedState, identity: &Identity, id: &str) -> ApiResult<Value> {
     let (owner, member) = state
         .store
         .households()
         .member(id)?
         .ok_or_else(|| ApiError::not_found(format!("Member {id:?} was not found.")))?;
-    check_access(identity, &owner, access)?;
+    check_access(identity, &owner)
+        .map_err(|_| ApiError::forbidden("You do not have access to this member."))?;
     Ok(member)
 }
 
-/// `GET members?household_id=..&limit&offset`.
+/// `GET members?household_id=..&limit&offset` (production lists the newest first).
 pub async fn list(
     State(state): State<SharedState>,
     caller: Caller,
     QueryParams(query): QueryParams<MemberQuery>,
 ) -> ApiResult<Envelope<Value>> {
-    let identity = caller.require()?;
+    let identity = caller.require()?.clone();
     let household_id = query.household_id.ok_or_else(|| {
         ApiError::unprocessable("household_id", "field required")
-            .with_errors(json!([{ "loc": ["query", "household_id"], "msg": "field required" }]))
+            .with_errors(json!([{ "type": "missing", "loc": ["query", "household_id"], "msg": "Field required" }]))
+            .systemic()
     })?;
     Page {
         limit: query.limit,
         offset: query.offset,
     }
     .validate()?;
-    household_for(&state, identity, &household_id, Access::Read)?;
-    Ok(Envelope(Value::Array(state.store.households().members(
-        &household_id,
-        query.limit,
-        query.offset,
-    )?)))
+    blocking(move || {
+        household_for(&state, &identity, &household_id)?;
+        let order = match state.options.wire {
+            Wire::Reference => MemberOrder::Oldest,
+            Wire::Production => MemberOrder::Newest,
+        };
+        Ok(Envelope(Value::Array(state.store.households().members(
+            &household_id,
+            order,
+            query.limit,
+            query.offset,
+        )?)))
+    })
+    .await
 }
 
 /// `POST members`: `{household_id, name, age_group, image_url?, profile?}`.
@@ -76,52 +81,63 @@ pub async fn create(
     caller: Caller,
     JsonBody(body): JsonBody<Value>,
 ) -> ApiResult<Created<Value>> {
-    let identity = caller.require()?;
-    let body = model::object(body)?;
-    let Some(household_id) = body.get("household_id").and_then(Value::as_str) else {
-        return Err(ApiError::unprocessable(
-            "household_id",
-            "field required: a string",
-        ));
-    };
-    household_for(&state, identity, household_id, Access::Write)?;
-    let mut problems = Problems::default();
-    let member = new_member(household_id, &body, "", &mut problems);
-    problems.finish()?;
-    state.store.households().insert_member(&member)?;
-    Ok(Created(member))
+    let identity = caller.require()?.clone();
+    let body = systemic_body(MEMBER_CREATE, body)?;
+    blocking(move || {
+        let household_id = body["household_id"].as_str().unwrap_or_default().to_string();
+        household_for(&state, &identity, &household_id)?;
+        if state.store.households().member_count(&household_id)? >= MAX_MEMBERS_PER_HOUSEHOLD as u64 {
+            return Err(ApiError::conflict(format!(
+                "A household holds at most {MAX_MEMBERS_PER_HOUSEHOLD} members."
+            )));
+        }
+        let member = new_member(&household_id, &body);
+        state.store.households().insert_member(&member)?;
+        let id = member["id"].as_str().unwrap_or_default().to_string();
+        Ok(Created(member_for(&state, &identity, &id)?))
+    })
+    .await
 }
 
-/// `GET members/{id}`: with `profile` when one exists.
+/// `GET members/{id}`: with `profile` (`null` when there is none).
 pub async fn get(
     State(state): State<SharedState>,
     caller: Caller,
     PathParams(id): PathParams<String>,
 ) -> ApiResult<Envelope<Value>> {
-    let identity = caller.require()?;
-    member_for(&state, identity, &id, Access::Read).map(Envelope)
+    let identity = caller.require()?.clone();
+    blocking(move || member_for(&state, &identity, &id).map(Envelope)).await
 }
 
-/// `PATCH members/{id}`: any of `name`, `age_group`, `image_url`.
+/// `PATCH members/{id}`: any of `name`, `age_group`, `image_url` (`null` clears it), and
+/// `profile` (an upsert of the profile).
 pub async fn patch(
     State(state): State<SharedState>,
     caller: Caller,
     PathParams(id): PathParams<String>,
     JsonBody(body): JsonBody<Value>,
 ) -> ApiResult<Envelope<Value>> {
-    let identity = caller.require()?;
-    let changes = model::object(body)?;
-    let mut member = member_for(&state, identity, &id, Access::Write)?;
-    let mut problems = Problems::default();
-    check_member(&changes, "", false, &mut problems);
-    problems.finish()?;
-    for field in ["name", "age_group", "image_url"] {
-        if let Some(value) = changes.get(field) {
-            member[field] = value.clone();
+    let identity = caller.require()?.clone();
+    let changes = systemic_body(MEMBER_UPDATE, body)?;
+    blocking(move || {
+        let mut member = member_for(&state, &identity, &id)?;
+        for field in ["name", "age_group", "image_url"] {
+            if let Some(value) = changes.get(field) {
+                let clears = larder_contract::households::CLEARABLE.contains(&field);
+                if !value.is_null() || clears {
+                    member[field] = value.clone();
+                }
+            }
         }
-    }
-    state.store.households().update_member(&id, &member)?;
-    Ok(Envelope(member))
+        if let Some(Value::Object(profile)) = changes.get("profile") {
+            let existing = state.store.households().profile(&id)?;
+            let updated = profile_doc(&id, profile, existing.as_ref(), false);
+            state.store.households().put_profile(&id, &updated)?;
+        }
+        state.store.households().update_member(&id, &member)?;
+        Ok(Envelope(member_for(&state, &identity, &id)?))
+    })
+    .await
 }
 
 /// `DELETE members/{id}`.
@@ -130,90 +146,89 @@ pub async fn delete(
     caller: Caller,
     PathParams(id): PathParams<String>,
 ) -> ApiResult<Envelope<Value>> {
-    let identity = caller.require()?;
-    member_for(&state, identity, &id, Access::Write)?;
-    state.store.households().delete_member(&id)?;
-    Ok(Envelope(
-        json!({ "message": format!("Member {id} deleted.") }),
-    ))
+    let identity = caller.require()?.clone();
+    blocking(move || {
+        member_for(&state, &identity, &id)?;
+        state.store.households().delete_member(&id)?;
+        Ok(Envelope(json!({ "message": "Member deleted successfully" })))
+    })
+    .await
 }
 
-fn no_profile() -> ApiError {
-    ApiError::not_found("This member has no profile yet; create it with POST.")
-}
-
-/// `GET members/{id}/profile`: 404 when none exists.
+/// `GET members/{id}/profile`: 404 when there is none.
 pub async fn get_profile(
     State(state): State<SharedState>,
     caller: Caller,
     PathParams(id): PathParams<String>,
 ) -> ApiResult<Envelope<Value>> {
-    let identity = caller.require()?;
-    member_for(&state, identity, &id, Access::Read)?;
-    state
-        .store
-        .households()
-        .profile(&id)?
-        .map(Envelope)
-        .ok_or_else(no_profile)
+    let identity = caller.require()?.clone();
+    blocking(move || {
+        member_for(&state, &identity, &id)?;
+        state
+            .store
+            .households()
+            .profile(&id)?
+            .map(Envelope)
+            .ok_or_else(|| ApiError::not_found("Profile not found for this member."))
+    })
+    .await
 }
 
-/// `POST members/{id}/profile`: 409 when one exists.
+/// `POST members/{id}/profile`: an upsert, as production's: it creates the profile or updates
+/// the one there is, and never answers 409. `properties` is ignored here (production keeps it
+/// only from a PATCH).
 pub async fn create_profile(
     State(state): State<SharedState>,
     caller: Caller,
     PathParams(id): PathParams<String>,
     JsonBody(body): JsonBody<Value>,
 ) -> ApiResult<Created<Value>> {
-    let identity = caller.require()?;
-    let body = model::object(body)?;
-    member_for(&state, identity, &id, Access::Write)?;
-    if state.store.households().profile(&id)?.is_some() {
-        return Err(ApiError::conflict(
-            "This member already has a profile; update it with PATCH.",
-        ));
-    }
-    let mut problems = Problems::default();
-    let profile = profile_doc(&id, &body, None, "", &mut problems);
-    problems.finish()?;
-    state.store.households().put_profile(&id, &profile)?;
-    Ok(Created(profile))
+    let identity = caller.require()?.clone();
+    let body = systemic_body(PROFILE_CREATE, body)?;
+    blocking(move || {
+        member_for(&state, &identity, &id)?;
+        let existing = state.store.households().profile(&id)?;
+        let profile = profile_doc(&id, &body, existing.as_ref(), false);
+        state.store.households().put_profile(&id, &profile)?;
+        Ok(Created(profile))
+    })
+    .await
 }
 
-/// `PATCH members/{id}/profile`: the changed fields; 404 when none exists.
+/// `PATCH members/{id}/profile`: each field sent replaces the stored one; 404 when there is none.
 pub async fn patch_profile(
     State(state): State<SharedState>,
     caller: Caller,
     PathParams(id): PathParams<String>,
     JsonBody(body): JsonBody<Value>,
 ) -> ApiResult<Envelope<Value>> {
-    let identity = caller.require()?;
-    let body = model::object(body)?;
-    member_for(&state, identity, &id, Access::Write)?;
-    let existing = state
-        .store
-        .households()
-        .profile(&id)?
-        .ok_or_else(no_profile)?;
-    let mut problems = Problems::default();
-    let profile = profile_doc(&id, &body, Some(&existing), "", &mut problems);
-    problems.finish()?;
-    state.store.households().put_profile(&id, &profile)?;
-    Ok(Envelope(profile))
+    let identity = caller.require()?.clone();
+    let body: Map<String, Value> = systemic_body(PROFILE_UPDATE, body)?;
+    blocking(move || {
+        member_for(&state, &identity, &id)?;
+        let existing = state
+            .store
+            .households()
+            .profile(&id)?
+            .ok_or_else(|| ApiError::not_found("Profile not found for this member."))?;
+        let profile = profile_doc(&id, &body, Some(&existing), true);
+        state.store.households().put_profile(&id, &profile)?;
+        Ok(Envelope(profile))
+    })
+    .await
 }
 
-/// `DELETE members/{id}/profile`.
+/// `DELETE members/{id}/profile`: answers the same whether or not there was one.
 pub async fn delete_profile(
     State(state): State<SharedState>,
     caller: Caller,
     PathParams(id): PathParams<String>,
 ) -> ApiResult<Envelope<Value>> {
-    let identity = caller.require()?;
-    member_for(&state, identity, &id, Access::Write)?;
-    if !state.store.households().delete_profile(&id)? {
-        return Err(no_profile());
-    }
-    Ok(Envelope(
-        json!({ "message": format!("Profile of member {id} deleted.") }),
-    ))
+    let identity = caller.require()?.clone();
+    blocking(move || {
+        member_for(&state, &identity, &id)?;
+        state.store.households().delete_profile(&id)?;
+        Ok(Envelope(json!({ "message": "Profile deleted successfully" })))
+    })
+    .await
 }

@@ -1,6 +1,7 @@
 //! The route handlers, one module per family, and the checks they share.
 
 pub mod artifacts;
+pub mod children;
 pub mod guidelines;
 pub mod households;
 pub mod members;
@@ -9,18 +10,28 @@ pub mod records;
 pub mod search;
 pub mod system;
 
-use larder_contract::roles::{ADMIN, EXPERT};
+use larder_contract::collections::{WriteRoles, ARTIFACTS, GUIDELINES};
+use larder_contract::validate::is_canonical_uuid;
 use larder_contract::Collection;
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::auth::{Caller, Identity};
 use crate::error::{ApiError, ApiResult};
-use crate::store::{RecordRow, Viewer};
+use crate::store::{ChildOrder, RecordRow, Viewer};
 use crate::SharedState;
 
 /// The largest page of any listing.
 pub const MAX_LIMIT: u32 = larder_contract::limits::MAX_PAGE_SIZE;
+
+/// Runs a handler's database work on the blocking pool, off the threads that serve connections.
+pub async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> ApiResult<T> + Send + 'static,
+) -> ApiResult<T> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(ApiError::internal)?
+}
 
 /// `limit` and `offset` of a listing.
 #[derive(Debug, Deserialize)]
@@ -38,7 +49,7 @@ fn default_limit() -> u32 {
 }
 
 impl Page {
-    /// Checks the bounds of wire-notes.
+    /// Checks the bounds.
     pub fn validate(&self) -> Result<(), ApiError> {
         if !(1..=MAX_LIMIT).contains(&self.limit) {
             return Err(ApiError::unprocessable(
@@ -50,44 +61,46 @@ impl Page {
     }
 }
 
-/// What a signed-in caller may see of the data collections.
+/// What a signed-in caller may see of the data collections: `admin` and `expert` see everything.
 pub fn viewer(identity: &Identity) -> Viewer {
-    if identity.has_role(ADMIN) || identity.has_role(EXPERT) {
+    let privileged = larder_contract::roles::PRIVILEGED_READERS;
+    if privileged.iter().any(|role| identity.has_role(role)) {
         Viewer::Curator
     } else {
         Viewer::Public
     }
 }
 
-/// The identity of a caller allowed to write (or delete) in `collection`: 401 without a token,
-/// 403 without the role.
-pub fn require_writer<'a>(
-    caller: &'a Caller,
-    collection: &Collection,
-    deleting: bool,
-) -> ApiResult<&'a Identity> {
+/// The identity of a caller passing `gate`: 401 without a token, 403 without the role.
+pub fn require<'a>(caller: &'a Caller, gate: WriteRoles, what: &str) -> ApiResult<&'a Identity> {
     let identity = caller.require()?;
-    let roles = if deleting {
-        collection.delete_roles
-    } else {
-        collection.write_roles
-    };
-    if !roles.allows(&identity.roles) {
+    if !gate.allows(&identity.roles) {
         return Err(ApiError::forbidden(format!(
-            "Your roles do not allow changing {}.",
-            collection.path
+            "Insufficient permissions: your roles do not allow {what}."
         )));
     }
     Ok(identity)
 }
 
-/// A record the viewer may see, by slug, URN or UUID; hidden and missing records are both 404.
+/// A record the viewer may see, by the identifier its path carries; hidden and missing records
+/// are both 404. Guidelines and passages are addressed by their canonical UUID only (anything
+/// else is production's 422); artifacts answer 404 for anything but a stored id.
 pub fn find(
     state: &SharedState,
     collection: &Collection,
     identifier: &str,
     viewer: Viewer,
 ) -> ApiResult<RecordRow> {
+    if !collection.has_urn() && collection.path != ARTIFACTS.path && !is_canonical_uuid(identifier)
+    {
+        return Err(ApiError::unprocessable(
+            "id",
+            format!(
+                "{} must be referenced by UUID, not {identifier:?}.",
+                collection.plural
+            ),
+        ));
+    }
     state
         .store
         .records()
@@ -100,29 +113,37 @@ pub fn find(
         })
 }
 
-/// A record with its derived fields: embedded artifacts, and a guide's guideline ids.
+/// A record with what the service derives on every read: embedded artifacts (in production's
+/// embedded form, `type: "artifact"`), and a guide's visible guideline ids in sequence order.
 pub fn present(
     state: &SharedState,
     collection: &Collection,
     mut doc: Value,
     viewer: Viewer,
 ) -> ApiResult<Value> {
-    use crate::store::ChildOrder;
-    use larder_contract::collections::{ARTIFACTS, GUIDELINES};
-    let derived = crate::model::schema::derived(collection.path);
     let Some(urn) = doc["urn"].as_str().map(str::to_string) else {
         return Ok(doc);
     };
     let records = state.store.records();
-    if derived.contains(&"artifacts") {
-        let artifacts =
-            records.children(&ARTIFACTS, &urn, viewer, ChildOrder::Created, u32::MAX, 0)?;
-        doc["artifacts"] = Value::Array(artifacts);
-    }
-    if derived.contains(&"guidelines") {
-        let guidelines =
-            records.children(&GUIDELINES, &urn, viewer, ChildOrder::Sequence, u32::MAX, 0)?;
-        doc["guidelines"] = guidelines.iter().map(|g| g["id"].clone()).collect();
+    for field in collection.derived {
+        if field.name == "artifacts" {
+            let artifacts = records
+                .children(&ARTIFACTS, &urn, viewer, ChildOrder::Created, u32::MAX, 0)?
+                .into_iter()
+                .map(|mut artifact| {
+                    artifact["type"] = Value::String("artifact".into());
+                    if artifact.get("file_s3_url").is_none() {
+                        artifact["file_s3_url"] = Value::Null;
+                    }
+                    artifact
+                })
+                .collect();
+            doc["artifacts"] = Value::Array(artifacts);
+        } else if field.name == "guidelines" {
+            let guidelines =
+                records.children(&GUIDELINES, &urn, viewer, ChildOrder::Sequence, u32::MAX, 0)?;
+            doc["guidelines"] = guidelines.iter().map(|g| g["id"].clone()).collect();
+        }
     }
     Ok(doc)
 }

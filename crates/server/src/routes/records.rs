@@ -1,17 +1,21 @@
-//! The generic record routes, mounted once per collection descriptor.
+//! The generic record routes, mounted once per collection descriptor. Bodies are checked against
+//! the contract's create and update schemas; what production checks beyond them (parents, the
+//! guide workflow, sequence numbers) is in `children` and `model::rules`.
 
 use axum::extract::State;
-use larder_contract::collections::{ARTIFACTS, GUIDELINES, GUIDES, TEXTBOOKS, TEXTBOOK_PASSAGES};
+use larder_contract::collections::{WriteRoles, ARTIFACTS, CURATORS, GUIDELINES, GUIDES};
+use larder_contract::validate::Extra;
 use larder_contract::Collection;
 use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
-use super::{find, present, require_writer, viewer, Page};
+use super::children::{check_update, link_parent};
+use super::{blocking, find, present, require, viewer, Page};
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult, Created, Envelope, JsonBody, PathParams, QueryParams};
-use crate::model::{self, Problems};
+use crate::model::{self, rules};
 use crate::store::{now, ChildOrder, Viewer};
-use crate::SharedState;
+use crate::{SharedState, Wire};
 
 /// Query of a listing: the page, and for artifacts the parent.
 #[derive(Debug, Deserialize)]
@@ -30,44 +34,70 @@ fn default_limit() -> u32 {
     100
 }
 
-/// `GET {collection}?limit&offset`: identifier strings, oldest first. For artifacts with
-/// `parent_urn`, the parent's artifact records.
+fn what(verb: &str, collection: &Collection) -> String {
+    format!("{verb} {}", collection.plural.to_lowercase())
+}
+
+/// `GET {collection}?limit&offset`: identifier strings, oldest first.
 pub async fn list(
     collection: &'static Collection,
     State(state): State<SharedState>,
     caller: Caller,
     QueryParams(query): QueryParams<ListQuery>,
 ) -> ApiResult<Envelope<Value>> {
-    let identity = caller.require()?;
-    let viewer = viewer(identity);
+    let viewer = viewer(caller.require()?);
     let page = Page {
         limit: query.limit,
         offset: query.offset,
     };
     page.validate()?;
-    if let (true, Some(parent)) = (collection.path == ARTIFACTS.path, &query.parent_urn) {
+    blocking(move || {
+        let ids = state.store.records().list_identifiers(
+            collection,
+            viewer,
+            page.limit,
+            page.offset,
+        )?;
+        Ok(Envelope(json!(ids)))
+    })
+    .await
+}
+
+/// `GET artifacts?parent_urn=`: the parent's artifact records (only interface.md has it).
+pub async fn artifacts_of(
+    State(state): State<SharedState>,
+    caller: Caller,
+    QueryParams(query): QueryParams<ListQuery>,
+) -> ApiResult<Envelope<Value>> {
+    let viewer = viewer(caller.require()?);
+    let page = Page {
+        limit: query.limit,
+        offset: query.offset,
+    };
+    page.validate()?;
+    let Some(parent) = query.parent_urn else {
+        return Err(ApiError::unprocessable(
+            "parent_urn",
+            "field required: artifacts are listed per parent record",
+        ));
+    };
+    blocking(move || {
         let (_, parent) = state
             .store
             .records()
-            .get_by_urn(parent, viewer)?
+            .get_by_urn(&parent, viewer)?
             .ok_or_else(|| ApiError::not_found(format!("Record {parent:?} was not found.")))?;
-        let parent = parent.urn.unwrap_or_default();
         let artifacts = state.store.records().children(
-            collection,
-            &parent,
+            &ARTIFACTS,
+            parent.urn.as_deref().unwrap_or_default(),
             viewer,
             ChildOrder::Created,
             page.limit,
             page.offset,
         )?;
-        return Ok(Envelope(Value::Array(artifacts)));
-    }
-    let ids =
-        state
-            .store
-            .records()
-            .list_identifiers(collection, viewer, page.limit, page.offset)?;
-    Ok(Envelope(json!(ids)))
+        Ok(Envelope(Value::Array(artifacts)))
+    })
+    .await
 }
 
 /// `GET {collection}/{identifier}`.
@@ -78,109 +108,46 @@ pub async fn get(
     PathParams(identifier): PathParams<String>,
 ) -> ApiResult<Envelope<Value>> {
     let viewer = viewer(caller.require()?);
-    let row = find(&state, collection, &identifier, viewer)?;
-    Ok(Envelope(present(&state, collection, row.doc, viewer)?))
+    blocking(move || {
+        let row = find(&state, collection, &identifier, viewer)?;
+        Ok(Envelope(present(&state, collection, row.doc, viewer)?))
+    })
+    .await
 }
 
-/// Ties a new child record to its parent: the parent must exist; a guideline takes its guide's
-/// region and the next sequence number; a passage gets its place in the textbook's structure.
-fn link_parent(
-    state: &SharedState,
-    collection: &Collection,
-    record: &mut Map<String, Value>,
-) -> ApiResult<()> {
-    let records = state.store.records();
-    let mut problems = Problems::default();
-    match collection.path {
-        "guidelines" => {
-            let Some(urn) = record.get("guide_urn").and_then(Value::as_str) else {
-                return Ok(());
-            };
-            let urn = GUIDES.full_urn(urn);
-            match records.get(&GUIDES, &urn, Viewer::Curator)? {
-                Some(guide) => {
-                    if let Some(region) = guide.doc.get("region").filter(|r| r.is_string()) {
-                        record.insert("guide_region".into(), region.clone());
-                    }
-                    if record.get("sequence_no").is_none_or(Value::is_null) {
-                        let next = records
-                            .max_sequence(&GUIDELINES, &urn, None)?
-                            .saturating_add(1);
-                        record.insert("sequence_no".into(), json!(next));
-                    }
-                    record.insert("guide_urn".into(), json!(urn));
-                }
-                None => problems.add("guide_urn", "no such guide"),
-            }
-        }
-        "textbook-passages" => {
-            let Some(urn) = record.get("textbook_urn").and_then(Value::as_str) else {
-                return Ok(());
-            };
-            let urn = TEXTBOOKS.full_urn(urn);
-            match records.get(&TEXTBOOKS, &urn, Viewer::Curator)? {
-                Some(textbook) => {
-                    let artifact = record
-                        .get("artifact_id")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_string();
-                    if !artifact.is_empty() && !super::passages::belongs(state, &artifact, &urn)? {
-                        problems.add("artifact_id", "is not an artifact of this textbook");
-                    }
-                    if let Some(page) = record.get("page_no").and_then(Value::as_i64) {
-                        if record.get("sequence_no").is_none_or(Value::is_null) {
-                            let next = records
-                                .max_sequence(&TEXTBOOK_PASSAGES, &urn, Some(page))?
-                                .saturating_add(1);
-                            record.insert("sequence_no".into(), json!(next));
-                        }
-                        let (node, path) = super::passages::place(&textbook.doc, page, &artifact);
-                        record.insert("structure_node_id".into(), node);
-                        record.insert("structure_path".into(), path);
-                    }
-                    record.insert("textbook_urn".into(), json!(urn));
-                }
-                None => problems.add("textbook_urn", "no such textbook"),
-            }
-        }
-        "artifacts" => {
-            if let Some(urn) = record.get("parent_urn").and_then(Value::as_str) {
-                if records.get_by_urn(urn, Viewer::Curator)?.is_none() {
-                    problems.add("parent_urn", "no such record");
-                }
-            } else {
-                problems.add("parent_urn", "field required");
-            }
-        }
-        _ => {}
-    }
-    problems.finish()
-}
-
-/// `POST {collection}`: the slug `urn` (or `identifier`) gets its prefix; defaults are applied.
+/// `POST {collection}`: checked against the create schema; the slug `urn` gets its prefix and
+/// the collection's defaults apply.
 pub async fn create(
     collection: &'static Collection,
     State(state): State<SharedState>,
     caller: Caller,
     JsonBody(body): JsonBody<Value>,
 ) -> ApiResult<Created<Value>> {
-    let identity = require_writer(&caller, collection, false)?;
-    let mut record = model::object(body)?;
-    let urn = model::requested_urn(collection, &mut record)?;
-    if let Some(urn) = &urn {
-        if state.store.records().urn_exists(urn)? {
-            return Err(ApiError::conflict(format!("{urn} already exists.")));
+    let identity = require(&caller, collection.roles.create, &what("creating", collection))?.clone();
+    blocking(move || {
+        let body = model::object(body)?;
+        let fields = model::validated(collection.create, Extra::Forbid, &body)?;
+        if let Some(slug) = fields.get("urn").and_then(Value::as_str) {
+            let urn = collection.full_urn(slug);
+            if state.store.records().urn_exists(&urn)? {
+                return Err(ApiError::conflict(format!("{urn} already exists.")));
+            }
         }
-    }
-    link_parent(&state, collection, &mut record)?;
-    let record = model::new_record(collection, record, urn, &identity.name, &now())?;
-    let doc = Value::Object(record);
-    state.store.records().insert(collection, &doc)?;
-    Ok(Created(present(&state, collection, doc, viewer(identity))?))
+        let mut record = model::new_record(collection, fields, &identity.name, &now())?;
+        link_parent(&state, collection, &mut record)?;
+        if collection.path == GUIDES.path {
+            rules::guide_activation(&record, &[])?;
+        }
+        let doc = Value::Object(record);
+        state.store.records().insert(collection, &doc)?;
+        Ok(Created(present(&state, collection, doc, viewer(&identity))?))
+    })
+    .await
 }
 
-/// `PATCH {collection}/{identifier}`: changes the given mutable fields; immutable ones are ignored.
+/// `PATCH {collection}/{identifier}`: only keys of the update allow-list; `null` leaves a field
+/// as it is (but where production lets it clear). In the production wire an artifact update is
+/// checked and then answered with `null`, as production does.
 pub async fn patch(
     collection: &'static Collection,
     State(state): State<SharedState>,
@@ -188,22 +155,27 @@ pub async fn patch(
     PathParams(identifier): PathParams<String>,
     JsonBody(body): JsonBody<Value>,
 ) -> ApiResult<Envelope<Value>> {
-    let identity = require_writer(&caller, collection, false)?;
-    let changes = model::object(body)?;
-    if collection.path == ARTIFACTS.path && !changes.contains_key("file_type") {
-        return Err(ApiError::unprocessable(
-            "file_type",
-            "field required: an artifact update always carries file_type",
-        ));
-    }
-    let viewer = viewer(identity);
-    let row = find(&state, collection, &identifier, viewer)?;
-    let doc = model::patched(collection, &row.doc, changes, &now())?;
-    state.store.records().replace(&row.id, &doc)?;
-    Ok(Envelope(present(&state, collection, doc, viewer)?))
+    let identity = require(&caller, collection.roles.update, &what("changing", collection))?.clone();
+    blocking(move || {
+        let body = model::object(body)?;
+        let changes = model::validated(collection.update, Extra::Forbid, &body)?;
+        if collection.path == ARTIFACTS.path && state.options.wire == Wire::Production {
+            return Ok(Envelope(Value::Null));
+        }
+        let viewer = viewer(&identity);
+        let row = find(&state, collection, &identifier, viewer)?;
+        let changes = model::effective_changes(collection, changes);
+        let mut doc = model::patched(collection, &row.doc, &changes, &now())?;
+        check_update(&state, collection, &row, &changes, &mut doc)?;
+        let doc = Value::Object(doc);
+        state.store.records().replace(collection, &row.id, &doc)?;
+        Ok(Envelope(present(&state, collection, doc, viewer)?))
+    })
+    .await
 }
 
-/// `PUT {collection}/{identifier}`: replaces every mutable field; immutable ones are kept.
+/// `PUT {collection}/{identifier}` (only interface.md has it): every updatable field becomes the
+/// body's; the others are kept.
 pub async fn put(
     collection: &'static Collection,
     State(state): State<SharedState>,
@@ -211,28 +183,62 @@ pub async fn put(
     PathParams(identifier): PathParams<String>,
     JsonBody(body): JsonBody<Value>,
 ) -> ApiResult<Envelope<Value>> {
-    let identity = require_writer(&caller, collection, false)?;
-    let body = model::object(body)?;
-    let viewer = viewer(identity);
-    let row = find(&state, collection, &identifier, viewer)?;
-    let doc = model::replaced(collection, &row.doc, body, &now())?;
-    state.store.records().replace(&row.id, &doc)?;
-    Ok(Envelope(present(&state, collection, doc, viewer)?))
+    let identity = require(&caller, collection.roles.update, &what("changing", collection))?.clone();
+    blocking(move || {
+        let body = model::object(body)?;
+        let fields = model::validated(collection.update, Extra::Forbid, &body)?;
+        let viewer = viewer(&identity);
+        let row = find(&state, collection, &identifier, viewer)?;
+        let mut doc = model::replaced(collection, &row.doc, fields.clone(), &now())?;
+        check_update(&state, collection, &row, &fields, &mut doc)?;
+        let doc = Value::Object(doc);
+        state.store.records().replace(collection, &row.id, &doc)?;
+        Ok(Envelope(present(&state, collection, doc, viewer)?))
+    })
+    .await
 }
 
 /// `DELETE {collection}/{identifier}`: also removes what hangs from the record (guidelines,
-/// passages, artifacts and their files).
+/// passages, artifacts and their files). A published guide, and a guideline of one, stay (409).
+/// Removing artifacts along with a record takes the role that deletes artifacts: a caller who may
+/// delete a food composition table but not its files gets 403 while files hang from it.
 pub async fn delete(
     collection: &'static Collection,
     State(state): State<SharedState>,
     caller: Caller,
     PathParams(identifier): PathParams<String>,
 ) -> ApiResult<Envelope<Value>> {
-    let identity = require_writer(&caller, collection, true)?;
-    let row = find(&state, collection, &identifier, viewer(identity))?;
-    let artifacts = state.store.records().delete_cascade(collection, &row)?;
+    let identity = require(&caller, collection.roles.delete, &what("deleting", collection))?.clone();
+    let removed = blocking({
+        let state = state.clone();
+        move || {
+            let row = find(&state, collection, &identifier, viewer(&identity))?;
+            if collection.path == GUIDES.path {
+                rules::guide_unfrozen(&row.doc)?;
+            }
+            if collection.path == GUIDELINES.path {
+                let guide_urn = row.doc["guide_urn"].as_str().unwrap_or_default();
+                if let Some(guide) = state.store.records().get(&GUIDES, guide_urn, Viewer::Curator)? {
+                    rules::guide_unfrozen(&guide.doc)?;
+                }
+            }
+            if let Some(urn) = &row.urn {
+                let artifact_gate: WriteRoles = ARTIFACTS.roles.delete;
+                let has_files = !state.store.records().all_children(&ARTIFACTS, urn)?.is_empty();
+                if has_files && !artifact_gate.allows(&identity.roles) && artifact_gate == CURATORS {
+                    return Err(ApiError::forbidden(format!(
+                        "Insufficient permissions: {urn} has artifacts, and deleting them takes an admin or expert role."
+                    )));
+                }
+            }
+            let artifacts = state.store.records().delete_cascade(collection, &row)?;
+            Ok((row.urn.unwrap_or(row.id), artifacts))
+        }
+    })
+    .await?;
+    let (deleted, artifacts) = removed;
     for artifact in artifacts {
         super::artifacts::remove_file(&state, &artifact).await;
     }
-    Ok(Envelope(json!({ "deleted": row.urn.unwrap_or(row.id) })))
+    Ok(Envelope(json!({ "deleted": deleted })))
 }

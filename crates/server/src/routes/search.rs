@@ -4,17 +4,19 @@
 use axum::extract::State;
 use larder_contract::collections::{ARTICLES, GUIDELINES, GUIDES, TEXTBOOKS, TEXTBOOK_PASSAGES};
 use larder_contract::limits::{
-    DEFAULT_FACET_LIMIT, DEFAULT_SEARCH_LIMIT, INVALID_PAGINATION, MAX_PAGE_SIZE, MAX_SEARCH_WINDOW,
+    DEFAULT_FACET_LIMIT, DEFAULT_SEARCH_LIMIT, INVALID_PAGINATION, MAX_FACET_FIELDS, MAX_FILTERS,
+    MAX_PAGE_SIZE, MAX_SEARCH_WINDOW, MAX_SORT_KEYS,
 };
 use larder_contract::Collection;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use super::{find, viewer};
+use super::guidelines::full_urn_only;
+use super::{blocking, find, viewer};
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult, Envelope, JsonBody, PathParams, QueryParams};
 use crate::model::query::{highlight, parse_filter, parse_sort, terms, valid_field};
-use crate::store::{SearchQuery, Viewer};
+use crate::store::{NaturalOrder, SearchQuery, Viewer};
 use crate::SharedState;
 
 /// The deepest page a search reaches: `offset + limit` may not pass it.
@@ -120,19 +122,25 @@ pub fn run(
         return Err(invalid("facet_limit", "must be between 1 and 1000".into()));
     }
     let terms = terms(body.q.as_deref().unwrap_or_default());
-    let text = (!terms.is_empty()).then(|| {
-        terms
-            .iter()
-            .map(|t| format!("\"{t}\""))
-            .collect::<Vec<_>>()
-            .join(" ")
-    });
+    let entries = body.fq.as_ref().map(|f| f.items(false)).unwrap_or_default();
+    if entries.len() > MAX_FILTERS {
+        return Err(invalid(
+            "fq",
+            format!("at most {MAX_FILTERS} filters, not {}", entries.len()),
+        ));
+    }
     let mut filters = Vec::new();
-    for entry in body.fq.as_ref().map(|f| f.items(false)).unwrap_or_default() {
+    for entry in entries {
         filters.push(parse_filter(&entry).map_err(|m| invalid("fq", m))?);
     }
     let sort = parse_sort(collection, body.sort.as_deref().unwrap_or_default())
         .map_err(|m| invalid("sort", m))?;
+    if sort.len() > MAX_SORT_KEYS {
+        return Err(invalid(
+            "sort",
+            format!("at most {MAX_SORT_KEYS} sort keys, not {}", sort.len()),
+        ));
+    }
     let facets = body
         .fields
         .as_ref()
@@ -141,21 +149,24 @@ pub fn run(
     if let Some(bad) = facets.iter().find(|f| !valid_field(f)) {
         return Err(invalid("fields", format!("{bad:?} is not a field name")));
     }
-    if facets.len() > 20 {
-        return Err(invalid("fields", "at most 20 facet fields".into()));
+    if facets.len() > MAX_FACET_FIELDS {
+        return Err(invalid(
+            "fields",
+            format!("at most {MAX_FACET_FIELDS} facet fields"),
+        ));
     }
-    let natural_order = match collection.path {
-        "guidelines" => "json_extract(doc, '$.sequence_no') IS NULL, json_extract(doc, '$.sequence_no')",
-        "textbook-passages" => {
-            "json_extract(doc, '$.page_no') IS NULL, json_extract(doc, '$.page_no'), json_extract(doc, '$.sequence_no')"
-        }
-        _ => "rid",
+    let natural_order = if collection.path == GUIDELINES.path {
+        NaturalOrder::Sequence
+    } else if collection.path == TEXTBOOK_PASSAGES.path {
+        NaturalOrder::Page
+    } else {
+        NaturalOrder::Insertion
     };
     let query = SearchQuery {
         collection,
         viewer,
         parent,
-        text,
+        terms: terms.clone(),
         filters,
         sort,
         natural_order,
@@ -224,7 +235,7 @@ pub async fn search(
     JsonBody(body): JsonBody<SearchBody>,
 ) -> ApiResult<Envelope<Value>> {
     let viewer = viewer(caller.require()?);
-    run(&state, collection, viewer, None, body).map(Envelope)
+    blocking(move || run(&state, collection, viewer, None, body).map(Envelope)).await
 }
 
 /// The query of `GET articles/search`.
@@ -252,7 +263,7 @@ pub async fn search_articles_get(
         offset: query.offset,
         ..SearchBody::default()
     };
-    run(&state, &ARTICLES, viewer, None, body).map(Envelope)
+    blocking(move || run(&state, &ARTICLES, viewer, None, body).map(Envelope)).await
 }
 
 /// `POST guidelines/by-guide/{urn}/search`.
@@ -263,8 +274,12 @@ pub async fn by_guide(
     JsonBody(body): JsonBody<SearchBody>,
 ) -> ApiResult<Envelope<Value>> {
     let viewer = viewer(caller.require()?);
-    let guide = find(&state, &GUIDES, &urn, viewer)?;
-    run(&state, &GUIDELINES, viewer, guide.urn, body).map(Envelope)
+    full_urn_only(&urn, "urn:guide:")?;
+    blocking(move || {
+        let guide = find(&state, &GUIDES, &urn, viewer)?;
+        run(&state, &GUIDELINES, viewer, guide.urn, body).map(Envelope)
+    })
+    .await
 }
 
 /// `POST textbook-passages/by-textbook/{urn}/search`; the passages of page N are this search
@@ -276,6 +291,10 @@ pub async fn by_textbook(
     JsonBody(body): JsonBody<SearchBody>,
 ) -> ApiResult<Envelope<Value>> {
     let viewer = viewer(caller.require()?);
-    let textbook = find(&state, &TEXTBOOKS, &urn, viewer)?;
-    run(&state, &TEXTBOOK_PASSAGES, viewer, textbook.urn, body).map(Envelope)
+    full_urn_only(&urn, "urn:textbook:")?;
+    blocking(move || {
+        let textbook = find(&state, &TEXTBOOKS, &urn, viewer)?;
+        run(&state, &TEXTBOOK_PASSAGES, viewer, textbook.urn, body).map(Envelope)
+    })
+    .await
 }

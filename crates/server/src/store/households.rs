@@ -27,24 +27,39 @@ fn profile_with(conn: &Connection, member_id: &str) -> rusqlite::Result<Option<V
     .map(|doc| doc.map(parse))
 }
 
+/// A member with its `profile` (always present, `null` when there is none, as production).
 fn member_view(conn: &Connection, doc: String) -> rusqlite::Result<Value> {
     let mut member = parse(doc);
     let id = member["id"].as_str().unwrap_or_default().to_string();
-    if let Some(profile) = profile_with(conn, &id)? {
-        member["profile"] = profile;
-    }
+    member["profile"] = profile_with(conn, &id)?.unwrap_or(Value::Null);
     Ok(member)
+}
+
+/// The order of a household's members.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemberOrder {
+    /// The first to join first.
+    Oldest,
+    /// The last to join first (production).
+    Newest,
 }
 
 fn members_with(
     conn: &Connection,
     household_id: &str,
+    order: MemberOrder,
     limit: u32,
     offset: u32,
 ) -> rusqlite::Result<Vec<Value>> {
-    let mut statement = conn.prepare_cached(
-        "SELECT doc FROM members WHERE household_id = ?1 ORDER BY rowid LIMIT ?2 OFFSET ?3",
-    )?;
+    let sql = match order {
+        MemberOrder::Oldest => {
+            "SELECT doc FROM members WHERE household_id = ?1 ORDER BY rowid LIMIT ?2 OFFSET ?3"
+        }
+        MemberOrder::Newest => {
+            "SELECT doc FROM members WHERE household_id = ?1 ORDER BY rowid DESC LIMIT ?2 OFFSET ?3"
+        }
+    };
+    let mut statement = conn.prepare_cached(sql)?;
     let docs = statement
         .query_map(params![household_id, limit, offset], |row| {
             row.get::<_, String>(0)
@@ -56,7 +71,7 @@ fn members_with(
 fn household_view(conn: &Connection, doc: String) -> rusqlite::Result<Value> {
     let mut household = parse(doc);
     let id = household["id"].as_str().unwrap_or_default().to_string();
-    let members = members_with(conn, &id, u32::MAX, 0)?;
+    let members = members_with(conn, &id, MemberOrder::Oldest, u32::MAX, 0)?;
     household["member_count"] = json!(members.len());
     household["members"] = Value::Array(members);
     Ok(household)
@@ -93,13 +108,19 @@ impl Households<'_> {
         })
     }
 
-    /// A page of every household, oldest first.
-    pub fn list(&self, limit: u32, offset: u32) -> rusqlite::Result<Vec<Value>> {
+    /// A page of every household (or only `owner`'s), oldest first.
+    pub fn list(
+        &self,
+        owner: Option<&str>,
+        limit: u32,
+        offset: u32,
+    ) -> rusqlite::Result<Vec<Value>> {
         self.store.with(|conn| {
-            let mut statement = conn
-                .prepare_cached("SELECT doc FROM households ORDER BY rowid LIMIT ?1 OFFSET ?2")?;
+            let mut statement = conn.prepare_cached(
+                "SELECT doc FROM households WHERE ?1 IS NULL OR owner = ?1 ORDER BY rowid LIMIT ?2 OFFSET ?3",
+            )?;
             let docs = statement
-                .query_map(params![limit, offset], |row| row.get::<_, String>(0))?
+                .query_map(params![owner, limit, offset], |row| row.get::<_, String>(0))?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             docs.into_iter()
                 .map(|doc| household_view(conn, doc))
@@ -160,11 +181,23 @@ impl Households<'_> {
     pub fn members(
         &self,
         household_id: &str,
+        order: MemberOrder,
         limit: u32,
         offset: u32,
     ) -> rusqlite::Result<Vec<Value>> {
         self.store
-            .with(|conn| members_with(conn, household_id, limit, offset))
+            .with(|conn| members_with(conn, household_id, order, limit, offset))
+    }
+
+    /// How many members a household has.
+    pub fn member_count(&self, household_id: &str) -> rusqlite::Result<u64> {
+        self.store.with(|conn| {
+            conn.query_row(
+                "SELECT count(*) FROM members WHERE household_id = ?1",
+                [household_id],
+                |row| row.get(0),
+            )
+        })
     }
 
     /// A member by id, with its profile when there is one, and the owner of its household.

@@ -4,17 +4,24 @@
 //! and survives a crash of the process or the machine.
 
 mod households;
+pub mod index;
 mod records;
 mod search;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use rusqlite::Connection;
 
-pub use households::Households;
-pub use records::{parent_field, ChildOrder, RecordRow, Records, Viewer};
-pub use search::{FacetValue, Filter, SearchHits, SearchQuery, SortKey};
+pub use households::{Households, MemberOrder};
+pub use index::Index;
+pub use records::{ChildOrder, RecordRow, Records, Viewer};
+pub use search::{FacetValue, Filter, NaturalOrder, SearchHits, SearchQuery, SortKey};
+
+/// Connections that serve reads beside the one writer (file databases only: WAL lets readers
+/// run while a write commits).
+pub const READERS: usize = 4;
 
 /// Each migration runs once, in order; `PRAGMA user_version` counts those applied.
 const MIGRATIONS: &[&str] = &[
@@ -102,12 +109,22 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX enhance_runs_by_record ON enhance_runs (record_id);
     "#,
+    // 3: search moved to the in-memory index (store/index.rs), built from the records at start.
+    r#"
+    DROP TRIGGER records_fts_insert;
+    DROP TRIGGER records_fts_delete;
+    DROP TRIGGER records_fts_update;
+    DROP TABLE records_fts;
+    "#,
 ];
 
-/// The database, shared by every handler.
+/// The database, shared by every handler: one writer, a few readers, and the search index.
 #[derive(Clone)]
 pub struct Store {
     conn: Arc<Mutex<Connection>>,
+    readers: Arc<Vec<Mutex<Connection>>>,
+    next_reader: Arc<AtomicUsize>,
+    index: Arc<RwLock<Index>>,
     files: PathBuf,
     // Keeps the artifact folder of an in-memory database alive; it is removed when the last clone drops.
     _temp: Option<Arc<tempfile::TempDir>>,
@@ -125,6 +142,15 @@ impl Store {
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
         )?;
         migrate(&conn)?;
+        let mut readers = Vec::new();
+        if path != ":memory:" {
+            for _ in 0..READERS {
+                let reader = Connection::open(path)?;
+                reader.execute_batch("PRAGMA query_only = 1; PRAGMA busy_timeout = 5000;")?;
+                readers.push(Mutex::new(reader));
+            }
+        }
+        let index = build_index(&conn)?;
         let (files, temp) = if path == ":memory:" {
             let temp = tempfile::Builder::new()
                 .prefix("larder-artifacts-")
@@ -136,6 +162,9 @@ impl Store {
         std::fs::create_dir_all(&files)?;
         Ok(Store {
             conn: Arc::new(Mutex::new(conn)),
+            readers: Arc::new(readers),
+            next_reader: Arc::new(AtomicUsize::new(0)),
+            index: Arc::new(RwLock::new(index)),
             files,
             _temp: temp,
         })
@@ -168,6 +197,33 @@ impl Store {
         f(&mut conn)
     }
 
+    /// Runs a read with one of the reading connections (the writer for an in-memory database).
+    pub fn read<T>(&self, f: impl FnOnce(&Connection) -> T) -> T {
+        if self.readers.is_empty() {
+            return self.with(|conn| f(conn));
+        }
+        let start = self.next_reader.fetch_add(1, Ordering::Relaxed);
+        for offset in 0..self.readers.len() {
+            if let Ok(conn) = self.readers[(start + offset) % self.readers.len()].try_lock() {
+                return f(&conn);
+            }
+        }
+        let conn = self.readers[start % self.readers.len()]
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        f(&conn)
+    }
+
+    /// The search index, for reading.
+    pub fn index(&self) -> RwLockReadGuard<'_, Index> {
+        self.index.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The search index, for changing after a committed write.
+    pub(crate) fn index_mut(&self) -> RwLockWriteGuard<'_, Index> {
+        self.index.write().unwrap_or_else(|p| p.into_inner())
+    }
+
     /// Runs `f` with the connection on the blocking pool.
     pub async fn call<T: Send + 'static>(
         &self,
@@ -195,6 +251,23 @@ fn artifact_folder(db: &Path) -> PathBuf {
     let mut name = db.file_name().unwrap_or_default().to_os_string();
     name.push("-artifacts");
     db.with_file_name(name)
+}
+
+/// Indexes every stored record.
+fn build_index(conn: &Connection) -> rusqlite::Result<Index> {
+    let mut index = Index::default();
+    let mut statement = conn.prepare("SELECT rowid, collection, parent, doc FROM records")?;
+    let mut rows = statement.query([])?;
+    while let Some(row) = rows.next()? {
+        let collection: String = row.get(1)?;
+        let Some(collection) = Index::collection_of(&collection) else {
+            continue;
+        };
+        let doc: String = row.get(3)?;
+        let doc: serde_json::Value = serde_json::from_str(&doc).unwrap_or_default();
+        index.put(row.get(0)?, collection, row.get::<_, Option<String>>(2)?.as_deref(), &doc);
+    }
+    Ok(index)
 }
 
 fn migrate(conn: &Connection) -> rusqlite::Result<()> {
@@ -243,10 +316,10 @@ mod tests {
                 collection: &ARTICLES,
                 viewer: Viewer::Public,
                 parent: None,
-                text: Some("\"lentils\"".into()),
+                terms: vec!["lentils".into()],
                 filters: vec![],
                 sort: vec![],
-                natural_order: "rid",
+                natural_order: NaturalOrder::Insertion,
                 limit: 10,
                 offset: 0,
                 facets: vec![],

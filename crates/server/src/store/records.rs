@@ -1,12 +1,13 @@
 //! Records of the seven data collections, stored as JSON documents with indexed columns.
 //!
-//! `parent` holds the URN a record hangs from: a guideline's guide, a passage's textbook, an
-//! artifact's parent. Visibility is one SQL predicate per collection, so lists, reads, searches and
-//! embedded children all hide the same records.
+//! `parent` holds the URN a record hangs from (the contract's parent field). Visibility follows
+//! each collection's read rule as one SQL predicate, so lists, reads and embedded children hide
+//! the same records. Every write keeps the search index in step once it has committed.
 
-use larder_contract::{collections, Collection};
+use larder_contract::collections::{ReadRule, ARTIFACTS, TEXTBOOK_PASSAGES};
+use larder_contract::{Collection, COLLECTIONS};
 use rusqlite::types::Value as SqlValue;
-use rusqlite::{params, params_from_iter, OptionalExtension};
+use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
 use serde_json::Value;
 
 use super::Store;
@@ -27,7 +28,7 @@ pub struct RecordRow {
 pub enum Viewer {
     /// `admin` and `expert`: everything.
     Curator,
-    /// Everyone else: verified-or-active records and public textbooks only.
+    /// Everyone else: by each collection's read rule.
     Public,
 }
 
@@ -36,15 +37,22 @@ pub struct Records<'a> {
     pub(super) store: &'a Store,
 }
 
-/// Verified-or-active for a record aliased `a`; a deleted record is never shown.
+/// Verified-or-active for a record aliased `a`.
 fn active_or_verified(a: &str) -> String {
     format!(
         "(json_extract({a}.doc, '$.status') = 'active' OR (json_extract({a}.doc, '$.review_status') = 'verified' AND coalesce(json_extract({a}.doc, '$.status'), '') <> 'deleted'))"
     )
 }
 
-fn public_textbook(a: &str) -> String {
-    format!("json_extract({a}.doc, '$.visibility') = 'public'")
+fn rule_clause(rule: ReadRule, a: &str) -> String {
+    match rule {
+        ReadRule::Always | ReadRule::AsParent => "1".into(),
+        ReadRule::ActiveOrVerified => active_or_verified(a),
+        ReadRule::PublicAndActiveOrVerified => format!(
+            "(json_extract({a}.doc, '$.visibility') = 'public' AND {})",
+            active_or_verified(a)
+        ),
+    }
 }
 
 /// The SQL predicate (no parameters) that a record aliased `a` is visible to `viewer`.
@@ -52,34 +60,29 @@ pub fn visibility_clause(collection: &Collection, viewer: Viewer, a: &str) -> St
     if viewer == Viewer::Curator {
         return "1".into();
     }
-    let parent = |condition: String| {
-        format!("EXISTS (SELECT 1 FROM records p WHERE p.urn = {a}.parent AND {condition})")
-    };
-    match collection.path {
-        "textbooks" => public_textbook(a),
-        "textbook-passages" => parent(public_textbook("p")),
-        "guidelines" => format!(
-            "{} AND {}",
-            active_or_verified(a),
-            parent(active_or_verified("p"))
-        ),
-        "artifacts" => parent(format!(
-            "CASE p.collection WHEN 'textbooks' THEN {} ELSE {} END",
-            public_textbook("p"),
-            active_or_verified("p")
-        )),
-        _ => active_or_verified(a),
+    if collection.read_rule != ReadRule::AsParent {
+        return rule_clause(collection.read_rule, a);
     }
+    let parents: Vec<String> = COLLECTIONS
+        .iter()
+        .filter(|c| c.has_urn())
+        .filter(|c| {
+            collection
+                .parent
+                .and_then(|p| p.collection)
+                .is_none_or(|only| only == c.path)
+        })
+        .map(|c| format!("WHEN '{}' THEN {}", c.path, rule_clause(c.read_rule, "p")))
+        .collect();
+    format!(
+        "EXISTS (SELECT 1 FROM records p WHERE p.urn = {a}.parent AND CASE p.collection {} ELSE 0 END)",
+        parents.join(" ")
+    )
 }
 
-/// The field naming a record's parent URN, for collections whose records hang from another.
-pub fn parent_field(collection: &Collection) -> Option<&'static str> {
-    match collection.path {
-        "guidelines" => Some("guide_urn"),
-        "textbook-passages" => Some("textbook_urn"),
-        "artifacts" => Some("parent_urn"),
-        _ => None,
-    }
+/// Lists leave out deleted records for every caller (production.md §1.7).
+fn listed(a: &str) -> String {
+    format!("coalesce(json_extract({a}.doc, '$.status'), '') <> 'deleted'")
 }
 
 /// The order of children under their parent.
@@ -115,6 +118,10 @@ fn row_of(id: String, urn: Option<String>, doc: String) -> RecordRow {
     }
 }
 
+fn parent_of<'d>(collection: &Collection, doc: &'d Value) -> Option<&'d str> {
+    collection.parent.and_then(|p| doc[p.field].as_str())
+}
+
 impl Records<'_> {
     /// Identifiers of a page of visible records, oldest first: URNs, or UUIDs where there are none.
     pub fn list_identifiers(
@@ -125,10 +132,11 @@ impl Records<'_> {
         offset: u32,
     ) -> rusqlite::Result<Vec<String>> {
         let sql = format!(
-            "SELECT coalesce(r.urn, r.id) FROM records r WHERE r.collection = ?1 AND {} ORDER BY r.rowid LIMIT ?2 OFFSET ?3",
-            visibility_clause(collection, viewer, "r")
+            "SELECT coalesce(r.urn, r.id) FROM records r WHERE r.collection = ?1 AND {} AND {} ORDER BY r.rowid LIMIT ?2 OFFSET ?3",
+            visibility_clause(collection, viewer, "r"),
+            listed("r"),
         );
-        self.store.with(|conn| {
+        self.store.read(|conn| {
             let mut statement = conn.prepare_cached(&sql)?;
             let rows =
                 statement.query_map(params![collection.path, limit, offset], |row| row.get(0))?;
@@ -136,23 +144,29 @@ impl Records<'_> {
         })
     }
 
-    /// Finds a visible record by slug, full URN or UUID.
+    /// Finds a visible record by its identifier as the path carries it: a slug or full URN for
+    /// URN collections, the UUID otherwise.
     pub fn get(
         &self,
         collection: &Collection,
         identifier: &str,
         viewer: Viewer,
     ) -> rusqlite::Result<Option<RecordRow>> {
-        let urn = collection.full_urn(identifier);
+        let (column, key) = if collection.has_urn() {
+            ("urn", collection.full_urn(identifier))
+        } else {
+            ("id", identifier.to_string())
+        };
         let sql = format!(
-            "SELECT r.id, r.urn, r.doc FROM records r WHERE r.collection = ?1 AND (r.id = ?2 OR r.urn = ?3) AND {}",
+            "SELECT r.id, r.urn, r.doc FROM records r WHERE r.{column} = ?2 AND r.collection = ?1 AND {}",
             visibility_clause(collection, viewer, "r")
         );
-        self.store.with(|conn| {
-            conn.query_row(&sql, params![collection.path, identifier, urn], |row| {
-                Ok(row_of(row.get(0)?, row.get(1)?, row.get(2)?))
-            })
-            .optional()
+        self.store.read(|conn| {
+            conn.prepare_cached(&sql)?
+                .query_row(params![collection.path, key], |row| {
+                    Ok(row_of(row.get(0)?, row.get(1)?, row.get(2)?))
+                })
+                .optional()
         })
     }
 
@@ -162,10 +176,7 @@ impl Records<'_> {
         urn: &str,
         viewer: Viewer,
     ) -> rusqlite::Result<Option<(&'static Collection, RecordRow)>> {
-        let Some(collection) = collections::COLLECTIONS
-            .iter()
-            .find(|c| c.urn_prefix().is_some_and(|p| urn.starts_with(&p)))
-        else {
+        let Some(collection) = Collection::of_urn(urn) else {
             return Ok(None);
         };
         Ok(self
@@ -175,40 +186,55 @@ impl Records<'_> {
 
     /// Whether a URN is taken.
     pub fn urn_exists(&self, urn: &str) -> rusqlite::Result<bool> {
-        self.store.with(|conn| {
-            conn.query_row("SELECT 1 FROM records WHERE urn = ?1", [urn], |_| Ok(()))
+        self.store.read(|conn| {
+            conn.prepare_cached("SELECT 1 FROM records WHERE urn = ?1")?
+                .query_row([urn], |_| Ok(()))
                 .optional()
                 .map(|found| found.is_some())
         })
     }
 
     /// Stores a new record; `doc` must carry `id` (and `urn` for URN collections).
-    pub fn insert(&self, collection: &Collection, doc: &Value) -> rusqlite::Result<()> {
-        self.store.with(|conn| insert_with(conn, collection, doc))
+    pub fn insert(&self, collection: &'static Collection, doc: &Value) -> rusqlite::Result<()> {
+        let rid = self.store.with(|conn| insert_with(conn, collection, doc))?;
+        self.store
+            .index_mut()
+            .put(rid, collection, parent_of(collection, doc), doc);
+        Ok(())
     }
 
     /// Replaces the stored document of record `id`.
-    pub fn replace(&self, id: &str, doc: &Value) -> rusqlite::Result<()> {
-        self.store.with(|conn| {
-            conn.execute(
-                "UPDATE records SET doc = ?2 WHERE id = ?1",
-                params![id, doc.to_string()],
-            )
-            .map(|_| ())
-        })
+    pub fn replace(&self, collection: &'static Collection, id: &str, doc: &Value) -> rusqlite::Result<()> {
+        self.replace_and(collection, id, doc, |_| Ok(()))
     }
 
-    /// Deletes record `id`; true when it existed.
-    pub fn delete(&self, id: &str) -> rusqlite::Result<bool> {
-        self.store.with(|conn| {
-            conn.execute("DELETE FROM records WHERE id = ?1", [id])
-                .map(|n| n > 0)
-        })
+    /// Replaces the stored document of record `id` and runs `also` in the same transaction.
+    pub fn replace_and(
+        &self,
+        collection: &'static Collection,
+        id: &str,
+        doc: &Value,
+        also: impl FnOnce(&rusqlite::Transaction<'_>) -> rusqlite::Result<()>,
+    ) -> rusqlite::Result<()> {
+        let rid = self.store.transaction(|tx| {
+            let rid: Option<i64> = tx
+                .prepare_cached("UPDATE records SET doc = ?2 WHERE id = ?1 RETURNING rowid")?
+                .query_row(params![id, doc.to_string()], |row| row.get(0))
+                .optional()?;
+            also(tx)?;
+            Ok::<_, rusqlite::Error>(rid)
+        })?;
+        if let Some(rid) = rid {
+            self.store
+                .index_mut()
+                .put(rid, collection, parent_of(collection, doc), doc);
+        }
+        Ok(())
     }
 
     /// How many records a collection holds.
     pub fn count(&self, collection: &Collection) -> rusqlite::Result<u64> {
-        self.store.with(|conn| {
+        self.store.read(|conn| {
             conn.query_row(
                 "SELECT count(*) FROM records WHERE collection = ?1",
                 [collection.path],
@@ -228,11 +254,12 @@ impl Records<'_> {
         offset: u32,
     ) -> rusqlite::Result<Vec<Value>> {
         let sql = format!(
-            "SELECT r.id, r.urn, r.doc FROM records r WHERE r.collection = ?1 AND r.parent = ?2 AND {} ORDER BY {} LIMIT ?3 OFFSET ?4",
+            "SELECT r.id, r.urn, r.doc FROM records r WHERE r.collection = ?1 AND r.parent = ?2 AND {} AND {} ORDER BY {} LIMIT ?3 OFFSET ?4",
             visibility_clause(collection, viewer, "r"),
+            listed("r"),
             order.sql()
         );
-        self.store.with(|conn| {
+        self.store.read(|conn| {
             let mut statement = conn.prepare_cached(&sql)?;
             let rows = statement
                 .query_map(params![collection.path, parent, limit, offset], |row| {
@@ -248,7 +275,7 @@ impl Records<'_> {
         collection: &Collection,
         parent: &str,
     ) -> rusqlite::Result<Vec<RecordRow>> {
-        self.store.with(|conn| {
+        self.store.read(|conn| {
             let mut statement = conn.prepare_cached(
                 "SELECT id, urn, doc FROM records WHERE collection = ?1 AND parent = ?2 ORDER BY rowid",
             )?;
@@ -259,12 +286,12 @@ impl Records<'_> {
         })
     }
 
-    /// The highest `sequence_no` among a parent's children, optionally on one page.
+    /// The highest `sequence_no` among a parent's children, optionally of one artifact.
     pub fn max_sequence(
         &self,
         collection: &Collection,
         parent: &str,
-        page_no: Option<i64>,
+        artifact_id: Option<&str>,
     ) -> rusqlite::Result<i64> {
         let mut sql = String::from(
             "SELECT coalesce(max(json_extract(doc, '$.sequence_no')), 0) FROM records WHERE collection = ? AND parent = ?",
@@ -273,11 +300,11 @@ impl Records<'_> {
             SqlValue::Text(collection.path.into()),
             SqlValue::Text(parent.into()),
         ];
-        if let Some(page) = page_no {
-            sql.push_str(" AND json_extract(doc, '$.page_no') = ?");
-            values.push(SqlValue::Integer(page));
+        if let Some(artifact) = artifact_id {
+            sql.push_str(" AND json_extract(doc, '$.artifact_id') = ?");
+            values.push(SqlValue::Text(artifact.into()));
         }
-        self.store.with(|conn| {
+        self.store.read(|conn| {
             conn.query_row(&sql, params_from_iter(values), |row| {
                 row.get::<_, Option<i64>>(0)
             })
@@ -286,20 +313,27 @@ impl Records<'_> {
     }
 }
 
-/// Inserts a record inside an open connection or transaction.
+/// Inserts a record inside an open connection or transaction; answers its rowid.
 pub fn insert_with(
-    conn: &rusqlite::Connection,
+    conn: &Connection,
     collection: &Collection,
     doc: &Value,
-) -> rusqlite::Result<()> {
+) -> rusqlite::Result<i64> {
     let id = doc["id"].as_str().unwrap_or_default();
     let urn = doc["urn"].as_str();
-    let parent = parent_field(collection).and_then(|field| doc[field].as_str());
-    conn.execute(
-        "INSERT INTO records (id, collection, urn, parent, doc) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![id, collection.path, urn, parent, doc.to_string()],
+    conn.prepare_cached(
+        "INSERT INTO records (id, collection, urn, parent, doc) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING rowid",
+    )?
+    .query_row(
+        params![id, collection.path, urn, parent_of(collection, doc), doc.to_string()],
+        |row| row.get(0),
     )
-    .map(|_| ())
+}
+
+fn delete_returning(tx: &Connection, sql: &str, key: &str) -> rusqlite::Result<Vec<i64>> {
+    let mut statement = tx.prepare_cached(sql)?;
+    let rows = statement.query_map([key], |row| row.get(0))?;
+    rows.collect()
 }
 
 impl Records<'_> {
@@ -311,66 +345,102 @@ impl Records<'_> {
         collection: &Collection,
         row: &RecordRow,
     ) -> rusqlite::Result<Vec<String>> {
-        self.store.transaction(|tx| {
+        let (artifacts, gone) = self.store.transaction(|tx| {
             let mut artifacts = Vec::new();
-            if collection.path == "artifacts" {
+            let mut gone = Vec::new();
+            if collection.path == ARTIFACTS.path {
                 artifacts.push(row.id.clone());
             }
             if let Some(urn) = &row.urn {
                 let mut statement = tx.prepare_cached(
-                    "SELECT id FROM records WHERE collection = 'artifacts' AND parent = ?1",
+                    "SELECT id FROM records WHERE collection = ?1 AND parent = ?2",
                 )?;
-                let ids = statement.query_map([urn], |r| r.get::<_, String>(0))?;
+                let ids = statement.query_map([ARTIFACTS.path, urn], |r| r.get::<_, String>(0))?;
                 for id in ids {
                     artifacts.push(id?);
                 }
-                tx.execute("DELETE FROM records WHERE parent = ?1", [urn])?;
+                gone.extend(delete_returning(
+                    tx,
+                    "DELETE FROM records WHERE parent = ?1 RETURNING rowid",
+                    urn,
+                )?);
             }
             for artifact in &artifacts {
-                tx.execute(
-                    "DELETE FROM records WHERE collection = 'textbook-passages' AND json_extract(doc, '$.artifact_id') = ?1",
-                    [artifact],
+                let mut statement = tx.prepare_cached(
+                    "DELETE FROM records WHERE collection = ?1 AND json_extract(doc, '$.artifact_id') = ?2 RETURNING rowid",
                 )?;
+                let rows = statement.query_map([TEXTBOOK_PASSAGES.path, artifact], |r| r.get(0))?;
+                for rid in rows {
+                    gone.push(rid?);
+                }
             }
-            tx.execute("DELETE FROM records WHERE id = ?1", [&row.id])?;
-            Ok(artifacts)
-        })
+            gone.extend(delete_returning(
+                tx,
+                "DELETE FROM records WHERE id = ?1 RETURNING rowid",
+                &row.id,
+            )?);
+            Ok::<_, rusqlite::Error>((artifacts, gone))
+        })?;
+        let mut index = self.store.index_mut();
+        for rid in gone {
+            index.remove(rid);
+        }
+        Ok(artifacts)
     }
 
     /// Replaces the passages of one artifact of a textbook, and optionally the textbook's
     /// document, in one transaction; answers how many passages were stored.
     pub fn replace_passages(
         &self,
-        textbook: Option<(&str, &Value)>,
+        textbook: Option<(&'static Collection, &str, &Value)>,
         textbook_urn: &str,
         artifact_id: &str,
         passages: &[Value],
     ) -> rusqlite::Result<usize> {
-        self.store.transaction(|tx| {
-            if let Some((id, doc)) = textbook {
-                tx.execute(
-                    "UPDATE records SET doc = ?2 WHERE id = ?1",
-                    params![id, doc.to_string()],
-                )?;
+        let (updated, gone, added) = self.store.transaction(|tx| {
+            let mut updated = None;
+            if let Some((_, id, doc)) = textbook {
+                updated = tx
+                    .prepare_cached("UPDATE records SET doc = ?2 WHERE id = ?1 RETURNING rowid")?
+                    .query_row(params![id, doc.to_string()], |row| row.get::<_, i64>(0))
+                    .optional()?;
             }
-            tx.execute(
-                "DELETE FROM records WHERE collection = 'textbook-passages' AND parent = ?1 AND json_extract(doc, '$.artifact_id') = ?2",
-                params![textbook_urn, artifact_id],
+            let mut statement = tx.prepare_cached(
+                "DELETE FROM records WHERE collection = ?1 AND parent = ?2 AND json_extract(doc, '$.artifact_id') = ?3 RETURNING rowid",
             )?;
+            let gone = statement
+                .query_map(params![TEXTBOOK_PASSAGES.path, textbook_urn, artifact_id], |r| r.get(0))?
+                .collect::<rusqlite::Result<Vec<i64>>>()?;
+            let mut added = Vec::with_capacity(passages.len());
             for passage in passages {
-                insert_with(tx, &collections::TEXTBOOK_PASSAGES, passage)?;
+                added.push(insert_with(tx, &TEXTBOOK_PASSAGES, passage)?);
             }
-            Ok(passages.len())
-        })
+            Ok::<_, rusqlite::Error>((updated, gone, added))
+        })?;
+        let mut index = self.store.index_mut();
+        for rid in gone {
+            index.remove(rid);
+        }
+        if let (Some(rid), Some((collection, _, doc))) = (updated, textbook) {
+            index.put(rid, collection, None, doc);
+        }
+        for (rid, passage) in added.into_iter().zip(passages) {
+            index.put(rid, &TEXTBOOK_PASSAGES, parent_of(&TEXTBOOK_PASSAGES, passage), passage);
+        }
+        Ok(passages.len())
     }
 
     /// Stores many records of one collection in one transaction.
-    pub fn insert_many(&self, collection: &Collection, docs: &[Value]) -> rusqlite::Result<()> {
-        self.store.transaction(|tx| {
-            for doc in docs {
-                insert_with(tx, collection, doc)?;
-            }
-            Ok(())
-        })
+    pub fn insert_many(&self, collection: &'static Collection, docs: &[Value]) -> rusqlite::Result<()> {
+        let rids = self.store.transaction(|tx| {
+            docs.iter()
+                .map(|doc| insert_with(tx, collection, doc))
+                .collect::<rusqlite::Result<Vec<i64>>>()
+        })?;
+        let mut index = self.store.index_mut();
+        for (rid, doc) in rids.into_iter().zip(docs) {
+            index.put(rid, collection, parent_of(collection, doc), doc);
+        }
+        Ok(())
     }
 }

@@ -1,0 +1,243 @@
+//! Sign-in throttling, per source and per account.
+//!
+//! The policy (RELIABILITY.md states it for operators):
+//! - one source (IP address) gets [`PER_SOURCE_ACCOUNT`] failed sign-ins per account per window,
+//!   and [`PER_SOURCE`] failed sign-ins over all accounts per window; past either it gets 429;
+//! - one account may fail [`PER_ACCOUNT`] times per window from all sources together; past that,
+//!   sources that have already failed on it get 429, while a source with no failure on it (the
+//!   owner signing in from elsewhere) still gets its attempts;
+//! - an attempt counts when it starts, before the password is checked, so a burst of concurrent
+//!   attempts cannot get more checks through than the limit; a success takes its count back.
+//!
+//! Keys are bounded (names are capped at [`crate::auth::MAX_NAME`] bytes), entries expire with
+//! their window, and the tables hold at most [`MAX_ENTRIES`] keys each: at that size expired
+//! entries are swept, and a key that still finds no room is not recorded (the per-source and
+//! per-account limits of recorded keys still hold).
+
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::net::IpAddr;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crate::auth::AccountKind;
+use crate::error::ApiError;
+
+/// The window failures are counted over.
+pub const WINDOW: Duration = Duration::from_secs(60);
+/// Failures one source may have on one account per window.
+pub const PER_SOURCE_ACCOUNT: u32 = 5;
+/// Failures one source may have over all accounts per window.
+pub const PER_SOURCE: u32 = 30;
+/// Failures one account may have from all sources per window before failed sources are shut out.
+pub const PER_ACCOUNT: u32 = 100;
+/// Keys each table holds at most.
+pub const MAX_ENTRIES: usize = 50_000;
+
+type AccountKey = (AccountKind, String);
+
+struct Table<K> {
+    entries: HashMap<K, (u32, Instant)>,
+}
+
+impl<K> Default for Table<K> {
+    fn default() -> Self {
+        Table {
+            entries: HashMap::new(),
+        }
+    }
+}
+
+impl<K: Hash + Eq + Clone> Table<K> {
+    fn count(&self, key: &K, now: Instant) -> u32 {
+        match self.entries.get(key) {
+            Some((count, since)) if now.duration_since(*since) < WINDOW => *count,
+            _ => 0,
+        }
+    }
+
+    fn retry_after(&self, key: &K, now: Instant) -> u64 {
+        self.entries
+            .get(key)
+            .map(|(_, since)| WINDOW.saturating_sub(now.duration_since(*since)).as_secs().max(1))
+            .unwrap_or(1)
+    }
+
+    fn add(&mut self, key: &K, delta: i64, now: Instant) {
+        if !self.entries.contains_key(key) {
+            if delta <= 0 {
+                return;
+            }
+            if self.entries.len() >= MAX_ENTRIES {
+                self.entries
+                    .retain(|_, (_, since)| now.duration_since(*since) < WINDOW);
+            }
+            if self.entries.len() >= MAX_ENTRIES {
+                return;
+            }
+        }
+        let entry = self.entries.entry(key.clone()).or_insert((0, now));
+        if now.duration_since(entry.1) >= WINDOW {
+            *entry = (0, now);
+        }
+        entry.0 = (i64::from(entry.0) + delta).max(0) as u32;
+    }
+
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+}
+
+#[derive(Default)]
+struct Tables {
+    source_account: Table<(Option<IpAddr>, AccountKey)>,
+    source: Table<Option<IpAddr>>,
+    account: Table<AccountKey>,
+}
+
+/// The throttle's state.
+#[derive(Default)]
+pub struct Throttle {
+    tables: Mutex<Tables>,
+}
+
+/// One counted attempt; say how it ended.
+pub struct Attempt<'a> {
+    throttle: &'a Throttle,
+    source: Option<IpAddr>,
+    account: AccountKey,
+}
+
+impl Attempt<'_> {
+    /// The secret was right: the attempt no longer counts.
+    pub fn succeeded(self) {
+        let now = Instant::now();
+        let mut tables = self.throttle.lock();
+        let key = (self.source, self.account.clone());
+        tables.source_account.add(&key, -1, now);
+        tables.source.add(&self.source, -1, now);
+        tables.account.add(&self.account, -1, now);
+    }
+
+    /// The secret was wrong: the attempt stays counted (as does one abandoned half-way).
+    pub fn failed(self) {}
+}
+
+impl Throttle {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Tables> {
+        self.tables.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Counts an attempt by `source` on the account, or refuses it with 429.
+    pub fn begin(
+        &self,
+        source: Option<IpAddr>,
+        kind: AccountKind,
+        name: &str,
+    ) -> Result<Attempt<'_>, ApiError> {
+        let now = Instant::now();
+        let account: AccountKey = (kind, name.to_string());
+        let key = (source, account.clone());
+        let mut tables = self.lock();
+        let mine = tables.source_account.count(&key, now);
+        let refused = if mine >= PER_SOURCE_ACCOUNT {
+            Some(tables.source_account.retry_after(&key, now))
+        } else if tables.source.count(&source, now) >= PER_SOURCE {
+            Some(tables.source.retry_after(&source, now))
+        } else if mine > 0 && tables.account.count(&account, now) >= PER_ACCOUNT {
+            Some(tables.account.retry_after(&account, now))
+        } else {
+            None
+        };
+        if let Some(wait) = refused {
+            return Err(ApiError::new(
+                larder_contract::ErrorKind::RateLimit,
+                format!("Too many failed sign-ins; try again in {wait} s."),
+            )
+            .retry_after(wait));
+        }
+        tables.source_account.add(&key, 1, now);
+        tables.source.add(&source, 1, now);
+        tables.account.add(&account, 1, now);
+        Ok(Attempt {
+            throttle: self,
+            source,
+            account,
+        })
+    }
+
+    /// How many keys the tables hold (for the bounded-memory test).
+    pub fn entries(&self) -> usize {
+        let tables = self.lock();
+        tables.source_account.len() + tables.source.len() + tables.account.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(n: u8) -> Option<IpAddr> {
+        Some(IpAddr::from([10, 0, 0, n]))
+    }
+
+    #[test]
+    fn a_source_is_stopped_but_the_owner_elsewhere_is_not() {
+        let throttle = Throttle::default();
+        for _ in 0..PER_SOURCE_ACCOUNT {
+            throttle.begin(ip(1), AccountKind::User, "admin").unwrap().failed();
+        }
+        assert!(throttle.begin(ip(1), AccountKind::User, "admin").is_err());
+        let from_elsewhere = throttle.begin(ip(2), AccountKind::User, "admin").unwrap();
+        from_elsewhere.succeeded();
+        assert!(throttle.begin(ip(2), AccountKind::User, "admin").is_ok());
+    }
+
+    #[test]
+    fn attempts_count_before_they_are_checked() {
+        let throttle = Throttle::default();
+        let open: Vec<_> = (0..PER_SOURCE_ACCOUNT)
+            .map(|_| throttle.begin(ip(1), AccountKind::User, "x").unwrap())
+            .collect();
+        // Five checks in flight: the sixth is refused before any finishes.
+        assert!(throttle.begin(ip(1), AccountKind::User, "x").is_err());
+        drop(open);
+    }
+
+    #[test]
+    fn a_sprayer_is_stopped_across_accounts() {
+        let throttle = Throttle::default();
+        for n in 0..PER_SOURCE {
+            throttle
+                .begin(ip(9), AccountKind::User, &format!("user{n}"))
+                .unwrap()
+                .failed();
+        }
+        assert!(throttle.begin(ip(9), AccountKind::User, "fresh").is_err());
+    }
+
+    #[test]
+    fn an_account_under_attack_shuts_out_failed_sources_only() {
+        let throttle = Throttle::default();
+        for n in 0..PER_ACCOUNT {
+            throttle
+                .begin(Some(IpAddr::from([10, 1, (n / 250) as u8, (n % 250) as u8])), AccountKind::User, "admin")
+                .unwrap()
+                .failed();
+        }
+        assert!(throttle.begin(ip(200).map(|_| IpAddr::from([10, 1, 0, 0])), AccountKind::User, "admin").is_err());
+        assert!(throttle.begin(ip(77), AccountKind::User, "admin").is_ok());
+    }
+
+    #[test]
+    fn tables_stay_bounded() {
+        let throttle = Throttle::default();
+        for n in 0..(MAX_ENTRIES + 10) {
+            let source = Some(IpAddr::from([(n >> 16) as u8, (n >> 8) as u8, n as u8, 1]));
+            if let Ok(attempt) = throttle.begin(source, AccountKind::User, &format!("u{n}")) {
+                attempt.failed();
+            }
+        }
+        assert!(throttle.entries() <= 3 * MAX_ENTRIES);
+    }
+}

@@ -1,0 +1,66 @@
+//! How each collection is presented: list columns, facets and sort choices. What a collection
+//! is (its fields, their types, what a create needs and an update takes) is the contract's.
+
+use larder_contract::collections::{
+    ARTICLES, ARTIFACTS, FCTABLES, GUIDELINES, GUIDES, TEXTBOOKS, TEXTBOOK_PASSAGES,
+};
+
+use super::Schema;
+
+/// Every collection's presentation, in the contract's menu order.
+pub const SCHEMAS: [Schema; 7] = [
+    Schema {
+        collection: &ARTICLES,
+        columns: &["publication_year", "venue", "status"],
+        facets: &["status", "language", "study_type", "publication_year"],
+        sorts: &[
+            ("publication_year desc", "Newest first"),
+            ("title asc", "Title A–Z"),
+        ],
+    },
+    Schema {
+        collection: &GUIDES,
+        columns: &["region", "publication_year", "review_status"],
+        facets: &["status", "review_status", "region", "language"],
+        sorts: &[
+            ("publication_year desc", "Newest first"),
+            ("title asc", "Title A–Z"),
+        ],
+    },
+    Schema {
+        collection: &GUIDELINES,
+        columns: &["guide_urn", "sequence_no", "action_type"],
+        facets: &["action_type", "frequency", "food_groups", "status"],
+        sorts: &[("sequence_no asc", "Sequence"), ("title asc", "Title A–Z")],
+    },
+    Schema {
+        collection: &TEXTBOOKS,
+        columns: &["publisher", "publication_year", "review_status"],
+        facets: &["status", "review_status", "language", "publication_year"],
+        sorts: &[
+            ("publication_year desc", "Newest first"),
+            ("title asc", "Title A–Z"),
+        ],
+    },
+    Schema {
+        collection: &TEXTBOOK_PASSAGES,
+        columns: &["page_no", "sequence_no", "textbook_urn"],
+        facets: &[],
+        sorts: &[],
+    },
+    Schema {
+        collection: &FCTABLES,
+        columns: &["region", "number_of_entries", "completeness_percent"],
+        facets: &["region", "language", "data_formats"],
+        sorts: &[
+            ("number_of_entries desc", "Most entries"),
+            ("title asc", "Title A–Z"),
+        ],
+    },
+    Schema {
+        collection: &ARTIFACTS,
+        columns: &["parent_urn", "file_type", "file_size"],
+        facets: &[],
+        sorts: &[],
+    },
+];
