@@ -99,9 +99,16 @@ async fn save(
     Ok(())
 }
 
-/// "Download" with a progress bar, the file name from Content-Disposition, and Cancel.
+/// "Download" with a progress bar (indeterminate when the service sends no length), the file
+/// name from Content-Disposition or else `file_name` (production does not expose the header
+/// across origins), and Cancel.
 #[component]
-pub fn DownloadButton(artifact_id: String, #[prop(optional, into)] label: String) -> impl IntoView {
+pub fn DownloadButton(
+    artifact_id: String,
+    #[prop(optional, into)] label: String,
+    #[prop(optional, into)] file_name: String,
+) -> impl IntoView {
+    let fallback_name = StoredValue::new(file_name);
     let client = expect_context::<ApiClient>();
     let toasts = expect_context::<Toasts>();
     let state = RwSignal::new(State::Idle);
@@ -140,6 +147,7 @@ pub fn DownloadButton(artifact_id: String, #[prop(optional, into)] label: String
             let name = download
                 .file_name
                 .clone()
+                .or_else(|| Some(fallback_name.get_value()).filter(|n| !n.is_empty()))
                 .unwrap_or_else(|| format!("artifact-{}", id.get_value()));
             state.set(State::Running { loaded: 0, total });
             let outcome = save(download.stream, &name, &abort, move |loaded| {

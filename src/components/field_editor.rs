@@ -42,7 +42,11 @@ pub fn FieldEditor(editor: Editor, inputs: Inputs, errors: RwSignal<Errors>) -> 
         }
     });
     let error = Signal::derive(move || errors.with(|e| e.get(name).cloned()));
-    let label = editor.field.label();
+    let label = if editor.required {
+        format!("{} (required)", crate::schema::label(editor.field.name))
+    } else {
+        crate::schema::label(editor.field.name)
+    };
     let described = error_id.clone();
     let control = control(
         editor.kind,

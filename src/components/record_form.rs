@@ -77,7 +77,7 @@ pub fn RecordForm(
                     <summary>"Fields that cannot be changed"</summary>
                     <dl>
                         {fixed.into_iter().map(|e| view! {
-                            <dt>{e.field.label()}</dt>
+                            <dt>{crate::schema::label(e.field.name)}</dt>
                             <dd>{if e.initial.is_empty() { "—".to_string() } else { e.initial.clone() }}</dd>
                         }).collect_view()}
                     </dl>

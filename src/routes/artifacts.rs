@@ -2,78 +2,136 @@
 //! progress. The file goes from the browser's `File` to the request as a Blob: its bytes never
 //! enter wasm memory.
 
-use larder_api::{ApiError, Artifact, ArtifactUpload, Progress};
+use larder_api::{ApiError, ArtifactUpload, Progress, Record, Resource};
+use larder_contract::collections::ARTIFACTS;
 use leptos::prelude::*;
+use leptos_router::components::A;
 use serde_json::Value;
 use wasm_bindgen::JsCast;
 
 use crate::components::download::DownloadButton;
 use crate::components::error_view::ErrorView;
 use crate::components::toast::Toasts;
-use crate::routes::kb::{can_write, never, record_href};
-use crate::schema::schema;
+use crate::routes::kb::{can_create, record_href};
+use crate::schema::schema_of;
 use crate::ApiClient;
-use leptos_router::components::A;
 
-/// The artifacts of `parent_urn`. The reference server lists them (`artifacts?parent_urn=`);
-/// where that fails, the parent's embedded `artifacts` are shown instead.
+/// Where a parent's files come from.
+#[derive(Clone)]
+enum Files {
+    /// Listed by the service (`artifacts?parent_urn=`, which only the reference service has).
+    Listed(Vec<Record>),
+    /// The service lists none for this parent (the page shows what was uploaded on it).
+    NotListed,
+}
+
+/// The artifacts of `parent_urn`. Guides, textbooks and food composition tables carry theirs
+/// (`embedded`), so the record's own read shows them, and an upload re-reads the record. Other
+/// parents (articles) are listed with `artifacts?parent_urn=`; a service without that listing
+/// (production) gets a quiet note, and the files uploaded here are shown below it.
 #[component]
-pub fn ArtifactsOf(parent_urn: String, embedded: Option<Value>) -> impl IntoView {
+pub fn ArtifactsOf(
+    parent_urn: String,
+    embedded: Option<Value>,
+    version: RwSignal<u32>,
+) -> impl IntoView {
     let client = expect_context::<ApiClient>();
-    let version = RwSignal::new(0u32);
     let parent = StoredValue::new(parent_urn);
-    let embedded: Vec<Artifact> = embedded
-        .and_then(|v| serde_json::from_value(v).ok())
-        .unwrap_or_default();
-    let embedded = StoredValue::new(embedded);
+    let uploaded = RwSignal::new(Vec::<Record>::new());
+    let listed_version = RwSignal::new(0u32);
+    let embedded: Option<Vec<Record>> = embedded.and_then(|v| match v {
+        Value::Array(items) => Some(
+            items
+                .into_iter()
+                .filter_map(|i| i.as_object().cloned())
+                .collect(),
+        ),
+        _ => None,
+    });
+    let has_embedded = embedded.is_some();
+    let embedded = StoredValue::new(embedded.unwrap_or_default());
     let list = LocalResource::new(move || {
-        version.track();
+        listed_version.track();
         let client = client.clone();
         async move {
-            match client.artifacts_of(&parent.get_value(), 100, 0).await {
-                Ok(found) => Ok(found),
-                Err(error) if embedded.with_value(|e| !e.is_empty()) => {
-                    leptos::logging::warn!(
-                        "artifacts listing failed, showing the embedded list: {error}"
-                    );
-                    Ok(embedded.get_value())
-                }
-                Err(error) => Err::<Vec<Artifact>, ApiError>(error),
+            if has_embedded {
+                return Ok(Files::Listed(embedded.get_value()));
+            }
+            match client
+                .artifacts_of(
+                    &parent.get_value(),
+                    larder_contract::limits::MAX_PAGE_SIZE,
+                    0,
+                )
+                .await
+            {
+                Ok(found) => Ok(Files::Listed(
+                    found
+                        .into_iter()
+                        .filter_map(|a| a.to_record().ok())
+                        .collect(),
+                )),
+                Err(error) if error.is_not_offered() => Ok(Files::NotListed),
+                Err(error) => Err::<Files, ApiError>(error),
             }
         }
     });
-    let writable = schema("artifacts").map(can_write).unwrap_or_else(never);
+    let on_uploaded = Callback::new(move |artifact: Record| {
+        if has_embedded {
+            version.update(|v| *v += 1);
+        } else {
+            uploaded.update(|u| u.push(artifact));
+            listed_version.update(|v| *v += 1);
+        }
+    });
+    let writable = can_create(schema_of(&ARTIFACTS));
     view! {
         <section class="card section" aria-labelledby="artifacts-heading">
             <h2 id="artifacts-heading">"Artifacts"</h2>
             <Transition fallback=|| view! { <p class="loading">"Loading the files…"</p> }>
                 {move || list.get().map(|result| match result {
-                    Err(error) => view! { <ErrorView error/> }.into_any(),
-                    Ok(items) if items.is_empty() => view! { <p class="empty">"No files yet. Upload one below."</p> }.into_any(),
-                    Ok(items) => view! {
-                        <ul class="artifact-list">
-                            {items.into_iter().map(|a| {
-                                let id = a.id.clone().unwrap_or_default();
-                                let title = if a.title.is_empty() { id.clone() } else { a.title.clone() };
-                                let meta = [a.file_type.clone(), a.file_size.map(|s| format!("{s} bytes"))]
-                                    .into_iter().flatten().collect::<Vec<_>>().join(" · ");
-                                let download_label = format!("Download {title}");
-                                view! {
-                                    <li>
-                                        <A href=crate::app::link(record_href("artifacts", &id))>{title}</A>
-                                        " " <span class="muted">{meta}</span>
-                                        <DownloadButton artifact_id=id label=download_label/>
-                                    </li>
-                                }
-                            }).collect_view()}
-                        </ul>
+                    Err(error) => view! { <ErrorView error retry=move |_| listed_version.update(|v| *v += 1)/> }.into_any(),
+                    Ok(Files::Listed(items)) if items.is_empty() => view! { <p class="empty">"No files yet."</p> }.into_any(),
+                    Ok(Files::Listed(items)) => view! { <FileList items/> }.into_any(),
+                    Ok(Files::NotListed) => view! {
+                        <p class="hint" role="status">"This service does not list the files of this record. Files uploaded here are shown below while you stay on the page."</p>
+                        {move || {
+                            let items = uploaded.get();
+                            (!items.is_empty()).then(|| view! { <FileList items/> })
+                        }}
                     }.into_any(),
                 })}
             </Transition>
             <Show when=move || writable.get()>
-                <Upload parent_urn=parent.get_value() version/>
+                <Upload parent_urn=parent.get_value() on_uploaded/>
             </Show>
         </section>
+    }
+}
+
+/// Files with a download each.
+#[component]
+fn FileList(items: Vec<Record>) -> impl IntoView {
+    view! {
+        <ul class="artifact-list">
+            {items.into_iter().map(|a| {
+                let text = |k: &str| a.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+                let id = text("id");
+                let title = if text("title").is_empty() { id.clone() } else { text("title") };
+                let size = a.get("file_size").and_then(Value::as_u64).map(|s| format!("{s} bytes"));
+                let meta = [Some(text("file_type")).filter(|t| !t.is_empty()), size]
+                    .into_iter().flatten().collect::<Vec<_>>().join(" · ");
+                let download_label = format!("Download {title}");
+                let file_name = larder_api::artifacts::file_name_of(&a);
+                view! {
+                    <li>
+                        <A href=crate::app::link(record_href(ARTIFACTS.path, &id))>{title}</A>
+                        " " <span class="muted">{meta}</span>
+                        <DownloadButton artifact_id=id label=download_label file_name/>
+                    </li>
+                }
+            }).collect_view()}
+        </ul>
     }
 }
 
@@ -86,7 +144,7 @@ struct UploadInput {
 
 /// Choose a file, optionally a title and description, and upload with a progress bar.
 #[component]
-fn Upload(parent_urn: String, version: RwSignal<u32>) -> impl IntoView {
+fn Upload(parent_urn: String, on_uploaded: Callback<Record>) -> impl IntoView {
     let client = expect_context::<ApiClient>();
     let toasts = expect_context::<Toasts>();
     let file_input = NodeRef::<leptos::html::Input>::new();
@@ -119,7 +177,9 @@ fn Upload(parent_urn: String, version: RwSignal<u32>) -> impl IntoView {
                 input.set_value("");
             }
             progress.set(None);
-            version.update(|v| *v += 1);
+            if let Ok(record) = artifact.to_record() {
+                on_uploaded.run(record);
+            }
         }
         Some(Err(error)) => {
             toasts.error(&error);

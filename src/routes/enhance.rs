@@ -4,27 +4,19 @@ use larder_api::{ApiError, Record};
 use leptos::prelude::*;
 use serde_json::Value;
 
+use larder_contract::collections::ENHANCE_FIELDS;
+
 use crate::components::error_view::ErrorView;
 use crate::components::toast::Toasts;
 use crate::components::value_view::ValueView;
 use crate::routes::kb::{can_enhance, remember};
-use crate::schema::{label, Schema};
+use crate::schema::form::{problems_of, Errors};
+use crate::schema::value::{parse, to_input};
+use crate::schema::{label, FieldKind, Schema};
 use crate::ApiClient;
 
 /// Fields whose change says nothing about the enhancement.
 const BOOKKEEPING: [&str; 1] = ["updated_at"];
-
-/// The fields agents derive (wire-notes: production's agent fills these three).
-const DERIVABLE: [&str; 3] = ["ai_tags", "ai_category", "ai_key_takeaways"];
-
-/// What a run asks of the agent.
-#[derive(Clone)]
-enum Ask {
-    /// Every field it derives, with optional values to work from (the documented object form).
-    Everything(Record),
-    /// Only these fields (the list form, which the reference server accepts).
-    Only(Vec<String>),
-}
 
 /// `(field, before, after)` for every field that differs.
 fn differences(before: &Record, after: &Record) -> Vec<(String, Value, Value)> {
@@ -44,7 +36,42 @@ fn differences(before: &Record, after: &Record) -> Vec<(String, Value, Value)> {
         .collect()
 }
 
-/// Agent, optional field values, run; then the record is read again and the changes listed.
+/// The values an enhancement sends: the derived fields whose editor was changed, parsed as the
+/// contract types them, or the problems beside the editors.
+fn values_of(record: &Record, texts: &[(String, String)]) -> Result<Record, Errors> {
+    let mut values = Record::new();
+    let mut errors = Errors::new();
+    for field in ENHANCE_FIELDS {
+        let kind = FieldKind::of(&field.ty);
+        let initial = to_input(kind, record.get(field.name));
+        let Some((_, text)) = texts.iter().find(|(name, _)| name == field.name) else {
+            continue;
+        };
+        if *text == initial {
+            continue;
+        }
+        match parse(kind, text) {
+            Ok(Value::Null) => {}
+            Ok(value) => {
+                values.insert(field.name.into(), value);
+            }
+            Err(problem) => {
+                errors.insert(field.name.into(), problem);
+            }
+        }
+    }
+    if errors.is_empty() {
+        errors = problems_of(ENHANCE_FIELDS, &values);
+    }
+    if errors.is_empty() {
+        Ok(values)
+    } else {
+        Err(errors)
+    }
+}
+
+/// An agent's name and the values it derived for AI tags, category and key takeaways: sent as
+/// production's `{agent, fields: {...}}`; the record is then read again and the changes listed.
 #[component]
 pub fn EnhancePanel(
     schema: &'static Schema,
@@ -53,13 +80,20 @@ pub fn EnhancePanel(
 ) -> impl IntoView {
     let client = expect_context::<ApiClient>();
     let toasts = expect_context::<Toasts>();
-    let agent = RwSignal::new("extractive".to_string());
-    let fields = RwSignal::new(String::new());
-    let chosen = RwSignal::new(DERIVABLE.map(str::to_string).to_vec());
+    let agent = RwSignal::new("larder-console".to_string());
+    let before = StoredValue::new(record.clone());
+    let texts: Vec<(String, RwSignal<String>)> = ENHANCE_FIELDS
+        .iter()
+        .map(|f| {
+            let text = to_input(FieldKind::of(&f.ty), record.get(f.name));
+            (f.name.to_string(), RwSignal::new(text))
+        })
+        .collect();
+    let texts = StoredValue::new(texts);
+    let errors = RwSignal::new(Errors::new());
     let problem = RwSignal::new(None::<String>);
-    let before = StoredValue::new(record);
-    let run = Action::new_local(move |(agent, ask): &(String, Ask)| {
-        let (client, agent, ask) = (client.clone(), agent.clone(), ask.clone());
+    let run = Action::new_local(move |(agent, values): &(String, Record)| {
+        let (client, agent, values) = (client.clone(), agent.clone(), values.clone());
         let before = before.get_value();
         let urn = before
             .get("urn")
@@ -67,59 +101,43 @@ pub fn EnhancePanel(
             .unwrap_or_default()
             .to_string();
         async move {
-            let result = match ask {
-                Ask::Everything(values) => {
-                    client
-                        .enhance(&schema.collection, &urn, &agent, values)
-                        .await?
-                }
-                Ask::Only(names) => {
-                    client
-                        .enhance_only(&schema.collection, &urn, &agent, &names)
-                        .await?
-                }
-            };
+            let result = client
+                .enhance(schema.collection, &urn, &agent, values)
+                .await?;
             // Production answers a summary, not the record: read it again to see the change.
-            let after = client.get_record(&schema.collection, &urn).await?;
+            let after = client.get_record(schema.collection, &urn).await?;
             remember(schema.collection.path, &urn, &after);
             Ok::<_, ApiError>((result.run_id, differences(&before, &after)))
         }
     });
     Effect::new(move || {
         if let Some(Ok(_)) = run.value().get() {
-            toasts.success("Enhancement finished");
+            toasts.success("Enhancement saved");
         }
     });
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         problem.set(None);
-        let text = fields.get_untracked();
-        let values = if text.trim().is_empty() {
-            Ok(Record::new())
-        } else {
-            match serde_json::from_str::<Value>(&text) {
-                Ok(Value::Object(map)) => Ok(map),
-                _ => Err(
-                    "Field values must be a JSON object, e.g. {\"ai_category\": \"vitamins\"}."
-                        .to_string(),
-                ),
-            }
-        };
-        let names = chosen.get_untracked();
-        match (values, agent.get_untracked().trim().to_string()) {
-            (_, a) if a.is_empty() => problem.set(Some("Name the agent.".into())),
-            (Err(e), _) => problem.set(Some(e)),
-            _ if names.is_empty() => {
-                problem.set(Some("Choose at least one field to derive.".into()))
-            }
-            (Ok(values), a) if names.len() == DERIVABLE.len() => {
-                run.dispatch((a, Ask::Everything(values)));
-            }
-            (Ok(values), _) if !values.is_empty() => problem.set(Some(
-                "Field values go with deriving every field; clear them to derive only some.".into(),
+        let current: Vec<(String, String)> = texts.with_value(|t| {
+            t.iter()
+                .map(|(n, s)| (n.clone(), s.get_untracked()))
+                .collect()
+        });
+        let name = agent.get_untracked().trim().to_string();
+        if !larder_contract::slug::is_valid_slug(&name) {
+            problem.set(Some(
+                "Name the agent in lower-case letters and digits, e.g. larder-console.".into(),
+            ));
+            return;
+        }
+        match values_of(&before.get_value(), &current) {
+            Err(found) => errors.set(found),
+            Ok(values) if values.is_empty() => problem.set(Some(
+                "Change at least one of the fields: the service stores the values given.".into(),
             )),
-            (Ok(_), a) => {
-                run.dispatch((a, Ask::Only(names)));
+            Ok(values) => {
+                errors.set(Errors::new());
+                run.dispatch((name, values));
             }
         }
     };
@@ -128,43 +146,42 @@ pub fn EnhancePanel(
         <Show when=move || writable.get()>
             <section class="card section" aria-labelledby="enhance-heading">
                 <h2 id="enhance-heading">"Enhance"</h2>
+                <p class="hint">"Record what an AI agent derived for this record. The fields you change are sent; the others stay."</p>
                 <form class="enhance" on:submit=submit novalidate>
                     <label for="enhance-agent">"Agent"</label>
-                    <input id="enhance-agent" type="text" list="enhance-agents" prop:value=move || agent.get()
+                    <input id="enhance-agent" type="text" prop:value=move || agent.get()
                         on:input=move |ev| agent.set(event_target_value(&ev))/>
-                    <datalist id="enhance-agents"><option value="extractive"></option></datalist>
-                    <fieldset class="segmented">
-                        <legend>"Fields to derive"</legend>
-                        {DERIVABLE.map(|name| view! {
-                            <label>
-                                <input type="checkbox" prop:checked=move || chosen.with(|c| c.iter().any(|n| n == name))
-                                    on:change=move |ev| {
-                                        let on = event_target_checked(&ev);
-                                        chosen.update(|c| {
-                                            c.retain(|n| n != name);
-                                            if on {
-                                                c.push(name.to_string());
-                                            }
-                                        });
-                                    }/>
-                                {label(name)}
-                            </label>
-                        }).collect_view()}
-                    </fieldset>
-                    <label for="enhance-fields">"Field values for the agent (optional JSON object)"</label>
-                    <textarea id="enhance-fields" class="code" rows="2" spellcheck="false" prop:value=move || fields.get()
-                        on:input=move |ev| fields.set(event_target_value(&ev))></textarea>
+                    {texts.get_value().into_iter().map(|(name, text)| {
+                        let id = format!("enhance-{name}");
+                        let multi = ENHANCE_FIELDS.iter().any(|f| f.name == name && matches!(f.ty, larder_contract::Type::List { .. }));
+                        let field = name.clone();
+                        let error = move || errors.with(|e| e.get(&field).cloned());
+                        let error_id = format!("{id}-error");
+                        view! {
+                            <label for=id.clone()>{label(&name)}{multi.then_some(" (one per line)")}</label>
+                            {if multi {
+                                view! { <textarea id=id.clone() rows="3" prop:value=move || text.get()
+                                    aria-describedby=error_id.clone()
+                                    on:input=move |ev| text.set(event_target_value(&ev))></textarea> }.into_any()
+                            } else {
+                                view! { <input id=id.clone() type="text" prop:value=move || text.get()
+                                    aria-describedby=error_id.clone()
+                                    on:input=move |ev| text.set(event_target_value(&ev))/> }.into_any()
+                            }}
+                            {move || error().map(|e| view! { <p class="field-error" id=error_id.clone()>{e}</p> })}
+                        }
+                    }).collect_view()}
                     {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
                     <button type="submit" class="primary" disabled=move || run.pending().get()>
-                        {move || if run.pending().get() { "Enhancing…" } else { "Run enhancement" }}
+                        {move || if run.pending().get() { "Saving…" } else { "Save enhancement" }}
                     </button>
                 </form>
                 {move || run.value().get().map(|result| match result {
-                    Err(error) if error.status() == Some(405) => view! {
-                        <p class="hint" role="status">"The service does not offer enhancement for this collection."</p>
+                    Err(error) if error.is_not_offered() => view! {
+                        <p class="hint" role="status">{format!("This service does not offer enhancement for {}.", schema.collection.plural.to_lowercase())}</p>
                     }.into_any(),
                     Err(error) => view! { <ErrorView error/> }.into_any(),
-                    Ok((_, changes)) if changes.is_empty() => view! { <p role="status">"The agent changed nothing."</p> }.into_any(),
+                    Ok((_, changes)) if changes.is_empty() => view! { <p role="status">"Nothing changed."</p> }.into_any(),
                     Ok((run_id, changes)) => view! {
                         <div role="status" class="enhanced">
                             <p>{format!("Changed {} field(s){}:", changes.len(), run_id.map(|r| format!(" in run {r}")).unwrap_or_default())}</p>

@@ -15,20 +15,6 @@ use crate::schema::{schema, Schema, SCHEMAS};
 use crate::session::Session;
 use crate::ApiClient;
 
-/// A collection's name in menus and headings.
-pub fn plural(path: &str) -> &'static str {
-    match path {
-        "articles" => "Articles",
-        "guides" => "Guides",
-        "guidelines" => "Guidelines",
-        "textbooks" => "Textbooks",
-        "textbook-passages" => "Passages",
-        "fctables" => "Food composition tables",
-        "artifacts" => "Artifacts",
-        _ => "Records",
-    }
-}
-
 /// The schema of the URL's `:collection`, `None` for an unknown one.
 pub fn use_schema() -> Memo<Option<&'static Schema>> {
     let params = use_params_map();
@@ -53,13 +39,11 @@ pub fn record_href(path: &str, identifier: &str) -> String {
 /// The page of the record a child belongs to (a guideline's guide, an artifact's parent, a
 /// passage's textbook), with the parent's collection name; `None` for top-level records.
 pub fn parent_of(record: &Record) -> Option<(String, &'static str)> {
-    let urn = ["guide_urn", "parent_urn", "textbook_urn"]
+    let urn = larder_contract::COLLECTIONS
         .iter()
-        .find_map(|f| record.get(*f).and_then(|v| v.as_str()))?;
-    let urn_type = urn.strip_prefix("urn:")?.split(':').next()?;
-    let collection = larder_api::collections::COLLECTIONS
-        .iter()
-        .find(|c| matches!(c.identifier, larder_contract::IdentifierKind::Urn { urn_type: t } if t == urn_type))?;
+        .filter_map(|c| c.parent.map(|p| p.field))
+        .find_map(|f| record.get(f).and_then(|v| v.as_str()))?;
+    let collection = larder_contract::Collection::of_urn(urn)?;
     Some((record_href(collection.path, urn), collection.singular))
 }
 
@@ -68,6 +52,7 @@ pub fn parent_of(record: &Record) -> Option<(String, &'static str)> {
 #[derive(Clone, Copy)]
 pub struct RoleGates {
     write: [Memo<bool>; 7],
+    create: [Memo<bool>; 7],
     delete: [Memo<bool>; 7],
     enhance: [Memo<bool>; 7],
     never: Memo<bool>,
@@ -87,11 +72,10 @@ impl RoleGates {
             })
         };
         provide_context(RoleGates {
-            write: gate(|c, i| c.write_roles.allows(&i.roles)),
-            delete: gate(|c, i| c.delete_roles.allows(&i.roles)),
-            enhance: gate(|c, i| {
-                c.write_roles.allows(&i.roles) || i.has_role(larder_contract::roles::AGENT)
-            }),
+            write: gate(|c, i| c.roles.update.allows(&i.roles)),
+            create: gate(|c, i| c.roles.create.allows(&i.roles)),
+            delete: gate(|c, i| c.roles.delete.allows(&i.roles)),
+            enhance: gate(|c, i| c.roles.enhance.allows(&i.roles)),
             never: Memo::new(|_| false),
         });
     }
@@ -104,10 +88,16 @@ fn gate_index(schema: &'static Schema) -> usize {
         .unwrap_or_default()
 }
 
-/// Whether the signed-in identity holds a role that may create and edit in the collection.
-/// Only for hiding buttons: the service decides, and its 403 is still shown.
+/// Whether the signed-in identity holds a role that may edit records of the collection (roles
+/// as production's gates read them: realm and client roles, lower-cased). Only for hiding
+/// buttons: the service decides, and its 403 is still shown.
 pub fn can_write(schema: &'static Schema) -> Memo<bool> {
     expect_context::<RoleGates>().write[gate_index(schema)]
+}
+
+/// Whether the signed-in identity may create records of the collection.
+pub fn can_create(schema: &'static Schema) -> Memo<bool> {
+    expect_context::<RoleGates>().create[gate_index(schema)]
 }
 
 /// Whether the signed-in identity may run an enhancement: writers of the collection, and agents.
@@ -133,7 +123,7 @@ pub fn CollectionNav(current: &'static str) -> impl IntoView {
             {SCHEMAS.iter().map(|s| {
                 let path = s.collection.path;
                 view! {
-                    <A href=crate::app::link(format!("/records/{path}")) attr:aria-current=(path == current).then_some("page")>{plural(path)}</A>
+                    <A href=crate::app::link(format!("/records/{path}")) attr:aria-current=(path == current).then_some("page")>{s.collection.plural}</A>
                 }
             }).collect_view()}
         </nav>
@@ -200,7 +190,7 @@ pub async fn resolve(
         let fetched = join_all(
             batch
                 .iter()
-                .map(|id| client.get_record(&schema.collection, id)),
+                .map(|id| client.get_record(schema.collection, id)),
         )
         .await;
         for (id, record) in batch.iter().zip(fetched) {
@@ -218,7 +208,7 @@ pub async fn load(
     schema: &'static Schema,
     identifier: &str,
 ) -> Result<Record, ApiError> {
-    let record = client.get_record(&schema.collection, identifier).await?;
+    let record = client.get_record(schema.collection, identifier).await?;
     remember(schema.collection.path, identifier, &record);
     Ok(record)
 }

@@ -3,6 +3,8 @@
 //! and pages, artifacts of any record that has them, an artifact's download).
 
 use larder_api::Record;
+use larder_contract::collections::{ARTIFACTS, GUIDELINES};
+use larder_contract::Offered;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
@@ -16,8 +18,7 @@ use crate::routes::artifacts::ArtifactsOf;
 use crate::routes::enhance::EnhancePanel;
 use crate::routes::guide::GuidelinesOf;
 use crate::routes::kb::{
-    can_delete, can_write, forget, load, parent_of, plural, use_record_id, use_schema,
-    CollectionNav,
+    can_delete, can_write, forget, load, parent_of, use_record_id, use_schema, CollectionNav,
 };
 use crate::routes::record_edit::EditRecord;
 use crate::routes::textbook::TextbookStructure;
@@ -48,7 +49,7 @@ fn RecordOf(schema: &'static Schema, id: String) -> impl IntoView {
     });
     let editing = RwSignal::new(false);
     view! {
-        <p class="breadcrumbs"><A href=crate::app::link(format!("/records/{path}"))>{plural(path)}</A></p>
+        <p class="breadcrumbs"><A href=crate::app::link(format!("/records/{path}"))>{schema.collection.plural}</A></p>
         <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading the record…"</p> }>
             {move || record.get().map(|result| match result {
                 Err(error) => view! {
@@ -88,7 +89,7 @@ fn Loaded(
         let (client, id) = (client.clone(), delete_id.clone());
         async move {
             client
-                .delete_record(&schema.collection, &id)
+                .delete_record(schema.collection, &id)
                 .await
                 .map(|_| id)
         }
@@ -110,19 +111,32 @@ fn Loaded(
     let question = format!("Delete “{title}”? This cannot be undone.");
     let record = StoredValue::new(record);
     let urn = record.with_value(|r| r.get("urn").and_then(|v| v.as_str()).map(str::to_string));
+    // What hangs from a record follows from the contract: a collection whose parent is this one
+    // (a guide's guidelines), a structure tree (a textbook's pages), files (any URN record).
+    let parent_of_guidelines = GUIDELINES.parent.and_then(|p| p.collection) == Some(path);
+    let has_structure = schema
+        .field("structure_tree")
+        .is_some_and(|f| f.ty == larder_contract::Type::Tree);
+    let is_file = path == ARTIFACTS.path;
+    let holds_files = schema.has_urn()
+        && ARTIFACTS
+            .parent
+            .is_some_and(|p| p.collection.is_none_or(|only| only == path));
+    let enhanceable = schema.collection.routes.enhance != Offered::Absent;
     let sections = move || {
         let record = record.get_value();
         view! {
-            {(path == "guides").then(|| urn.clone().map(|urn| view! { <GuidelinesOf guide_urn=urn/> }))}
-            {(path == "textbooks").then(|| urn.clone().map(|urn| view! { <TextbookStructure textbook=record.clone() textbook_urn=urn version/> }))}
-            {(path == "artifacts").then(|| {
+            {parent_of_guidelines.then(|| urn.clone().map(|urn| view! { <GuidelinesOf guide_urn=urn/> }))}
+            {has_structure.then(|| urn.clone().map(|urn| view! { <TextbookStructure textbook=record.clone() textbook_urn=urn version/> }))}
+            {is_file.then(|| {
                 let id = record.get("id").and_then(|v| v.as_str()).unwrap_or_default().to_string();
-                view! { <section class="card section"><h2>"File"</h2><DownloadButton artifact_id=id/></section> }
+                let name = larder_api::artifacts::file_name_of(&record);
+                view! { <section class="card section"><h2>"File"</h2><DownloadButton artifact_id=id file_name=name/></section> }
             })}
-            {matches!(path, "guides" | "textbooks" | "fctables" | "articles").then(|| urn.clone().map(|urn| view! {
-                <ArtifactsOf parent_urn=urn embedded=record.get("artifacts").or_else(|| record.get("artifact_records")).cloned()/>
+            {holds_files.then(|| urn.clone().map(|urn| view! {
+                <ArtifactsOf parent_urn=urn embedded=record.get("artifacts").cloned() version/>
             }))}
-            {schema.has_urn().then(|| view! { <EnhancePanel schema record=record.clone() version/> })}
+            {enhanceable.then(|| view! { <EnhancePanel schema record=record.clone() version/> })}
         }
     };
     view! {
@@ -155,8 +169,8 @@ fn Loaded(
 #[component]
 fn Fields(schema: &'static Schema, record: Record) -> impl IntoView {
     let known: Vec<_> = schema
-        .fields
-        .iter()
+        .fields()
+        .into_iter()
         .filter_map(|f| {
             record
                 .get(f.name)
@@ -165,20 +179,10 @@ fn Fields(schema: &'static Schema, record: Record) -> impl IntoView {
         })
         .collect();
     let empty: Vec<String> = schema
-        .fields
-        .iter()
+        .fields()
+        .into_iter()
         .filter(|f| record.get(f.name).is_none_or(|v| v.is_null()))
         .map(|f| label(f.name))
-        .collect();
-    let service: Vec<_> = ["urn", "id", "type", "creator", "created_at", "updated_at"]
-        .iter()
-        .filter(|n| schema.field(n).is_none())
-        .filter_map(|n| {
-            record
-                .get(*n)
-                .filter(|v| !v.is_null())
-                .map(|v| (n.to_string(), v.clone(), !schema.is_editable(n)))
-        })
         .collect();
     let unknown: Vec<_> = schema
         .unknown_fields(&record)
@@ -188,7 +192,7 @@ fn Fields(schema: &'static Schema, record: Record) -> impl IntoView {
     let row = |(name, value, fixed): (String, serde_json::Value, bool)| {
         view! {
             <div class="field-row">
-                <dt>{label(&name)}{fixed.then(|| view! { " " <span class="badge" title="Set by the service; an edit cannot change it">"fixed"</span> })}</dt>
+                <dt>{label(&name)}{fixed.then(|| view! { " " <span class="badge" title="The service does not let an edit change it">"fixed"</span> })}</dt>
                 <dd><ValueView value/></dd>
             </div>
         }
@@ -196,7 +200,7 @@ fn Fields(schema: &'static Schema, record: Record) -> impl IntoView {
     view! {
         <section class="card section" aria-labelledby="fields-heading">
             <h2 id="fields-heading">"Fields"</h2>
-            <dl class="fields">{known.into_iter().chain(service).map(row).collect_view()}</dl>
+            <dl class="fields">{known.into_iter().map(row).collect_view()}</dl>
             {(!empty.is_empty()).then(|| view! {
                 <details class="empty-fields">
                     <summary>{format!("{} empty fields", empty.len())}</summary>

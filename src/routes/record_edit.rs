@@ -47,7 +47,7 @@ pub fn EditRecord(
         let before = original.get_value();
         async move {
             client
-                .update_record(&schema.collection, &id.get_value(), &before, &after)
+                .update_record(schema.collection, &id.get_value(), &before, &after)
                 .await
         }
     });

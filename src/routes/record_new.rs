@@ -12,7 +12,7 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use crate::components::record_form::{apply_field_errors, RecordForm};
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
-use crate::routes::kb::{can_write, plural, record_href, remember, use_schema, CollectionNav};
+use crate::routes::kb::{can_write, record_href, remember, use_schema, CollectionNav};
 use crate::schema::form::{create_body, create_editors, Errors};
 use crate::schema::Schema;
 use crate::ApiClient;
@@ -34,7 +34,11 @@ fn template_and_back(
     query: &leptos_router::params::ParamsMap,
 ) -> (Record, Option<String>) {
     let mut template = Record::new();
-    for field in schema.fields.iter().filter(|f| schema.is_creatable(f.name)) {
+    for field in schema
+        .fields()
+        .into_iter()
+        .filter(|f| schema.is_creatable(f.name))
+    {
         if let Some(value) = query.get(field.name).filter(|v| !v.is_empty()) {
             template.insert(field.name.to_string(), serde_json::Value::String(value));
         }
@@ -72,7 +76,7 @@ fn NewOf(schema: &'static Schema) -> impl IntoView {
 
     let create = Action::new_local(move |body: &Record| {
         let (client, body) = (client.clone(), body.clone());
-        async move { client.create_record(&schema.collection, body).await }
+        async move { client.create_record(schema.collection, body).await }
     });
     let back_to = back.clone();
     Effect::new(move || match create.value().get() {
@@ -114,7 +118,7 @@ fn NewOf(schema: &'static Schema) -> impl IntoView {
     let on_cancel = Callback::new(move |()| navigate_cancel(&cancel_target, Default::default()));
     let writable = can_write(schema);
     view! {
-        <p class="breadcrumbs"><A href=crate::app::link(format!("/records/{path}"))>{plural(path)}</A></p>
+        <p class="breadcrumbs"><A href=crate::app::link(format!("/records/{path}"))>{schema.collection.plural}</A></p>
         <h1>{format!("New {}", schema.collection.singular.to_lowercase())}</h1>
         <Show when=move || !writable.get()>
             <p class="hint" role="note">"Your roles may not allow creating here; the service will say if it refuses."</p>

@@ -14,7 +14,7 @@ use crate::components::error_view::ErrorView;
 use crate::components::facets::{ActiveFilters, Facets};
 use crate::components::pager::{use_page, Pager, LONGEST_PAGE};
 use crate::components::records_table::Table;
-use crate::routes::kb::{cached_records, can_write, plural, use_schema, CollectionNav};
+use crate::routes::kb::{cached_records, can_write, use_schema, CollectionNav};
 use crate::schema::window::chunks;
 use crate::schema::Schema;
 use crate::ApiClient;
@@ -152,7 +152,7 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
                 });
                 return Ok(Rows::Listed(rows.collect()));
             }
-            if schema.collection.searchable && state.active() {
+            if schema.collection.routes.search.by_reference() && state.active() {
                 let mut base =
                     SearchQuery::new(state.q.clone().unwrap_or_default()).highlight(HIGHLIGHTED);
                 for facet in schema.facets {
@@ -169,7 +169,7 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
                     |size, from| {
                         let search = base.clone().page(size, from);
                         let client = client.clone();
-                        async move { client.search_records(&schema.collection, &search).await }
+                        async move { client.search_records(schema.collection, &search).await }
                     },
                 )
                 .await?;
@@ -184,7 +184,7 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
                 Ok(Rows::Found(found))
             } else {
                 let pages = in_pages(limit, offset, Vec::len, |size, from| {
-                    client.list(&schema.collection, size, from)
+                    client.list(schema.collection, size, from)
                 })
                 .await?;
                 let ids = pages
@@ -209,7 +209,7 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
     let writable = can_write(schema);
     view! {
         <div class="records-head">
-            <h1>{plural(path)}</h1>
+            <h1>{schema.collection.plural}</h1>
             <Show when=move || writable.get()>
                 <A href=crate::app::link(format!("/records/{path}/new")) attr:class="button primary">{format!("New {}", schema.collection.singular.to_lowercase())}</A>
             </Show>
@@ -238,7 +238,7 @@ fn Listing(
     total: Signal<Option<u64>>,
 ) -> impl IntoView {
     view! {
-        {schema.collection.searchable.then(|| view! { <SearchBar schema state/> })}
+        {schema.collection.routes.search.by_reference().then(|| view! { <SearchBar schema state/> })}
         <div class="records-body" class:with-facets=move || matches!(rows.get(), Some(Ok(Rows::Found(_))))>
             <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading…"</p> }>
                 {move || rows.get().map(|result| match result {
@@ -376,7 +376,7 @@ fn SearchBar(schema: &'static Schema, state: Memo<SearchState>) -> impl IntoView
         );
     };
     let go_sort = go.clone();
-    let label_text = format!("Search {}", plural(schema.collection.path).to_lowercase());
+    let label_text = format!("Search {}", schema.collection.plural.to_lowercase());
     view! {
         <form class="search-bar" role="search" on:submit=submit>
             <label for="search-q" class="visually-hidden">{label_text.clone()}</label>

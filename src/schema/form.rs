@@ -31,6 +31,8 @@ pub struct Editor {
     pub initial: String,
     /// False for immutables in an edit (shown, not editable).
     pub editable: bool,
+    /// Whether a create must carry it.
+    pub required: bool,
 }
 
 /// The editors of a create form: the create schema's fields (the slug has its own input),
@@ -41,7 +43,10 @@ pub fn create_editors(schema: &Schema, template: &Record) -> Vec<Editor> {
         .create
         .iter()
         .filter(|f| schema.is_creatable(f.name))
-        .map(|f| editor(f, template, true))
+        .map(|f| Editor {
+            required: schema.is_required(f.name),
+            ..editor(f, template, true)
+        })
         .collect()
 }
 
@@ -63,6 +68,7 @@ fn editor(field: &'static Field, record: &Record, editable: bool) -> Editor {
         kind,
         initial: to_input(kind, value),
         editable,
+        required: false,
     }
 }
 
@@ -105,7 +111,9 @@ pub fn problems_of(fields: &[Field], body: &Record) -> Errors {
 pub fn slug_of(schema: &Schema, raw: &str) -> Result<Option<String>, String> {
     let raw = raw.trim();
     if raw.is_empty() {
-        return Err("Required: a short name of lower-case letters and digits, e.g. vitamin-d-2024.".into());
+        return Err(
+            "Required: a short name of lower-case letters and digits, e.g. vitamin-d-2024.".into(),
+        );
     }
     let prefix = schema.collection.urn_prefix().unwrap_or_default();
     let slug = raw.strip_prefix(prefix.as_str()).unwrap_or(raw);
@@ -144,7 +152,10 @@ pub fn create_body(
             .unwrap_or(&editor.initial);
         match parse(editor.kind, raw) {
             // A required field that may be empty (an article's content) goes as "".
-            Ok(value) if is_empty(&value) && matches!(editor.field.ty, larder_contract::Type::Str { min: 0, .. }) => {
+            Ok(value)
+                if is_empty(&value)
+                    && matches!(editor.field.ty, larder_contract::Type::Str { min: 0, .. }) =>
+            {
                 if editor.field.required {
                     body.insert(name.into(), Value::String(String::new()));
                 }
@@ -192,9 +203,7 @@ pub fn edited_record(
             Ok(value) if is_empty(&value) && schema.is_required(name) => {
                 errors.insert(name.into(), "Required.".into());
             }
-            Ok(value)
-                if is_empty(&value) && !schema.collection.clearable.contains(&name) =>
-            {
+            Ok(value) if is_empty(&value) && !schema.collection.clearable.contains(&name) => {
                 errors.insert(
                     name.into(),
                     "The service cannot empty this field once it has a value; give a new value or leave it as it was."
@@ -256,7 +265,12 @@ mod tests {
             articles,
             "Bad Slug",
             &editors,
-            &inputs(&[("title", "T"), ("venue", "V"), ("authors", "A"), ("publication_year", "soon")]),
+            &inputs(&[
+                ("title", "T"),
+                ("venue", "V"),
+                ("authors", "A"),
+                ("publication_year", "soon"),
+            ]),
         )
         .unwrap_err();
         assert_eq!(
@@ -264,8 +278,13 @@ mod tests {
             ["urn"],
             "the slug is checked first, the rest once it is right"
         );
-        let errors =
-            create_body(articles, "x", &editors, &inputs(&[("publication_year", "soon")])).unwrap_err();
+        let errors = create_body(
+            articles,
+            "x",
+            &editors,
+            &inputs(&[("publication_year", "soon")]),
+        )
+        .unwrap_err();
         assert_eq!(
             errors.keys().map(String::as_str).collect::<Vec<_>>(),
             ["authors", "title", "venue"]
@@ -274,7 +293,13 @@ mod tests {
             articles,
             "x",
             &editors,
-            &inputs(&[("title", "T"), ("venue", "V"), ("authors", "A"), ("publication_year", "soon"), ("url", "ftp://x")]),
+            &inputs(&[
+                ("title", "T"),
+                ("venue", "V"),
+                ("authors", "A"),
+                ("publication_year", "soon"),
+                ("url", "ftp://x"),
+            ]),
         )
         .unwrap_err();
         assert_eq!(
@@ -370,8 +395,8 @@ mod tests {
         .unwrap_err();
         assert_eq!(errors.len(), 2);
 
-        let errors = edited_record(guides, &original, &editors, &inputs(&[("page_count", "")]))
-            .unwrap_err();
+        let errors =
+            edited_record(guides, &original, &editors, &inputs(&[("page_count", "")])).unwrap_err();
         assert!(
             errors["page_count"].contains("cannot empty"),
             "production drops a null instead of clearing"

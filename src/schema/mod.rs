@@ -46,7 +46,9 @@ impl FieldKind {
     /// The editor of a value of the contract's type.
     pub fn of(ty: &Type) -> FieldKind {
         match ty {
-            Type::Str { multiline: true, .. } => FieldKind::LongText,
+            Type::Str {
+                multiline: true, ..
+            } => FieldKind::LongText,
             Type::Str { .. }
             | Type::Slug
             | Type::Urn(_)
@@ -253,7 +255,10 @@ mod tests {
     fn forms_follow_the_contract() {
         let articles = schema_of(&larder_contract::collections::ARTICLES);
         assert!(articles.is_required("venue"));
-        assert!(articles.is_required("authors"), "production can't read an article without one");
+        assert!(
+            articles.is_required("authors"),
+            "production can't read an article without one"
+        );
         assert!(!articles.is_creatable("status"));
         assert!(!articles.is_editable("status"));
         assert!(articles.is_editable("type"));

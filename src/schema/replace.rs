@@ -2,8 +2,10 @@
 
 use std::collections::BTreeSet;
 
-use larder_api::types::{PassageInput, ReplacePassages, StructureTree};
-use serde_json::Value;
+use larder_api::types::ReplacePassages;
+use larder_contract::collections::PASSAGE_REPLACE;
+use larder_contract::validate::{check_object, Extra, Problems};
+use serde_json::{Map, Value};
 
 /// What a replacement will do, shown before it is sent.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -18,64 +20,53 @@ pub struct Preview {
     pub page_count: Option<i64>,
 }
 
-/// Reads the JSON: the replace body (`{artifact_id?, passages?, structure_tree?, page_count?,
-/// extractor_name?, extractor_run_id?}`), or a bare list of passages. `artifact_id` given in the
-/// form wins over one in the file when not empty.
+/// Reads the JSON: the replace body (`{artifact_id, passages?, structure_tree?, page_count?,
+/// extractor_name?, extractor_run_id?}`), or a bare list of passages; `artifact_id` given in the
+/// form wins over one in the file when not empty. The body is checked against production's
+/// schema, so what it would refuse (a passage without offsets, a key it does not take) is said
+/// here and never sent.
 pub fn parse(text: &str, artifact_id: &str) -> Result<ReplacePassages, String> {
     let value: Value =
         serde_json::from_str(text.trim()).map_err(|e| format!("Not valid JSON: {e}."))?;
-    let mut body: ReplacePassages = match value {
-        Value::Array(items) => ReplacePassages {
-            passages: Some(passages(Value::Array(items))?),
-            ..ReplacePassages::default()
-        },
-        Value::Object(mut object) => {
-            let list = object.remove("passages").map(passages).transpose()?;
-            let tree = match object.remove("structure_tree") {
-                None | Some(Value::Null) => None,
-                Some(tree) => Some(
-                    serde_json::from_value::<StructureTree>(tree)
-                        .map_err(|e| format!("structure_tree: {e}."))?,
-                ),
-            };
-            let mut body: ReplacePassages = serde_json::from_value(Value::Object(object))
-                .map_err(|e| format!("Not a replacement: {e}."))?;
-            body.passages = list;
-            body.structure_tree = tree;
-            body
-        }
+    let mut body: Map<String, Value> = match value {
+        Value::Array(items) => Map::from_iter([("passages".to_string(), Value::Array(items))]),
+        Value::Object(object) => object,
         _ => return Err("Expected an object with passages, or a list of passages.".into()),
     };
     if !artifact_id.trim().is_empty() {
-        body.artifact_id = artifact_id.trim().to_string();
+        body.insert(
+            "artifact_id".into(),
+            Value::String(artifact_id.trim().to_string()),
+        );
     }
-    if body.artifact_id.is_empty() {
+    if body
+        .get("artifact_id")
+        .and_then(Value::as_str)
+        .is_none_or(str::is_empty)
+    {
         return Err("Choose the artifact (file) the passages come from.".into());
     }
-    if body.passages.is_none() && body.structure_tree.is_none() && body.page_count.is_none() {
+    if ["passages", "structure_tree", "page_count"]
+        .iter()
+        .all(|k| body.get(*k).is_none_or(Value::is_null))
+    {
         return Err("Nothing to replace: give passages, a structure_tree or a page_count.".into());
     }
-    Ok(body)
-}
-
-fn passages(value: Value) -> Result<Vec<PassageInput>, String> {
-    let Value::Array(items) = value else {
-        return Err("passages must be a list.".into());
-    };
-    items
-        .into_iter()
-        .enumerate()
-        .map(|(at, item)| {
-            let page = item.get("page_no").and_then(Value::as_i64);
-            if page.is_none_or(|p| p < 1) {
-                return Err(format!("passages[{at}]: page_no must be a number from 1."));
-            }
-            if !item.get("text").is_some_and(Value::is_string) {
-                return Err(format!("passages[{at}]: text is missing."));
-            }
-            serde_json::from_value(item).map_err(|e| format!("passages[{at}]: {e}."))
-        })
-        .collect()
+    let mut problems = Problems::new();
+    let checked = check_object(PASSAGE_REPLACE, Extra::Forbid, &body, &mut problems);
+    if !problems.is_empty() {
+        let mut lines: Vec<String> = problems
+            .shown()
+            .iter()
+            .take(5)
+            .map(|p| format!("{}: {}", p.dotted(), p.msg))
+            .collect();
+        if problems.total() > lines.len() {
+            lines.push(format!("… {} problems in all.", problems.total()));
+        }
+        return Err(lines.join("\n"));
+    }
+    serde_json::from_value(Value::Object(checked)).map_err(|e| format!("Not a replacement: {e}."))
 }
 
 /// Counts for the preview.
@@ -100,14 +91,14 @@ mod tests {
 
     #[test]
     fn a_full_body_is_read_and_previewed() {
-        let text = r#"{"artifact_id": "a-1", "page_count": 3, "extractor_name": "x",
+        let text = r#"{"artifact_id": "0b6f0c2e-1111-4222-8333-444455556666", "page_count": 3, "extractor_name": "x",
             "structure_tree": {"roots": [{"id": "c1", "title": "One", "kind": "chapter", "page_start": 1, "page_end": 3,
                 "children": [{"id": "s1", "title": "S", "kind": "section", "page_start": 2}]}]},
             "passages": [{"page_no": 1, "text": "a", "char_start": 0, "char_end": 1},
                          {"page_no": 1, "text": "b", "char_start": 1, "char_end": 2},
                          {"page_no": 3, "text": "c", "char_start": 0, "char_end": 1}]}"#;
         let body = parse(text, "").unwrap();
-        assert_eq!(body.artifact_id, "a-1");
+        assert_eq!(body.artifact_id, "0b6f0c2e-1111-4222-8333-444455556666");
         assert_eq!(body.extractor_name.as_deref(), Some("x"));
         assert_eq!(
             preview(&body),
@@ -124,26 +115,42 @@ mod tests {
     fn a_bare_list_needs_the_chosen_artifact() {
         let text = r#"[{"page_no": 2, "text": "t", "char_start": 0, "char_end": 1}]"#;
         assert!(parse(text, " ").unwrap_err().contains("artifact"));
-        let body = parse(text, "a-2").unwrap();
-        assert_eq!(body.artifact_id, "a-2");
+        let body = parse(text, "1b6f0c2e-1111-4222-8333-444455556666").unwrap();
+        assert_eq!(body.artifact_id, "1b6f0c2e-1111-4222-8333-444455556666");
         assert_eq!(preview(&body).passages, 1);
     }
 
     #[test]
-    fn mistakes_are_named() {
-        assert!(parse("{", "a").unwrap_err().starts_with("Not valid JSON"));
-        assert!(parse("5", "a").is_err());
-        assert!(parse(r#"[{"text": "t"}]"#, "a")
-            .unwrap_err()
-            .contains("passages[0]: page_no"));
-        assert!(parse(r#"[{"page_no": 1}]"#, "a")
-            .unwrap_err()
-            .contains("text"));
-        assert!(parse(r#"{"artifact_id": "a"}"#, "")
+    fn what_production_refuses_is_named_and_never_sent() {
+        let a = "0b6f0c2e-1111-4222-8333-444455556666";
+        assert!(parse("{", a).unwrap_err().starts_with("Not valid JSON"));
+        assert!(parse("5", a).is_err());
+        let missing = parse(r#"[{"text": "t"}]"#, a).unwrap_err();
+        assert!(
+            missing.contains("passages.0.page_no: Field required"),
+            "{missing}"
+        );
+        assert!(
+            missing.contains("passages.0.char_start: Field required"),
+            "offsets are never made up: {missing}"
+        );
+        let extra = parse(
+            r#"[{"page_no": 1, "text": "t", "char_start": 0, "char_end": 1, "structure_node_id": "s1"}]"#,
+            a,
+        )
+        .unwrap_err();
+        assert!(
+            extra.contains("passages.0.structure_node_id: Extra inputs are not permitted"),
+            "{extra}"
+        );
+        assert!(parse(r#"{"artifact_id": "x"}"#, "")
             .unwrap_err()
             .starts_with("Nothing to replace"));
-        assert!(parse(r#"{"structure_tree": {"roots": 3}}"#, "a")
+        assert!(parse(r#"{"structure_tree": {"roots": 3}}"#, a)
             .unwrap_err()
-            .starts_with("structure_tree"));
+            .starts_with("structure_tree.roots"));
+        assert!(parse(r#"{"page_count": 2}"#, "not-a-uuid")
+            .unwrap_err()
+            .starts_with("artifact_id"));
     }
 }

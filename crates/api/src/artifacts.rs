@@ -215,6 +215,36 @@ impl<T: Transport> Client<T> {
     }
 }
 
+/// The name production saves an artifact's file under: its title when the title has an
+/// extension, else `<id>.<file_type>` (production.md §2.7). Production does not expose
+/// `Content-Disposition` across origins, so a console names downloads from the record.
+pub fn file_name_of(artifact: &crate::Record) -> String {
+    let text = |key: &str| {
+        artifact
+            .get(key)
+            .and_then(serde_json::Value::as_str)
+            .map(str::trim)
+            .unwrap_or_default()
+    };
+    let title = text("title");
+    let title = title.rsplit(['/', '\\']).next().unwrap_or_default();
+    let has_extension = title
+        .rsplit_once('.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && !ext.is_empty() && !ext.contains(' '));
+    if has_extension {
+        return title.to_string();
+    }
+    let id = if text("id").is_empty() {
+        "artifact"
+    } else {
+        text("id")
+    };
+    match text("file_type") {
+        "" => id.to_string(),
+        ext => format!("{id}.{}", ext.trim_start_matches('.')),
+    }
+}
+
 /// The file name of a `Content-Disposition` header: `filename*=UTF-8''...` (RFC 5987) wins
 /// over `filename="..."` or `filename=...`. Only the last path segment is kept, because the
 /// name becomes a file on the user's disk.

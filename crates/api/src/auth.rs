@@ -236,7 +236,7 @@ impl Identity {
     /// Whether the identity holds `role` (compared lower-cased).
     pub fn has_role(&self, role: &str) -> bool {
         let role = role.trim().to_lowercase();
-        self.roles.iter().any(|r| *r == role)
+        self.roles.contains(&role)
     }
 
     /// Whether the service lets this caller act on households it does not own.
@@ -474,7 +474,10 @@ mod tests {
             .to_string(),
         );
         let curator = Identity::from_token(&format!("h.{claims}.s")).unwrap();
-        assert!(curator.has_role("expert"), "a client role, any case, counts for the gates");
+        assert!(
+            curator.has_role("expert"),
+            "a client role, any case, counts for the gates"
+        );
         assert!(!curator.overrides_household_ownership());
         assert_eq!(Identity::from_token("garbage"), None);
         assert_eq!(Identity::from_token("a.!!!.b"), None);

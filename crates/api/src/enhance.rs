@@ -48,7 +48,8 @@ impl<T: Transport> Client<T> {
         }
         if fields.as_object().is_some_and(|f| f.is_empty()) {
             return Err(ApiError::Caller(
-                "Give a value for at least one of AI tags, AI category and AI key takeaways.".into(),
+                "Give a value for at least one of AI tags, AI category and AI key takeaways."
+                    .into(),
             ));
         }
         let body = json!({ "agent": agent.trim(), "fields": fields });

@@ -126,9 +126,8 @@ impl ApiError {
     /// interface asks for (artifact listing, enhance beyond articles). A missing record is a 404
     /// in the envelope and is not this.
     pub fn is_not_offered(&self) -> bool {
-        self.failure().is_some_and(|f| {
-            f.status == 405 || (f.status == 404 && f.code.is_empty())
-        })
+        self.failure()
+            .is_some_and(|f| f.status == 405 || (f.status == 404 && f.code.is_empty()))
     }
 
     /// Whether this is one of the twelve kinds.

@@ -168,7 +168,10 @@ mod tests {
         let held = block_on(limiter.acquire());
         let mut waiting = Box::pin(limiter.acquire());
         let waker = futures::task::noop_waker();
-        assert!(waiting.as_mut().poll(&mut Context::from_waker(&waker)).is_pending());
+        assert!(waiting
+            .as_mut()
+            .poll(&mut Context::from_waker(&waker))
+            .is_pending());
         drop(waiting);
         drop(held);
         let _again = block_on(limiter.acquire());

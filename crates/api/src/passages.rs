@@ -65,8 +65,7 @@ impl<T: Transport> Client<T> {
         textbook_urn: &str,
         replacement: &ReplacePassages,
     ) -> Result<ReplaceResult, ApiError> {
-        let body =
-            serde_json::to_value(replacement).map_err(|e| ApiError::Caller(e.to_string()))?;
+        let body = replace_body(replacement)?;
         let path = format!("{}/replace", by_textbook(textbook_urn));
         ReplaceResult::from_result(
             self.execute(Request::new(Api::Data, Method::Post(body), path))
@@ -82,13 +81,37 @@ impl<T: Transport> Client<T> {
         replacement: &ReplacePassages,
         progress: ProgressFn,
     ) -> Result<ReplaceResult, ApiError> {
-        let body =
-            serde_json::to_value(replacement).map_err(|e| ApiError::Caller(e.to_string()))?;
+        let body = replace_body(replacement)?;
         let path = format!("{}/replace", by_textbook(textbook_urn));
         let request = Request::new(Api::Data, Method::Post(body), path);
         let response = self
             .respond_via(&request, &Exchange::Tracked(progress), None)
             .await?;
         ReplaceResult::from_result(interpret(response)?)
+    }
+}
+
+/// A replacement as the wire carries it, checked against production's body schema first: a
+/// body it would refuse is never sent.
+pub fn replace_body(replacement: &ReplacePassages) -> Result<serde_json::Value, ApiError> {
+    let body = serde_json::to_value(replacement).map_err(|e| ApiError::Caller(e.to_string()))?;
+    let mut problems = larder_contract::validate::Problems::new();
+    if let Some(map) = body.as_object() {
+        larder_contract::validate::check_object(
+            larder_contract::collections::PASSAGE_REPLACE,
+            larder_contract::validate::Extra::Forbid,
+            map,
+            &mut problems,
+        );
+    }
+    match problems.shown().first() {
+        None => Ok(body),
+        Some(problem) => Err(ApiError::Caller(format!(
+            "{}: {} ({} problem{} in all).",
+            problem.dotted(),
+            problem.msg,
+            problems.total(),
+            if problems.total() == 1 { "" } else { "s" }
+        ))),
     }
 }

@@ -68,7 +68,11 @@ pub fn changed_fields(collection: &Collection, before: &Record, after: &Record) 
 /// Fields an update must carry even when unchanged (an artifact's `file_type`): the required
 /// fields of the update schema.
 pub fn always_sent(collection: &Collection) -> impl Iterator<Item = &'static str> {
-    collection.update.iter().filter(|f| f.required).map(|f| f.name)
+    collection
+        .update
+        .iter()
+        .filter(|f| f.required)
+        .map(|f| f.name)
 }
 
 /// The fields of `record` that a create of `collection` accepts (anything else is a 422 there).
@@ -231,7 +235,11 @@ mod tests {
         );
         let article = record(json!({"type": "JournalArticle", "status": "active"}));
         assert_eq!(
-            changed_fields(&ARTICLES, &article, &record(json!({"type": "Review", "status": "archived"}))),
+            changed_fields(
+                &ARTICLES,
+                &article,
+                &record(json!({"type": "Review", "status": "archived"}))
+            ),
             record(json!({"type": "Review"}))
         );
         assert!(changed_fields(&GUIDES, &before, &before).is_empty());

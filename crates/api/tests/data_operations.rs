@@ -6,8 +6,8 @@ mod common;
 use common::{body, failing, line, ok, scripted};
 use futures::executor::block_on;
 use larder_api::collections::{ARTICLES, ARTIFACTS, GUIDELINES, GUIDES, TEXTBOOK_PASSAGES};
-use larder_api::types::{Guideline, PassageInput, ReplacePassages};
 use larder_api::transport::HttpResponse;
+use larder_api::types::{Guideline, PassageInput, ReplacePassages};
 use larder_api::{ApiError, Article, Artifact, ErrorKind, Guide, Passage, Record, SearchQuery};
 use serde_json::json;
 
@@ -116,7 +116,12 @@ fn enhance_needs_values_and_an_agent_slug() {
         Err(ApiError::Caller(_))
     ));
     assert!(matches!(
-        block_on(client.enhance(&ARTICLES, "urn:article:a", "Not A Slug", record(json!({"ai_category": "x"})))),
+        block_on(client.enhance(
+            &ARTICLES,
+            "urn:article:a",
+            "Not A Slug",
+            record(json!({"ai_category": "x"}))
+        )),
         Err(ApiError::Caller(_))
     ));
     assert!(fake.requests().is_empty(), "refusals send nothing");
@@ -305,14 +310,14 @@ fn passages_of_a_textbook() {
     let page = block_on(client.passages_on_page("urn:textbook:t", 3, 200)).unwrap();
     assert_eq!(page[0].page_no, Some(3));
     let replacement = ReplacePassages {
-        artifact_id: "a1".into(),
+        artifact_id: "0b6f0c2e-1111-4222-8333-444455556666".into(),
         page_count: Some(10),
         passages: Some(vec![PassageInput {
             page_no: 3,
+            sequence_no: None,
             text: "T".into(),
             char_start: 0,
             char_end: 1,
-            ..PassageInput::default()
         }]),
         ..ReplacePassages::default()
     };
@@ -342,8 +347,21 @@ fn passages_of_a_textbook() {
     );
     assert_eq!(
         body(&requests[2]),
-        json!({"artifact_id": "a1", "page_count": 10,
+        json!({"artifact_id": "0b6f0c2e-1111-4222-8333-444455556666", "page_count": 10,
                "passages": [{"page_no": 3, "text": "T", "char_start": 0, "char_end": 1}]})
+    );
+    let refused = ReplacePassages {
+        artifact_id: "not-a-uuid".into(),
+        ..replacement
+    };
+    assert!(matches!(
+        block_on(client.replace_passages("urn:textbook:t", &refused)),
+        Err(ApiError::Caller(message)) if message.starts_with("artifact_id")
+    ));
+    assert_eq!(
+        fake.requests().len(),
+        4,
+        "what production would refuse is never sent"
     );
 }
 
@@ -368,9 +386,16 @@ fn a_tracked_replacement_reports_its_body_going_out_and_is_never_retried() {
         failing(503, "upstream/unavailable", "busy"),
         ok(json!({"artifact_id": "a1", "replaced_count": 2, "structure_tree_updated": false})),
     ]);
+    let passage = PassageInput {
+        page_no: 1,
+        sequence_no: None,
+        text: "t".into(),
+        char_start: 0,
+        char_end: 1,
+    };
     let replacement = ReplacePassages {
-        artifact_id: "a1".into(),
-        passages: Some(vec![PassageInput::default(), PassageInput::default()]),
+        artifact_id: "0b6f0c2e-1111-4222-8333-444455556666".into(),
+        passages: Some(vec![passage.clone(), passage]),
         ..ReplacePassages::default()
     };
     let seen: Arc<Mutex<Vec<Progress>>> = Arc::default();

@@ -374,12 +374,22 @@ fn at_most_three_data_calls_and_ten_systemic_calls_are_open_at_once() {
     let client = Client::new(data.clone(), ClientConfig::new("http://api"));
     let calls = (0..12).map(|_| client.list(&collections::ARTICLES, 10, 0));
     let answers = block_on(futures::future::join_all(calls));
-    assert!(answers.iter().all(Result::is_ok), "none dropped: {answers:?}");
+    assert!(
+        answers.iter().all(Result::is_ok),
+        "none dropped: {answers:?}"
+    );
     assert_eq!(data.requests().len(), 12);
-    assert_eq!(data.most_open(), 3, "the data API's limit (interface.md §8)");
+    assert_eq!(
+        data.most_open(),
+        3,
+        "the data API's limit (interface.md §8)"
+    );
 
     let system = FakeTransport::new(0, |_| {
-        Ok(HttpResponse::json(200, &json!({"success": true, "result": []})))
+        Ok(HttpResponse::json(
+            200,
+            &json!({"success": true, "result": []}),
+        ))
     });
     let client = Client::new(system.clone(), ClientConfig::new("http://api"));
     let calls = (0..25).map(|_| client.members("h", 10, 0));

@@ -284,7 +284,7 @@ async fn textbook_files_and_passages() {
         text: text.into(),
         char_start: 0,
         char_end: text.len() as i64,
-        ..PassageInput::default()
+        sequence_no: None,
     };
     let replacement = ReplacePassages {
         artifact_id: artifact_id.clone(),

@@ -118,7 +118,10 @@ pub fn router(state: SharedState, apis: Apis, own: &[SocketAddr]) -> Router {
             HeaderValue::from_static("nosniff"),
         ))
         .layer(CatchPanicLayer::custom(panic_response))
-        .layer(middleware::from_fn_with_state(state.clone(), request_context))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            request_context,
+        ))
         .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(not_a_download)))
         .layer(cors(&state.options.cors_origins, own))
         .layer(
@@ -289,7 +292,11 @@ fn data_routes(wire: Wire) -> Router<SharedState> {
 /// The policy the console's pages are sent with: `connect-src` takes the API origins of the
 /// build's `config.json` and a separate systemic address; the rest is the policy `cargo xtask
 /// dist` writes into the page, plus `frame-ancestors 'none'`.
-fn console_policy(options: &crate::Options, dir: &std::path::Path, own: &[SocketAddr]) -> HeaderValue {
+fn console_policy(
+    options: &crate::Options,
+    dir: &std::path::Path,
+    own: &[SocketAddr],
+) -> HeaderValue {
     let mut origins: Vec<String> = Vec::new();
     if let Ok(text) = std::fs::read_to_string(dir.join("config.json")) {
         if let Ok(config) = serde_json::from_str::<Value>(&text) {
@@ -308,7 +315,8 @@ fn console_policy(options: &crate::Options, dir: &std::path::Path, own: &[Socket
     origins.sort();
     origins.dedup();
     let policy = larder_contract::hosting::policy(&origins, true);
-    HeaderValue::from_str(&policy).unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"))
+    HeaderValue::from_str(&policy)
+        .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"))
 }
 
 /// `https://api.example.org/x` → `https://api.example.org`.
@@ -389,7 +397,11 @@ fn not_a_download(_: StatusCode, _: Version, headers: &HeaderMap, _: &Extensions
 /// Keeps what answers need while the request is answered: the wire, and the envelope's `help`,
 /// built from the configured public address (never from the request's Host header, which a
 /// caller controls) or else the request's path alone.
-async fn request_context(State(state): State<SharedState>, request: Request, next: Next) -> Response {
+async fn request_context(
+    State(state): State<SharedState>,
+    request: Request,
+    next: Next,
+) -> Response {
     let path = request
         .uri()
         .path_and_query()

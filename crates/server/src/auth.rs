@@ -158,7 +158,7 @@ pub fn configured_key(file: Option<&Path>) -> anyhow::Result<Option<Vec<u8>>> {
 }
 
 fn decode_hex(text: &str) -> Option<Vec<u8>> {
-    if text.len() % 2 != 0 || !text.chars().all(|c| c.is_ascii_hexdigit()) {
+    if !text.len().is_multiple_of(2) || !text.chars().all(|c| c.is_ascii_hexdigit()) {
         return None;
     }
     (0..text.len())
@@ -441,7 +441,9 @@ impl Auth {
         };
         let token = self.sign(&identity);
         Ok(match self.wire {
-            Wire::Reference => json!({ "token": token, "token_type": "Bearer", "expires_in": self.ttl }),
+            Wire::Reference => {
+                json!({ "token": token, "token_type": "Bearer", "expires_in": self.ttl })
+            }
             // Keycloak's token answer, passed through as production does.
             Wire::Production => json!({
                 "access_token": token,
@@ -592,12 +594,8 @@ mod tests {
 
     #[test]
     fn account_lines() {
-        let specs = account_specs(
-            &["ann:pw:admin".into()],
-            None,
-            "LARDER_TEST_ACCOUNTS_UNSET",
-        )
-        .unwrap();
+        let specs =
+            account_specs(&["ann:pw:admin".into()], None, "LARDER_TEST_ACCOUNTS_UNSET").unwrap();
         assert_eq!(specs[0].roles, ["admin"]);
         assert!(AccountSpec::parse("x:y:wizard").is_err());
         assert!(AccountSpec::parse(&format!("{}:pw", "n".repeat(300))).is_err());

@@ -328,17 +328,25 @@ fn read_body(mut body: Map<String, Value>, wire: Wire) -> ApiResult<(String, Wan
         }
     }
     crate::model::finish(&problems)?;
-    let agent = agent.and_then(|a| a.as_str().map(str::to_string)).unwrap_or_default();
+    let agent = agent
+        .and_then(|a| a.as_str().map(str::to_string))
+        .unwrap_or_default();
     let values: Map<String, Value> = values.into_iter().filter(|(_, v)| !v.is_null()).collect();
     if let Some(names) = names {
-        let names: Vec<String> = names.iter().filter_map(|n| n.as_str().map(str::to_string)).collect();
+        let names: Vec<String> = names
+            .iter()
+            .filter_map(|n| n.as_str().map(str::to_string))
+            .collect();
         return Ok((agent, Wanted::Derive(names)));
     }
     if !values.is_empty() {
         return Ok((agent, Wanted::Values(values)));
     }
     match wire {
-        Wire::Reference => Ok((agent, Wanted::Derive(DERIVABLE.iter().map(|f| f.to_string()).collect()))),
+        Wire::Reference => Ok((
+            agent,
+            Wanted::Derive(DERIVABLE.iter().map(|f| f.to_string()).collect()),
+        )),
         Wire::Production => Err(ApiError::invalid_field(
             "fields",
             "value_error",

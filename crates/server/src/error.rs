@@ -46,11 +46,11 @@ pub struct ApiError {
     /// A sentence for people.
     pub detail: String,
     /// Field-level problems.
-    pub errors: Option<Value>,
+    pub errors: Option<Box<Value>>,
     /// Seconds for a `Retry-After` header.
     pub retry_after: Option<u64>,
     /// Field problems found but not listed in `errors`.
-    pub omitted: usize,
+    pub omitted: u32,
     /// Answered as FastAPI's bare `{"detail": ...}` (routing misses in the production wire).
     pub bare: bool,
     /// From the systemic service, whose validation answers carry no `errors` in production.
@@ -82,9 +82,9 @@ impl ApiError {
             code: ErrorKind::Data.code(),
             title: "RequestValidationError".into(),
             detail: "Validation failed".into(),
-            errors: Some(problems.to_json("body")),
+            errors: Some(Box::new(problems.to_json("body"))),
             retry_after: None,
-            omitted: problems.omitted(),
+            omitted: u32::try_from(problems.omitted()).unwrap_or(u32::MAX),
             bare: false,
             systemic: false,
         }
@@ -149,7 +149,7 @@ impl ApiError {
     }
     /// Adds field-level problems.
     pub fn with_errors(mut self, errors: Value) -> ApiError {
-        self.errors = Some(errors);
+        self.errors = Some(Box::new(errors));
         self
     }
     /// Adds a `Retry-After`.
@@ -179,7 +179,7 @@ impl IntoResponse for ApiError {
         let errors = if production && self.systemic {
             None
         } else {
-            self.errors
+            self.errors.map(|e| *e)
         };
         let envelope = ErrorEnvelope {
             success: false,
@@ -227,16 +227,25 @@ impl<T: Serialize> IntoResponse for Created<T> {
 
 impl From<JsonRejection> for ApiError {
     fn from(rejection: JsonRejection) -> ApiError {
+        let unreadable = |kind: &'static str, msg: String| {
+            let mut problems = larder_contract::validate::Problems::new();
+            problems.add(None, kind, msg, None, None);
+            ApiError::validation(&problems)
+        };
         match rejection {
             JsonRejection::JsonDataError(e) => ApiError::new(ErrorKind::Data, e.body_text())
-                .with_errors(json!([{ "loc": ["body"], "msg": e.body_text() }])),
-            JsonRejection::JsonSyntaxError(e) => {
-                ApiError::invalid(format!("Malformed JSON: {}", e.body_text()))
-                    .with_errors(json!([{ "loc": ["body"], "msg": e.body_text() }]))
-            }
-            JsonRejection::MissingJsonContentType(_) => {
-                ApiError::invalid("Expected a JSON body with Content-Type: application/json.")
-            }
+                .with_errors(
+                    json!([{ "type": "value_error", "loc": ["body"], "msg": e.body_text() }]),
+                ),
+            // FastAPI answers a body it cannot parse with a 422 `json_invalid`.
+            JsonRejection::JsonSyntaxError(e) => unreadable(
+                "json_invalid",
+                format!("JSON decode error: {}", e.body_text()),
+            ),
+            JsonRejection::MissingJsonContentType(_) => unreadable(
+                "model_attributes_type",
+                "Expected a JSON body with Content-Type: application/json.".into(),
+            ),
             JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
                 too_large()
             }

@@ -63,7 +63,9 @@ fn parse_token_ttl(value: &str) -> Result<u64, String> {
         .parse()
         .map_err(|_| format!("{value:?} is not a number of seconds"))?;
     if !(60..=MAX_TOKEN_TTL).contains(&ttl) {
-        return Err(format!("a token lives between 60 and {MAX_TOKEN_TTL} seconds"));
+        return Err(format!(
+            "a token lives between 60 and {MAX_TOKEN_TTL} seconds"
+        ));
     }
     Ok(ttl)
 }
@@ -71,7 +73,9 @@ fn parse_token_ttl(value: &str) -> Result<u64, String> {
 fn parse_public_url(value: &str) -> Result<String, String> {
     let url = value.trim().trim_end_matches('/');
     if !(url.starts_with("http://") || url.starts_with("https://")) || url.contains(['?', '#']) {
-        return Err(format!("{value:?} is not an http(s) address like https://api.example.org"));
+        return Err(format!(
+            "{value:?} is not an http(s) address like https://api.example.org"
+        ));
     }
     Ok(url.to_string())
 }
@@ -198,8 +202,18 @@ pub fn prepare(options: Options) -> anyhow::Result<SharedState> {
     let key = auth::configured_key(options.token_key_file.as_deref())?;
     let auth = auth::Auth::new(&store, options.token_ttl, key, options.wire)?;
     let accounts = [
-        (auth::AccountKind::User, &options.users, &options.user_file, "LARDER_USERS"),
-        (auth::AccountKind::Client, &options.clients, &options.client_file, "LARDER_CLIENTS"),
+        (
+            auth::AccountKind::User,
+            &options.users,
+            &options.user_file,
+            "LARDER_USERS",
+        ),
+        (
+            auth::AccountKind::Client,
+            &options.clients,
+            &options.client_file,
+            "LARDER_CLIENTS",
+        ),
     ];
     for (kind, specs, file, variable) in accounts {
         for spec in auth::account_specs(specs, file.as_deref(), variable)? {

@@ -59,7 +59,12 @@ impl<K: Hash + Eq + Clone> Table<K> {
     fn retry_after(&self, key: &K, now: Instant) -> u64 {
         self.entries
             .get(key)
-            .map(|(_, since)| WINDOW.saturating_sub(now.duration_since(*since)).as_secs().max(1))
+            .map(|(_, since)| {
+                WINDOW
+                    .saturating_sub(now.duration_since(*since))
+                    .as_secs()
+                    .max(1)
+            })
             .unwrap_or(1)
     }
 
@@ -185,7 +190,10 @@ mod tests {
     fn a_source_is_stopped_but_the_owner_elsewhere_is_not() {
         let throttle = Throttle::default();
         for _ in 0..PER_SOURCE_ACCOUNT {
-            throttle.begin(ip(1), AccountKind::User, "admin").unwrap().failed();
+            throttle
+                .begin(ip(1), AccountKind::User, "admin")
+                .unwrap()
+                .failed();
         }
         assert!(throttle.begin(ip(1), AccountKind::User, "admin").is_err());
         let from_elsewhere = throttle.begin(ip(2), AccountKind::User, "admin").unwrap();
@@ -221,11 +229,21 @@ mod tests {
         let throttle = Throttle::default();
         for n in 0..PER_ACCOUNT {
             throttle
-                .begin(Some(IpAddr::from([10, 1, (n / 250) as u8, (n % 250) as u8])), AccountKind::User, "admin")
+                .begin(
+                    Some(IpAddr::from([10, 1, (n / 250) as u8, (n % 250) as u8])),
+                    AccountKind::User,
+                    "admin",
+                )
                 .unwrap()
                 .failed();
         }
-        assert!(throttle.begin(ip(200).map(|_| IpAddr::from([10, 1, 0, 0])), AccountKind::User, "admin").is_err());
+        assert!(throttle
+            .begin(
+                ip(200).map(|_| IpAddr::from([10, 1, 0, 0])),
+                AccountKind::User,
+                "admin"
+            )
+            .is_err());
         assert!(throttle.begin(ip(77), AccountKind::User, "admin").is_ok());
     }
 

@@ -26,10 +26,19 @@ async fn upload_then_download_gives_the_same_bytes() {
     let id = record["id"].as_str().unwrap();
     assert_eq!(record["parent_urn"], "urn:guide:eat-well-2024");
     assert_eq!(record["file_size"], bytes.len());
-    assert_eq!(record["file_name"], "Report 2024 é.pdf");
-    assert_eq!(record["title"], "Report 2024 é.pdf");
+    assert_eq!(
+        record["title"], "Report 2024 é.pdf",
+        "the title defaults to the file's name"
+    );
+    assert_eq!(
+        record["file_type"], "pdf",
+        "production's file type: the extension"
+    );
     assert_eq!(record["description"], "uploaded by a test");
-    assert_eq!(record["type"], "artifact");
+    assert!(
+        record.get("type").is_none(),
+        "a direct artifact read has no type (production)"
+    );
     assert_eq!(
         record["file_url"],
         format!("/api/v1/artifacts/{id}/download")
@@ -94,16 +103,37 @@ async fn upload_then_download_gives_the_same_bytes() {
         guide.body["result"]["artifacts"].as_array().unwrap().len(),
         2
     );
-    let identifiers = server.call("GET", "artifacts", Some(&owner), None).await;
-    assert!(identifiers.body["result"]
-        .as_array()
-        .unwrap()
-        .contains(&json!(id)));
+    // Artifacts are listed per parent only, as production has no artifact listing at all.
+    let unlisted = server.call("GET", "artifacts", Some(&owner), None).await;
+    assert_error(&unlisted, 422, "request/unprocessable");
 
-    let patched = server
+    // An update takes file_type (required), title and description, and nothing else.
+    let refused = server
         .call("PATCH", &format!("artifacts/{id}"), Some(&expert), Some(json!({"file_type": "application/pdf", "title": "Report", "parent_urn": "urn:guide:other"})))
         .await;
-    assert_eq!(patched.status, 200);
+    assert_error(&refused, 422, "request/unprocessable");
+    assert_eq!(
+        refused.body["error"]["errors"][0]["loc"],
+        json!(["body", "parent_urn"])
+    );
+    let without_type = server
+        .call(
+            "PATCH",
+            &format!("artifacts/{id}"),
+            Some(&expert),
+            Some(json!({"title": "Report"})),
+        )
+        .await;
+    assert_eq!(without_type.body["error"]["errors"][0]["type"], "missing");
+    let patched = server
+        .call(
+            "PATCH",
+            &format!("artifacts/{id}"),
+            Some(&expert),
+            Some(json!({"file_type": "application/pdf", "title": "Report"})),
+        )
+        .await;
+    assert_eq!(patched.status, 200, "{}", patched.body);
     assert_eq!(patched.body["result"]["title"], "Report");
     assert_eq!(
         patched.body["result"]["parent_urn"],
@@ -149,7 +179,7 @@ async fn upload_limits_and_bad_uploads() {
     let orphan = server
         .upload(Some(&expert), "urn:guide:missing", "d.txt", vec![1])
         .await;
-    assert_error(&orphan, 422, "request/unprocessable");
+    assert_error(&orphan, 404, "resource/not_found");
     let anonymous = server.upload(None, guide, "e.txt", vec![1]).await;
     assert_error(&anonymous, 401, "auth/unauthorized");
     let not_curator = server.upload(Some(&owner), guide, "f.txt", vec![1]).await;
@@ -181,14 +211,18 @@ async fn upload_limits_and_bad_uploads() {
     let metadata_only = server
         .call("POST", "artifacts", Some(&expert), Some(json!({"parent_urn": guide, "title": "Link", "file_url": "https://example.org/x.pdf", "file_type": "application/pdf", "file_size": 5})))
         .await;
-    assert_eq!(metadata_only.status, 201);
+    assert_eq!(metadata_only.status, 201, "{}", metadata_only.body);
+    assert_eq!(metadata_only.body["result"]["file_type"], "pdf");
     let (status, _, _) = server
         .download(
             &expert,
             metadata_only.body["result"]["id"].as_str().unwrap(),
         )
         .await;
-    assert_eq!(status, 404);
+    assert_eq!(
+        status, 422,
+        "only uploaded artifacts have a file (production)"
+    );
     let (status, _, _) = server.download(&expert, "../../etc/passwd").await;
     assert_eq!(status, 404);
     server.stop().await;
@@ -208,7 +242,7 @@ async fn deleting_a_textbook_artifact_removes_its_passages() {
     let before = server
         .call(
             "GET",
-            "textbook-passages/by-textbook/foundations-of-nutrition-science?limit=1000",
+            &format!("textbook-passages/by-textbook/{TEXTBOOK}?limit=1000"),
             Some(&expert),
             None,
         )
@@ -226,7 +260,7 @@ async fn deleting_a_textbook_artifact_removes_its_passages() {
     let after = server
         .call(
             "GET",
-            "textbook-passages/by-textbook/foundations-of-nutrition-science",
+            &format!("textbook-passages/by-textbook/{TEXTBOOK}"),
             Some(&expert),
             None,
         )
@@ -234,29 +268,39 @@ async fn deleting_a_textbook_artifact_removes_its_passages() {
     assert_eq!(after.body["result"], json!([]));
     assert!(!server.state.store.files().join(&artifact).exists());
 
-    // Deleting a guide takes its guidelines and artifact files with it.
+    // A published guide can't be deleted; another guide goes with its guidelines and files.
     let admin = server.login("admin", "admin-demo").await;
-    let guide = server
-        .call("GET", "guides/eat-well-2024", Some(&admin), None)
+    assert_eq!(
+        server
+            .call("DELETE", "guides/eat-well-2024", Some(&admin), None)
+            .await
+            .status,
+        409
+    );
+    let open = "urn:guide:healthy-plates-children";
+    let uploaded = server
+        .upload(Some(&expert), open, "plates.txt", b"plates".to_vec())
         .await;
-    let guide_artifact = guide.body["result"]["artifacts"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    assert_eq!(uploaded.status, 201, "{}", uploaded.body);
+    let guide_artifact = uploaded.body["result"]["id"].as_str().unwrap().to_string();
+    let guide = server
+        .call("GET", &format!("guides/{open}"), Some(&admin), None)
+        .await;
     let rule = guide.body["result"]["guidelines"][0]
         .as_str()
         .unwrap()
         .to_string();
     assert_eq!(
         server
-            .call("DELETE", "guides/eat-well-2024", Some(&expert), None)
+            .call("DELETE", &format!("guides/{open}"), Some(&expert), None)
             .await
             .status,
-        403
+        403,
+        "only an admin deletes a guide"
     );
     assert_eq!(
         server
-            .call("DELETE", "guides/eat-well-2024", Some(&admin), None)
+            .call("DELETE", &format!("guides/{open}"), Some(&admin), None)
             .await
             .status,
         200

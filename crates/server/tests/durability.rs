@@ -48,9 +48,10 @@ async fn token(http: &reqwest::Client, base: &str) -> String {
         .json()
         .await
         .unwrap();
-    answer["result"]["access_token"]
+    answer["result"]["token"]
         .as_str()
-        .unwrap()
+        .or_else(|| answer["result"]["access_token"].as_str())
+        .expect("a token")
         .to_string()
 }
 
@@ -77,12 +78,23 @@ async fn acknowledged_writes_survive_sigkill() {
                 let sent = http
                     .post(format!("{base}/articles"))
                     .bearer_auth(&bearer)
-                    .json(&json!({"urn": slug, "title": format!("Write {writer}/{n}"), "content": "x"}))
+                    .json(
+                        &json!({"urn": slug, "title": format!("Write {writer}/{n}"), "content": "x",
+                                  "venue": "Durable Journal", "authors": ["W. Riter"]}),
+                    )
                     .timeout(Duration::from_secs(5))
                     .send()
                     .await;
                 match sent {
-                    Ok(answer) if answer.status().as_u16() == 201 => acknowledged.lock().unwrap().push(slug),
+                    Ok(answer) if answer.status().as_u16() == 201 => {
+                        acknowledged.lock().unwrap().push(slug)
+                    }
+                    Ok(answer) if answer.status().is_client_error() => {
+                        panic!(
+                            "a write was refused: {}",
+                            answer.text().await.unwrap_or_default()
+                        )
+                    }
                     // The server died under us: what was not acknowledged is allowed to be lost.
                     _ => break,
                 }
@@ -90,7 +102,12 @@ async fn acknowledged_writes_survive_sigkill() {
         }));
     }
     // Kill in the middle of the burst, once a good number of writes were acknowledged.
+    let started = std::time::Instant::now();
     while acknowledged.lock().unwrap().len() < 150 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60) && !writers.iter().all(|w| w.is_finished()),
+            "the writers stopped before 150 writes were acknowledged"
+        );
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     server.kill().expect("SIGKILL");

@@ -67,10 +67,21 @@ async fn enhance_runs_the_extractive_agent() {
         )
         .await;
     assert_error(&unknown, 422, "request/unprocessable");
-    assert!(unknown.body["error"]["detail"]
+    assert!(unknown.body["error"]["errors"][0]["msg"]
         .as_str()
         .unwrap()
         .contains("extractive"));
+    // Given values, any agent name is a label: the values are stored as given.
+    let given = server
+        .call(
+            "PATCH",
+            "articles/iodine-salt/enhance",
+            Some(&agent),
+            Some(json!({"agent": "gpt-9", "fields": {"ai_tags": ["iodine", "thyroid"]}})),
+        )
+        .await;
+    assert_eq!(given.status, 200, "{}", given.body);
+    assert_eq!(given.body["result"]["enhanced_fields"], json!(["ai_tags"]));
     let missing = server
         .call(
             "PATCH",
@@ -93,6 +104,50 @@ async fn enhance_runs_the_extractive_agent() {
         conn.query_row("SELECT count(*) FROM enhance_runs", [], |row| row.get(0))
             .unwrap()
     });
-    assert_eq!(runs, 3);
+    assert_eq!(runs, 4);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_production_wire_enhances_articles_only_and_needs_values() {
+    let server = TestServer::start(&["--demo", "--wire", "production"]).await;
+    let agent = server.mtm("enhancer", "enhancer-demo").await;
+    let stored = server
+        .call(
+            "PATCH",
+            "articles/iodine-salt/enhance",
+            Some(&agent),
+            Some(json!({"agent": "summariser", "fields": {"ai_category": "iodine"}})),
+        )
+        .await;
+    assert_eq!(stored.status, 200, "{}", stored.body);
+    assert_eq!(
+        stored.body["result"],
+        json!({"urn": "urn:article:iodine-salt", "run_id": stored.body["result"]["run_id"],
+               "enhanced_fields": ["ai_category"], "agent": "summariser"})
+    );
+    let empty = server
+        .call(
+            "PATCH",
+            "articles/iodine-salt/enhance",
+            Some(&agent),
+            Some(json!({"agent": "summariser", "fields": {}})),
+        )
+        .await;
+    assert_error(&empty, 422, "request/unprocessable");
+    let elsewhere = server
+        .call(
+            "PATCH",
+            "guides/eat-well-2024/enhance",
+            Some(&agent),
+            Some(json!({"agent": "summariser", "fields": {"ai_category": "x"}})),
+        )
+        .await;
+    assert_eq!(elsewhere.status, 404);
+    assert_eq!(
+        elsewhere.body,
+        json!({"detail": "Not Found"}),
+        "FastAPI's bare body"
+    );
     server.stop().await;
 }

@@ -75,6 +75,18 @@ async fn the_demo_household_and_every_route() {
     assert_eq!(patched.body["result"]["name"], "The Noahs");
     assert_eq!(patched.body["result"]["owner_id"], "user:noah");
     assert_eq!(patched.body["result"]["region"], "FR");
+    // null clears the region, and leaves the name and metadata (production.md 4.2).
+    let cleared = server
+        .call(
+            "PATCH",
+            &format!("households/{noahs_id}"),
+            Some(&noah),
+            Some(json!({"region": null, "name": null, "metadata": null})),
+        )
+        .await;
+    assert_eq!(cleared.body["result"]["region"], Value::Null);
+    assert_eq!(cleared.body["result"]["name"], "The Noahs");
+    assert_eq!(cleared.body["result"]["metadata"], json!({"pets": 1}));
 
     // Members.
     let member = server
@@ -116,6 +128,35 @@ async fn the_demo_household_and_every_route() {
         .await;
     assert_eq!(renamed.body["result"]["name"], "Mia B.");
     assert_eq!(renamed.body["result"]["age_group"], "child");
+    let pictured = server
+        .call(
+            "PATCH",
+            &format!("members/{member_id}"),
+            Some(&noah),
+            Some(json!({"image_url": "https://example.org/mia.png"})),
+        )
+        .await;
+    assert_eq!(
+        pictured.body["result"]["image_url"],
+        "https://example.org/mia.png"
+    );
+    let unpictured = server
+        .call(
+            "PATCH",
+            &format!("members/{member_id}"),
+            Some(&noah),
+            Some(json!({"image_url": null, "name": null})),
+        )
+        .await;
+    assert_eq!(
+        unpictured.body["result"]["image_url"],
+        Value::Null,
+        "null clears the image"
+    );
+    assert_eq!(
+        unpictured.body["result"]["name"], "Mia B.",
+        "a null name is ignored"
+    );
 
     // Profiles.
     let profile_path = format!("members/{member_id}/profile");
@@ -134,15 +175,34 @@ async fn the_demo_household_and_every_route() {
         assert!(profile.get(key).is_some(), "profile has {key}");
     }
     assert_eq!(profile["household_member_id"], member_id.as_str());
-    let exists = server
+    // POST is an upsert (production): it updates the profile there is, and never answers 409;
+    // `properties` is ignored there and replaced by a PATCH.
+    let upserted = server
         .call(
             "POST",
             &profile_path,
             Some(&noah),
-            Some(json!({"dietary_groups": []})),
+            Some(json!({"dietary_groups": ["omnivore"], "properties": {"ignored": true}})),
         )
         .await;
-    assert_error(&exists, 409, "resource/conflict");
+    assert_eq!(upserted.status, 201, "{}", upserted.body);
+    assert_eq!(
+        upserted.body["result"]["id"], profile["id"],
+        "the same profile"
+    );
+    assert_eq!(upserted.body["result"]["properties"], json!({}));
+    let with_properties = server
+        .call(
+            "PATCH",
+            &profile_path,
+            Some(&noah),
+            Some(json!({"properties": {"note": "likes soup"}})),
+        )
+        .await;
+    assert_eq!(
+        with_properties.body["result"]["properties"],
+        json!({"note": "likes soup"})
+    );
     let changed = server
         .call(
             "PATCH",
@@ -167,6 +227,14 @@ async fn the_demo_household_and_every_route() {
         &server.call("GET", &profile_path, Some(&noah), None).await,
         404,
         "resource/not_found",
+    );
+    assert_eq!(
+        server
+            .call("DELETE", &profile_path, Some(&noah), None)
+            .await
+            .status,
+        200,
+        "deleting a profile that is not there is not an error (production)"
     );
     assert_error(
         &server

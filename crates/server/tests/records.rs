@@ -1,53 +1,26 @@
-//! The data collections over real HTTP: create, read, PATCH, PUT, delete for all seven;
-//! validation; visibility.
+//! The data collections over real HTTP: create, read, PATCH, PUT, delete for all seven, against
+//! production's create schemas and update allow-lists; validation; visibility.
 
 mod common;
 
+use common::records::{create_body, update_body, PUBLISHED_GUIDE, TEXTBOOK};
 use common::{assert_error, TestServer};
+use larder_contract::COLLECTIONS;
 use serde_json::{json, Value};
-
-const GUIDE: &str = "urn:guide:eat-well-2024";
-const TEXTBOOK: &str = "urn:textbook:foundations-of-nutrition-science";
-
-/// A valid create body per collection, with a slug where the collection has URNs.
-fn create_body(path: &str, slug: &str) -> Value {
-    match path {
-        "guidelines" => {
-            json!({"guide_urn": GUIDE, "rule_text": format!("Rule {slug}"), "status": "active"})
-        }
-        "textbook-passages" => {
-            json!({"textbook_urn": TEXTBOOK, "text": format!("Passage {slug}"), "page_no": 5})
-        }
-        "artifacts" => {
-            json!({"parent_urn": GUIDE, "title": format!("File {slug}"), "file_type": "application/pdf", "file_url": "https://example.org/a.pdf", "file_size": 10})
-        }
-        "textbooks" => {
-            json!({"urn": slug, "title": format!("Book {slug}"), "status": "active", "review_status": "verified", "visibility": "public"})
-        }
-        _ => json!({"urn": slug, "title": format!("Title {slug}"), "x_unknown": {"kept": [1, 2]}}),
-    }
-}
-
-fn change_field(path: &str) -> &'static str {
-    match path {
-        "guidelines" => "rule_text",
-        "textbook-passages" => "text",
-        _ => "title",
-    }
-}
 
 #[tokio::test]
 async fn every_collection_round_trips() {
     let server = TestServer::demo().await;
     let admin = server.login("admin", "admin-demo").await;
-    for collection in larder_contract::COLLECTIONS {
+    let fixtures = server.fixtures(&admin).await;
+    for collection in COLLECTIONS.iter() {
         let path = collection.path;
         let created = server
             .call(
                 "POST",
                 path,
                 Some(&admin),
-                Some(create_body(path, "round-trip")),
+                Some(create_body(collection, "round-trip", &fixtures)),
             )
             .await;
         assert_eq!(created.status, 201, "{path}: {}", created.body);
@@ -58,6 +31,11 @@ async fn every_collection_round_trips() {
         let identifier = match collection.urn_prefix() {
             Some(prefix) => {
                 assert_eq!(record["urn"], format!("{prefix}round-trip"), "{path}");
+                // A URN collection's record is read by slug or URN; its UUID is a 404 (production).
+                let by_uuid = server
+                    .call("GET", &format!("{path}/{id}"), Some(&admin), None)
+                    .await;
+                assert_error(&by_uuid, 404, "resource/not_found");
                 "round-trip".to_string()
             }
             None => id.clone(),
@@ -71,52 +49,80 @@ async fn every_collection_round_trips() {
         assert_eq!(got.status, 200, "{path}");
         assert_eq!(got.body["result"]["id"], id.as_str());
 
-        // PATCH changes the field, ignores immutables, keeps the rest.
-        let field = change_field(path);
-        let mut patch =
-            json!({ field: "Changed", "id": "forged", "created_at": "1999", "creator": "mallory" });
-        if path == "artifacts" {
-            patch["file_type"] = json!("text/plain");
+        // A PATCH refuses every key outside the allow-list, even one it would ignore.
+        for forged in ["id", "created_at", "creator", "urn", "x_unknown"] {
+            let mut body = update_body(collection);
+            body[forged] = json!("forged");
+            let refused = server
+                .call(
+                    "PATCH",
+                    &format!("{path}/{identifier}"),
+                    Some(&admin),
+                    Some(body),
+                )
+                .await;
+            assert_error(&refused, 422, "request/unprocessable");
+            assert_eq!(
+                refused.body["error"]["errors"][0]["loc"],
+                json!(["body", forged]),
+                "{path}"
+            );
+            assert_eq!(
+                refused.body["error"]["errors"][0]["type"],
+                "extra_forbidden"
+            );
         }
         let patched = server
-            .call("PATCH", &format!("{path}/{id}"), Some(&admin), Some(patch))
+            .call(
+                "PATCH",
+                &format!("{path}/{identifier}"),
+                Some(&admin),
+                Some(update_body(collection)),
+            )
             .await;
         assert_eq!(patched.status, 200, "{path}: {}", patched.body);
         let patched = &patched.body["result"];
-        assert_eq!(patched[field], "Changed");
+        let field = if collection.is_updatable("title") {
+            "title"
+        } else {
+            "text"
+        };
+        assert_eq!(patched[field], "changed", "{path}");
         assert_eq!(patched["id"], id.as_str());
         assert_eq!(patched["creator"], "admin");
         assert_eq!(patched["created_at"], record["created_at"]);
-        if path == "articles" || path == "guides" || path == "fctables" {
-            assert_eq!(patched["x_unknown"], json!({"kept": [1, 2]}), "{path}");
-        }
 
-        // PUT replaces the mutable fields and keeps the immutable ones.
-        let mut put = json!({ field: "Replaced", "id": "forged" });
-        match path {
-            "artifacts" => put["file_type"] = json!("text/plain"),
-            "guidelines" | "textbook-passages" => {}
-            _ => put["title"] = json!("Replaced"),
+        // PUT (only interface.md has it) replaces the updatable fields and keeps the rest.
+        let mut put = create_body(collection, "put", &fixtures);
+        if let Some(fields) = put.as_object_mut() {
+            fields.retain(|k, _| collection.is_updatable(k));
         }
+        put[field] = json!("Replaced");
         let replaced = server
-            .call("PUT", &format!("{path}/{id}"), Some(&admin), Some(put))
+            .call(
+                "PUT",
+                &format!("{path}/{identifier}"),
+                Some(&admin),
+                Some(put),
+            )
             .await;
         assert_eq!(replaced.status, 200, "{path}: {}", replaced.body);
         let replaced = &replaced.body["result"];
         assert_eq!(replaced[field], "Replaced");
         assert_eq!(replaced["id"], id.as_str());
         assert_eq!(replaced["urn"], record["urn"]);
-        assert!(
-            replaced.get("x_unknown").is_none(),
-            "{path}: PUT drops what it is not sent"
-        );
 
         let deleted = server
-            .call("DELETE", &format!("{path}/{id}"), Some(&admin), None)
+            .call(
+                "DELETE",
+                &format!("{path}/{identifier}"),
+                Some(&admin),
+                None,
+            )
             .await;
         assert_eq!(deleted.status, 200, "{path}");
         let gone = server
-            .call("GET", &format!("{path}/{id}"), Some(&admin), None)
+            .call("GET", &format!("{path}/{identifier}"), Some(&admin), None)
             .await;
         assert_error(&gone, 404, "resource/not_found");
     }
@@ -168,120 +174,143 @@ async fn lists_are_identifier_pages() {
 }
 
 #[tokio::test]
-async fn bad_input_is_answered_in_the_envelope() {
+async fn what_production_refuses_is_refused_in_its_shape() {
     let server = TestServer::demo().await;
     let admin = server.login("admin", "admin-demo").await;
-    let wrong_types = server
+    let wrong = server
         .call(
             "POST",
             "articles",
             Some(&admin),
-            Some(json!({"title": "T", "citation_count": "many", "open_access": "yes", "status": "gone", "keywords": [1]})),
+            Some(json!({"urn": "t", "title": "T", "venue": "V", "content": "", "citation_count": "many",
+                        "open_access": "perhaps", "status": "active", "keywords": [1], "annotation_confidence": 3})),
         )
         .await;
-    assert_error(&wrong_types, 422, "request/unprocessable");
-    let fields: Vec<&str> = wrong_types.body["error"]["errors"]
+    assert_error(&wrong, 422, "request/unprocessable");
+    assert_eq!(wrong.body["error"]["title"], "RequestValidationError");
+    assert_eq!(wrong.body["error"]["detail"], "Validation failed");
+    let problems: Vec<(String, String)> = wrong.body["error"]["errors"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|e| e["loc"][1].as_str().unwrap())
+        .map(|e| {
+            (
+                e["loc"].to_string(),
+                e["type"].as_str().unwrap().to_string(),
+            )
+        })
         .collect();
-    for field in ["citation_count", "open_access", "status", "keywords"] {
-        assert!(fields.contains(&field), "{field} in {fields:?}");
+    for (loc, kind) in [
+        (r#"["body","citation_count"]"#, "int_parsing"),
+        (r#"["body","open_access"]"#, "bool_parsing"),
+        (r#"["body","status"]"#, "extra_forbidden"),
+        (r#"["body","keywords",0]"#, "string_type"),
+        (r#"["body","annotation_confidence"]"#, "less_than_equal"),
+    ] {
+        assert!(
+            problems.contains(&(loc.to_string(), kind.to_string())),
+            "{loc} {kind} in {problems:?}"
+        );
     }
     let cases = [
-        ("POST", "guides", json!({"urn": "no-title"}), 422),
-        ("POST", "guides", json!([1, 2]), 422),
         (
             "POST",
-            "guidelines",
-            json!({"guide_urn": "urn:guide:nope", "rule_text": "x"}),
-            422,
+            "articles",
+            json!({"urn": "no-venue", "title": "T", "content": ""}),
         ),
         (
             "POST",
+            "articles",
+            json!({"urn": "urn:article:full", "title": "T", "content": "", "venue": "V"}),
+        ),
+        (
+            "POST",
+            "articles",
+            json!({"urn": 7, "title": "x", "content": "", "venue": "V"}),
+        ),
+        (
+            "POST",
+            "articles",
+            json!({"identifier": "x", "title": "x", "content": "", "venue": "V"}),
+        ),
+        ("POST", "guides", json!({"urn": "no-title"})),
+        ("POST", "guides", json!([1, 2])),
+        (
+            "POST",
             "guidelines",
-            json!({"guide_urn": GUIDE, "rule_text": "x", "action_type": "juggle"}),
-            422,
+            json!({"guide_urn": PUBLISHED_GUIDE, "rule_text": "x", "action_type": "juggle"}),
         ),
         (
             "POST",
             "textbooks",
-            json!({"title": "Public draft", "visibility": "public", "status": "draft", "review_status": "verified"}),
-            422,
+            json!({"urn": "public-draft", "title": "Public draft", "visibility": "public", "status": "draft", "review_status": "verified"}),
         ),
         (
             "POST",
             "textbooks",
-            json!({"title": "Bad tree", "structure_tree": {"roots": [{"id": "a", "title": "A", "kind": "volume"}]}}),
-            422,
-        ),
-        (
-            "POST",
-            "artifacts",
-            json!({"title": "Orphan", "parent_urn": "urn:guide:nope", "file_type": "x"}),
-            422,
+            json!({"urn": "bad-tree", "title": "Bad tree", "structure_tree": {"roots": [{"id": "a", "title": "A", "kind": "volume", "page_start": 1}]}}),
         ),
         (
             "POST",
             "textbook-passages",
             json!({"textbook_urn": TEXTBOOK, "text": "x", "page_no": 0}),
-            422,
         ),
         (
             "POST",
             "fctables",
-            json!({"title": "T", "completeness_percent": "high"}),
-            422,
+            json!({"urn": "t", "title": "T", "database_name": "D", "compiling_institution": "I", "completeness_percent": "high"}),
+        ),
+        (
+            "POST",
+            "fctables",
+            json!({"urn": "t", "title": "T", "database_name": "D", "compiling_institution": "I", "content": "no"}),
         ),
         (
             "PATCH",
             "articles/vitamin-d-bone-health",
             json!({"publication_year": 1.5}),
-            422,
         ),
         (
             "PATCH",
             "articles/vitamin-d-bone-health",
-            json!({"title": null}),
-            422,
+            json!({"status": "published"}),
         ),
         (
-            "POST",
-            "articles",
-            json!({"urn": "urn:article:UPPER", "title": "x"}),
-            422,
+            "PATCH",
+            "articles/vitamin-d-bone-health",
+            json!({"language": "fr"}),
         ),
-        ("POST", "articles", json!({"urn": 7, "title": "x"}), 422),
+        (
+            "PATCH",
+            "articles/vitamin-d-bone-health",
+            json!({"title": "x".repeat(2001)}),
+        ),
     ];
-    for (method, path, body, status) in cases {
+    for (method, path, body) in cases {
         let answer = server
             .call(method, path, Some(&admin), Some(body.clone()))
             .await;
-        assert_error(&answer, status, "request/unprocessable");
+        assert_error(&answer, 422, "request/unprocessable");
         assert!(answer.body["error"]["errors"].is_array(), "{path} {body}");
     }
-    let artifact = server
-        .call(
-            "GET",
-            "artifacts?parent_urn=urn:guide:eat-well-2024",
-            Some(&admin),
-            None,
-        )
-        .await;
-    let artifact_id = artifact.body["result"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let no_type = server
+    // A null leaves a field as it is (production drops it): no 422, no change.
+    let kept = server
         .call(
             "PATCH",
-            &format!("artifacts/{artifact_id}"),
+            "articles/vitamin-d-bone-health",
             Some(&admin),
-            Some(json!({"title": "x"})),
+            Some(json!({"title": null})),
         )
         .await;
-    assert_error(&no_type, 422, "request/unprocessable");
+    assert_eq!(kept.status, 200, "{}", kept.body);
+    assert_eq!(
+        kept.body["result"]["title"],
+        "Vitamin D and bone health in older adults"
+    );
+    let orphan = server
+        .call("POST", "artifacts", Some(&admin), Some(json!({"title": "Orphan", "parent_urn": "urn:guide:nope", "file_type": "pdf", "file_url": "https://example.org/x.pdf", "file_size": 1})))
+        .await;
+    assert_error(&orphan, 404, "resource/not_found");
 
     for body in ["{\"title\": ", "[}", "\u{0}"] {
         let response = server
@@ -293,23 +322,16 @@ async fn bad_input_is_answered_in_the_envelope() {
             .send()
             .await
             .unwrap();
-        assert_eq!(response.status().as_u16(), 400, "{body:?}");
+        assert_eq!(response.status().as_u16(), 422, "{body:?}");
+        let answer: Value = response.json().await.unwrap();
+        assert_eq!(answer["error"]["errors"][0]["type"], "json_invalid");
     }
-    let no_json_type = server
-        .http
-        .post(format!("{}/articles", server.base))
-        .bearer_auth(&admin)
-        .body("{}")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(no_json_type.status().as_u16(), 400);
     let oversize = server
         .http
         .post(format!("{}/articles", server.base))
         .bearer_auth(&admin)
         .header("content-type", "application/json")
-        .body(format!("{{\"title\": \"{}\"}}", "x".repeat(17 << 20)))
+        .body(format!("{{\"title\": \"{}\"}}", "x".repeat(3 << 20)))
         .send()
         .await
         .unwrap();
@@ -335,19 +357,46 @@ async fn bad_input_is_answered_in_the_envelope() {
 }
 
 #[tokio::test]
+async fn problems_are_capped_and_bodies_bounded() {
+    let server = TestServer::demo().await;
+    let noah = server.login("noah", "noah-demo").await;
+    // 100,000 empty members: one answer of a bounded size, naming the cap, not every member.
+    let members = vec![json!({}); 100_000];
+    let answer = server
+        .call(
+            "POST",
+            "households",
+            Some(&noah),
+            Some(json!({"name": "Big", "members": members})),
+        )
+        .await;
+    assert_error(&answer, 422, "request/unprocessable");
+    assert!(
+        answer.body.to_string().len() < 4096,
+        "{} bytes",
+        answer.body.to_string().len()
+    );
+    assert_eq!(answer.body["error"]["errors"][0]["type"], "too_long");
+    // Many problems: the first 50, and how many more there were.
+    let extras: serde_json::Map<String, Value> =
+        (0..500).map(|n| (format!("k{n}"), json!(n))).collect();
+    let mut body = json!({"urn": "many", "title": "T", "venue": "V", "content": ""});
+    body.as_object_mut().unwrap().extend(extras);
+    let admin = server.login("admin", "admin-demo").await;
+    let answer = server
+        .call("POST", "articles", Some(&admin), Some(body))
+        .await;
+    assert_error(&answer, 422, "request/unprocessable");
+    assert_eq!(answer.body["error"]["errors"].as_array().unwrap().len(), 50);
+    assert_eq!(answer.body["error"]["omitted_errors"], 450);
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn hidden_records_read_as_not_found_for_non_curators() {
     let server = TestServer::demo().await;
     let expert = server.login("curator", "curator-demo").await;
     let owner = server.login("olivia", "olivia-demo").await;
-    let draft = server
-        .call(
-            "POST",
-            "articles",
-            Some(&expert),
-            Some(json!({"urn": "secret-draft", "title": "Secret draft", "status": "draft"})),
-        )
-        .await;
-    assert_eq!(draft.status, 201);
     let book = server
         .call(
             "POST",
@@ -360,19 +409,30 @@ async fn hidden_records_read_as_not_found_for_non_curators() {
     assert_eq!(book.body["result"]["status"], "draft");
     assert_eq!(book.body["result"]["review_status"], "unreviewed");
     assert_eq!(book.body["result"]["applicability_status"], "unknown");
+    let guide = server
+        .call(
+            "POST",
+            "guides",
+            Some(&expert),
+            Some(json!({"urn": "draft-guide", "title": "Draft guide", "description": "D", "url": "https://example.org",
+                        "license": "CC0", "content": "C", "status": "draft"})),
+        )
+        .await;
+    assert_eq!(guide.status, 201, "{}", guide.body);
     let rule = server
         .call(
             "POST",
             "guidelines",
             Some(&expert),
-            Some(json!({"guide_urn": GUIDE, "rule_text": "Draft rule"})),
+            Some(json!({"guide_urn": "urn:guide:draft-guide", "rule_text": "Draft rule"})),
         )
         .await;
+    assert_eq!(rule.status, 201, "{}", rule.body);
     let rule_id = rule.body["result"]["id"].as_str().unwrap().to_string();
 
     for path in [
-        "articles/secret-draft",
         "textbooks/internal-book",
+        "guides/draft-guide",
         &format!("guidelines/{rule_id}"),
     ] {
         assert_eq!(
@@ -384,43 +444,34 @@ async fn hidden_records_read_as_not_found_for_non_curators() {
         assert_error(&hidden, 404, "resource/not_found");
     }
     let listed = server
-        .call("GET", "articles?limit=1000", Some(&owner), None)
+        .call("GET", "textbooks?limit=1000", Some(&owner), None)
         .await;
     assert!(!listed.body["result"]
         .as_array()
         .unwrap()
-        .contains(&json!("urn:article:secret-draft")));
-    let listed = server
-        .call("GET", "articles?limit=1000", Some(&expert), None)
-        .await;
-    assert!(listed.body["result"]
-        .as_array()
-        .unwrap()
-        .contains(&json!("urn:article:secret-draft")));
+        .contains(&json!("urn:textbook:internal-book")));
     let by_guide = server
         .call(
             "GET",
-            "guidelines/by-guide/eat-well-2024?limit=1000",
+            "guidelines/by-guide/urn:guide:draft-guide?limit=1000",
             Some(&owner),
             None,
         )
         .await;
-    assert!(!by_guide.body.to_string().contains("Draft rule"));
-    let guide = server
-        .call("GET", "guides/eat-well-2024", Some(&owner), None)
-        .await;
-    assert!(!guide.body["result"]["guidelines"]
-        .as_array()
-        .unwrap()
-        .contains(&json!(rule_id)));
+    assert_error(&by_guide, 404, "resource/not_found");
     let found = server
         .call(
             "POST",
-            "articles/search",
+            "guidelines/search",
             Some(&owner),
-            Some(json!({"q": "secret"})),
+            Some(json!({"q": "draft"})),
         )
         .await;
     assert_eq!(found.body["result"]["total"], 0);
+    // Articles and tables are readable by every signed-in caller (production.md §1.7).
+    let article = server
+        .call("GET", "articles/vitamin-d-bone-health", Some(&owner), None)
+        .await;
+    assert_eq!(article.status, 200);
     server.stop().await;
 }

@@ -15,7 +15,7 @@ async fn data_survives_a_restart() {
     let expert = first.login("curator", "curator-demo").await;
     let olivia = first.login("olivia", "olivia-demo").await;
     let created = first
-        .call("POST", "articles", Some(&expert), Some(json!({"urn": "kept-study", "title": "Kept across restarts", "content": "Durable words"})))
+        .call("POST", "articles", Some(&expert), Some(json!({"urn": "kept-study", "title": "Kept across restarts", "content": "Durable words", "venue": "V", "authors": ["A"]})))
         .await;
     assert_eq!(created.status, 201);
     let uploaded = first

@@ -159,10 +159,7 @@ async fn split_addresses_cors_and_compression() {
         .await
         .unwrap();
     assert_eq!(login.status().as_u16(), 200);
-    let token = login.json::<Value>().await.unwrap()["result"]["access_token"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let token = common::token_of(&login.json::<Value>().await.unwrap()["result"]);
     let home = server
         .http
         .get(format!("{system}/households/me"))

@@ -14,6 +14,12 @@ async fn search(server: &TestServer, token: &str, path: &str, body: Value) -> Va
     answer.body["result"].clone()
 }
 
+async fn search_error(server: &TestServer, token: &str, body: Value) -> common::Answer {
+    server
+        .call("POST", "articles/search", Some(token), Some(body))
+        .await
+}
+
 fn urns(result: &Value) -> Vec<String> {
     result["results"]
         .as_array()
@@ -99,8 +105,11 @@ async fn full_text_filters_and_facets() {
         .as_array()
         .unwrap()
         .iter()
-        .all(|r| r["publication_year"].as_i64().unwrap() >= 2023));
-    assert_eq!(range["total"], 4);
+        .all(|r| r["publication_year"].as_str().unwrap()[..4] >= *"2023"));
+    assert_eq!(
+        range["total"], 4,
+        "production's YYYY-MM-DD years compare by year"
+    );
     let exists = search(
         &server,
         &token,
@@ -148,8 +157,18 @@ async fn full_text_filters_and_facets() {
             None,
         )
         .await;
-    assert_eq!(old.status, 200);
+    assert_eq!(
+        old.status, 200,
+        "interface.md's older form, kept by the reference wire"
+    );
     assert_eq!(urns(&old.body["result"]), ["urn:article:coffee-liver"]);
+    let too_many = search_error(&server, &token, json!({"fq": vec!["status:active"; 51]})).await;
+    assert_error(&too_many, 400, "request/invalid");
+    let sorts: Vec<&str> = vec!["title asc"; 11];
+    let too_many = search_error(&server, &token, json!({"sort": sorts.join(", ")})).await;
+    assert_error(&too_many, 400, "request/invalid");
+    let thousand = search_error(&server, &token, json!({"fq": vec!["status:active"; 1001]})).await;
+    assert_error(&thousand, 400, "request/invalid");
     server.stop().await;
 }
 
@@ -164,11 +183,11 @@ async fn sorting_paging_highlight_and_projection() {
         json!({"sort": "publication_year desc, title asc", "limit": 100}),
     )
     .await;
-    let years: Vec<i64> = by_year["results"]
+    let years: Vec<String> = by_year["results"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|r| r["publication_year"].as_i64().unwrap())
+        .map(|r| r["publication_year"].as_str().unwrap().to_string())
         .collect();
     assert!(years.windows(2).all(|w| w[0] >= w[1]), "{years:?}");
     let by_title = search(
@@ -319,7 +338,7 @@ async fn guide_and_textbook_searches() {
     let salt = search(
         &server,
         &token,
-        "guidelines/by-guide/eat-well-2024/search",
+        "guidelines/by-guide/urn:guide:eat-well-2024/search",
         json!({"q": "salt"}),
     )
     .await;
@@ -328,7 +347,7 @@ async fn guide_and_textbook_searches() {
     let ordered = search(
         &server,
         &token,
-        "guidelines/by-guide/healthy-plates-children/search",
+        "guidelines/by-guide/urn:guide:healthy-plates-children/search",
         json!({"limit": 100}),
     )
     .await;
@@ -343,7 +362,7 @@ async fn guide_and_textbook_searches() {
     let page = search(
         &server,
         &token,
-        "textbook-passages/by-textbook/foundations-of-nutrition-science/search",
+        "textbook-passages/by-textbook/urn:textbook:foundations-of-nutrition-science/search",
         json!({"fq": ["page_no:8"]}),
     )
     .await;
@@ -366,7 +385,7 @@ async fn guide_and_textbook_searches() {
     let missing = server
         .call(
             "POST",
-            "guidelines/by-guide/nope/search",
+            "guidelines/by-guide/urn:guide:nope/search",
             Some(&token),
             Some(json!({})),
         )

@@ -74,28 +74,22 @@ impl Resource for Passage {
     }
 }
 
-/// One passage of a bulk replacement.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+/// One passage of a bulk replacement: production's item shape, nothing else (it refuses any
+/// other key). The offsets are required: a passage without them is refused, never zeroed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PassageInput {
     /// Page number, at most the textbook's `page_count`.
     pub page_no: i64,
-    /// Position on the page; the service assigns one when absent.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Position on the page; the service assigns the item's place in the list when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sequence_no: Option<i64>,
     /// The passage's text.
-    #[serde(
-        deserialize_with = "or_default",
-        skip_serializing_if = "String::is_empty"
-    )]
     pub text: String,
     /// Start offset in the page's text.
     pub char_start: i64,
     /// End offset in the page's text.
     pub char_end: i64,
-    /// Further fields, sent as they are.
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
 }
 
 /// The body of `POST textbook-passages/by-textbook/{urn}/replace`: the passages of one artifact.

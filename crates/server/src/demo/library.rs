@@ -32,7 +32,11 @@ const ACTIVE_INTERNAL: [(&str, &str); 4] = [
 /// A record built as a create through the API would build it: the body checked against the
 /// collection's create schema, then the service's stamps and defaults. Demo data is thereby
 /// data production would accept.
-pub fn build(collection: &Collection, fields: Value, state: &[(&str, &str)]) -> anyhow::Result<Value> {
+pub fn build(
+    collection: &Collection,
+    fields: Value,
+    state: &[(&str, &str)],
+) -> anyhow::Result<Value> {
     let mut map = fields.as_object().cloned().unwrap_or_default();
     for (field, value) in state {
         map.insert((*field).into(), json!(value));
@@ -193,7 +197,9 @@ fn guide(
         return Ok(());
     };
     let artifact_id = match artifact {
-        Some(text) => Some(text_artifact(store, &guide, &format!("{slug}-summary.txt"), text)?["id"].clone()),
+        Some(text) => {
+            Some(text_artifact(store, &guide, &format!("{slug}-summary.txt"), text)?["id"].clone())
+        }
         None => None,
     };
     let mut guidelines = Vec::new();
@@ -295,7 +301,12 @@ fn textbook(store: &Store) -> anyhow::Result<()> {
         return Ok(());
     };
     let full_text = PAGE_TEXT.join("\n\n");
-    let artifact = text_artifact(store, &textbook, "foundations-of-nutrition-science.txt", &full_text)?;
+    let artifact = text_artifact(
+        store,
+        &textbook,
+        "foundations-of-nutrition-science.txt",
+        &full_text,
+    )?;
     let artifact_id = artifact["id"].as_str().unwrap_or_default();
     let mut passages = Vec::new();
     for (index, text) in PAGE_TEXT.iter().enumerate() {

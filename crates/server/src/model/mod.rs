@@ -194,7 +194,10 @@ mod tests {
             .iter()
             .map(|e| e["loc"].to_string())
             .collect();
-        assert!(locs.contains(&r#"["body","venue"]"#.to_string()), "{locs:?}");
+        assert!(
+            locs.contains(&r#"["body","venue"]"#.to_string()),
+            "{locs:?}"
+        );
         assert!(locs.contains(&r#"["body","status"]"#.to_string()));
         assert!(locs.contains(&r#"["body","language"]"#.to_string()));
     }
@@ -204,8 +207,10 @@ mod tests {
         let fields = validated(
             GUIDES.create,
             Extra::Forbid,
-            &body(json!({"urn": "eat-well", "title": "T", "description": "D", "url": "https://x.org",
-                         "license": "CC0", "content": "C", "status": "draft"})),
+            &body(
+                json!({"urn": "eat-well", "title": "T", "description": "D", "url": "https://x.org",
+                         "license": "CC0", "content": "C", "status": "draft"}),
+            ),
         )
         .unwrap();
         let record = new_record(&GUIDES, fields, "me", "now").unwrap();
@@ -220,15 +225,21 @@ mod tests {
     fn public_needs_verified() {
         let record = body(json!({"urn": "t", "title": "T", "visibility": "public"}));
         assert!(new_record(&TEXTBOOKS, record, "me", "now").is_err());
-        let record = body(json!({"urn": "t", "title": "T", "visibility": "public", "review_status": "verified", "status": "active"}));
+        let record = body(
+            json!({"urn": "t", "title": "T", "visibility": "public", "review_status": "verified", "status": "active"}),
+        );
         assert!(new_record(&TEXTBOOKS, record, "me", "now").is_ok());
     }
 
     #[test]
     fn nulls_do_not_clear_except_where_production_lets_them() {
-        let changes = effective_changes(&GUIDES, body(json!({"title": null, "publication_year": null})));
+        let changes = effective_changes(
+            &GUIDES,
+            body(json!({"title": null, "publication_year": null})),
+        );
         assert_eq!(changes, body(json!({"publication_year": null})));
-        let doc = json!({"urn": "urn:guide:a", "title": "A", "extra": true, "publication_year": 2001});
+        let doc =
+            json!({"urn": "urn:guide:a", "title": "A", "extra": true, "publication_year": 2001});
         let patched = patched(&GUIDES, &doc, &changes, "t").unwrap();
         assert_eq!(patched["title"], "A");
         assert_eq!(patched["extra"], true);

@@ -32,8 +32,9 @@ pub fn editorial(collection: &Collection, record: &Map<String, Value>, problems:
             problems.value_error("visibility", "a public record can't be draft or deleted");
         }
         let verified = review == Some("verified");
-        let textbook_exception =
-            collection.path == TEXTBOOKS.path && status == Some("active") && review == Some("unreviewed");
+        let textbook_exception = collection.path == TEXTBOOKS.path
+            && status == Some("active")
+            && review == Some("unreviewed");
         if !verified && !textbook_exception {
             problems.value_error("visibility", "a public record must be verified");
         }
@@ -81,11 +82,14 @@ pub fn guide_activation(guide: &Map<String, Value>, guidelines: &[Value]) -> Res
         ));
     }
     let public = text(guide, "visibility") == Some("public");
-    let stray = guidelines.iter().filter(|g| g["status"] != "deleted").find(|g| {
-        g["status"] != "active"
-            || g["review_status"] != "verified"
-            || (public && g["visibility"] != "public")
-    });
+    let stray = guidelines
+        .iter()
+        .filter(|g| g["status"] != "deleted")
+        .find(|g| {
+            g["status"] != "active"
+                || g["review_status"] != "verified"
+                || (public && g["visibility"] != "public")
+        });
     if let Some(stray) = stray {
         return Err(conflict(format!(
             "Guideline {} must be active and verified{} before its guide is active.",
@@ -112,15 +116,15 @@ pub fn guideline_under(guide: &Value, guideline: &Map<String, Value>) -> Result<
     if guide["status"] != "active" || text(guideline, "status") == Some("deleted") {
         return Ok(());
     }
-    if text(guideline, "status") != Some("active") || text(guideline, "review_status") != Some("verified") {
+    if text(guideline, "status") != Some("active")
+        || text(guideline, "review_status") != Some("verified")
+    {
         return Err(conflict(
             "A guideline of an active guide must be active and verified.",
         ));
     }
     if guide["visibility"] == "public" && text(guideline, "visibility") != Some("public") {
-        return Err(conflict(
-            "A guideline of a published guide must be public.",
-        ));
+        return Err(conflict("A guideline of a published guide must be public."));
     }
     Ok(())
 }
@@ -143,7 +147,10 @@ pub fn action_type_of(rule_text: &str) -> &'static str {
         .split(|c: char| !c.is_alphanumeric())
         .map(str::to_lowercase)
     {
-        if let Some((_, action)) = VERBS.iter().find(|(verbs, _)| verbs.contains(&word.as_str())) {
+        if let Some((_, action)) = VERBS
+            .iter()
+            .find(|(verbs, _)| verbs.contains(&word.as_str()))
+        {
             return action;
         }
     }
@@ -164,7 +171,10 @@ mod tests {
     fn actions_from_verbs() {
         assert_eq!(action_type_of("Limit salt to 5 g a day"), "limit");
         assert_eq!(action_type_of("Eat more vegetables"), "eat");
-        assert_eq!(action_type_of("Breakfast matters; choose whole grains"), "choose");
+        assert_eq!(
+            action_type_of("Breakfast matters; choose whole grains"),
+            "choose"
+        );
         assert_eq!(action_type_of("Sleep well"), "do");
     }
 
@@ -172,12 +182,14 @@ mod tests {
     fn guide_workflow() {
         let guide = json!({"status": "active", "review_status": "unreviewed"});
         assert!(guide_activation(guide.as_object().unwrap(), &[]).is_err());
-        let guide = json!({"status": "active", "review_status": "verified", "visibility": "public"});
+        let guide =
+            json!({"status": "active", "review_status": "verified", "visibility": "public"});
         let draft = json!({"id": "g1", "status": "draft", "review_status": "verified"});
         assert!(guide_activation(guide.as_object().unwrap(), &[draft]).is_err());
         assert!(guide_unfrozen(&guide).is_err());
         assert!(guide_unfrozen(&json!({"status": "draft", "visibility": "public"})).is_ok());
-        let line = json!({"status": "active", "review_status": "verified", "visibility": "internal"});
+        let line =
+            json!({"status": "active", "review_status": "verified", "visibility": "internal"});
         assert!(guideline_under(&guide, line.as_object().unwrap()).is_err());
     }
 }

@@ -171,8 +171,15 @@ pub async fn upload(
     fields.insert("file_size".into(), json!(size));
     // The file's address is set below, once the id is known.
     fields.insert("file_url".into(), json!("https://placeholder.invalid/"));
-    let mut fields = model::validated(ARTIFACTS.create, larder_contract::validate::Extra::Ignore, &fields)?;
-    let parent_urn = fields["parent_urn"].as_str().unwrap_or_default().to_string();
+    let mut fields = model::validated(
+        ARTIFACTS.create,
+        larder_contract::validate::Extra::Ignore,
+        &fields,
+    )?;
+    let parent_urn = fields["parent_urn"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     {
         let state = state.clone();
         let parent_urn = parent_urn.clone();
@@ -196,7 +203,9 @@ pub async fn upload(
     let file_type = record["file_type"].as_str().unwrap_or("bin").to_string();
     record.insert(
         "file_s3_url".into(),
-        json!(format!("s3://larder-artifacts/{parent_type}/{parent_slug}/{id}.{file_type}")),
+        json!(format!(
+            "s3://larder-artifacts/{parent_type}/{parent_slug}/{id}.{file_type}"
+        )),
     );
     let target = file_path(&state, &id).ok_or_else(|| ApiError::internal("minted a bad id"))?;
     tokio::fs::rename(&part.path, &target)
@@ -294,7 +303,12 @@ pub async fn download(
         let state = state.clone();
         blocking(move || find(&state, &ARTIFACTS, &id, viewer)).await?
     };
-    let no_file = || ApiError::unprocessable("file_s3_url", "This artifact has no stored file to download.");
+    let no_file = || {
+        ApiError::unprocessable(
+            "file_s3_url",
+            "This artifact has no stored file to download.",
+        )
+    };
     let path = file_path(&state, &row.id).ok_or_else(no_file)?;
     let file = match tokio::fs::File::open(&path).await {
         Ok(file) => file,
@@ -304,8 +318,18 @@ pub async fn download(
     let length = file.metadata().await.map_err(io_error)?.len();
     let title = row.doc["title"].as_str().map(clean_file_name);
     let file_name = match title {
-        Some(title) if title.rsplit_once('.').is_some_and(|(stem, ext)| !stem.is_empty() && !ext.is_empty()) => title,
-        _ => format!("{}.{}", row.id, row.doc["file_type"].as_str().unwrap_or("bin")),
+        Some(title)
+            if title
+                .rsplit_once('.')
+                .is_some_and(|(stem, ext)| !stem.is_empty() && !ext.is_empty()) =>
+        {
+            title
+        }
+        _ => format!(
+            "{}.{}",
+            row.id,
+            row.doc["file_type"].as_str().unwrap_or("bin")
+        ),
     };
     let mut response = Body::from_stream(tokio_util::io::ReaderStream::new(file)).into_response();
     let headers = response.headers_mut();

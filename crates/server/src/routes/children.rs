@@ -48,14 +48,21 @@ pub fn place(textbook: &Value, page: i64, artifact_id: &str) -> (Value, Value) {
 }
 
 /// Whether another guideline of the guide (not deleted, not `except`) has this number.
-fn sequence_taken(state: &SharedState, guide_urn: &str, sequence: i64, except: &str) -> ApiResult<bool> {
+fn sequence_taken(
+    state: &SharedState,
+    guide_urn: &str,
+    sequence: i64,
+    except: &str,
+) -> ApiResult<bool> {
     Ok(state
         .store
         .records()
         .all_children(&GUIDELINES, guide_urn)?
         .iter()
         .any(|g| {
-            g.id != except && g.doc["status"] != "deleted" && g.doc["sequence_no"].as_i64() == Some(sequence)
+            g.id != except
+                && g.doc["status"] != "deleted"
+                && g.doc["sequence_no"].as_i64() == Some(sequence)
         }))
 }
 
@@ -65,7 +72,10 @@ fn check_passage(textbook: &Value, passage: &Map<String, Value>) -> ApiResult<()
     let page = passage.get("page_no").and_then(Value::as_i64);
     if let (Some(page), Some(count)) = (page, textbook["page_count"].as_i64()) {
         if page > count {
-            problems.value_error("page_no", &format!("page_no is beyond the textbook's page_count {count}"));
+            problems.value_error(
+                "page_no",
+                &format!("page_no is beyond the textbook's page_count {count}"),
+            );
         }
     }
     let start = passage.get("char_start").and_then(Value::as_i64);
@@ -91,7 +101,10 @@ pub fn link_parent(
     if collection.path == GUIDELINES.path {
         let urn = record["guide_urn"].as_str().unwrap_or_default().to_string();
         let guide = guide_of(state, &urn)?;
-        record.insert("guide_region".into(), guide.doc.get("region").cloned().unwrap_or(Value::Null));
+        record.insert(
+            "guide_region".into(),
+            guide.doc.get("region").cloned().unwrap_or(Value::Null),
+        );
         let rule = record["rule_text"].as_str().unwrap_or_default().to_string();
         if record.get("title").is_none_or(Value::is_null) {
             record.insert("title".into(), json!(rules::default_title(&rule)));
@@ -108,15 +121,23 @@ pub fn link_parent(
                 }
             }
             None => {
-                let next = records.max_sequence(&GUIDELINES, &urn, None)?.saturating_add(1);
+                let next = records
+                    .max_sequence(&GUIDELINES, &urn, None)?
+                    .saturating_add(1);
                 record.insert("sequence_no".into(), json!(next));
             }
         }
         rules::guideline_under(&guide.doc, record)?;
     } else if collection.path == TEXTBOOK_PASSAGES.path {
-        let urn = record["textbook_urn"].as_str().unwrap_or_default().to_string();
+        let urn = record["textbook_urn"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
         let textbook = textbook_of(state, &urn)?;
-        let artifact = record["artifact_id"].as_str().unwrap_or_default().to_string();
+        let artifact = record["artifact_id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
         if !belongs(state, &artifact, &urn)? {
             return Err(ApiError::unprocessable(
                 "artifact_id",
@@ -135,7 +156,10 @@ pub fn link_parent(
         record.insert("structure_node_id".into(), node);
         record.insert("structure_path".into(), path);
     } else if collection.path == ARTIFACTS.path {
-        let urn = record["parent_urn"].as_str().unwrap_or_default().to_string();
+        let urn = record["parent_urn"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
         check_artifact_parent(state, &urn)?;
     }
     Ok(())
@@ -190,7 +214,10 @@ pub fn check_update(
             .collect();
         rules::guide_activation(doc, &guidelines)?;
     } else if collection.path == GUIDELINES.path {
-        let guide_urn = row.doc["guide_urn"].as_str().unwrap_or_default().to_string();
+        let guide_urn = row.doc["guide_urn"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
         let guide = guide_of(state, &guide_urn)?;
         if changes.contains_key("rule_text")
             && row.doc["status"] == "active"
@@ -209,11 +236,20 @@ pub fn check_update(
         }
         rules::guideline_under(&guide.doc, doc)?;
     } else if collection.path == TEXTBOOK_PASSAGES.path {
-        let urn = row.doc["textbook_urn"].as_str().unwrap_or_default().to_string();
+        let urn = row.doc["textbook_urn"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
         let textbook = textbook_of(state, &urn)?;
         check_passage(&textbook.doc, doc)?;
-        let page = doc.get("page_no").and_then(Value::as_i64).unwrap_or_default();
-        let artifact = row.doc["artifact_id"].as_str().unwrap_or_default().to_string();
+        let page = doc
+            .get("page_no")
+            .and_then(Value::as_i64)
+            .unwrap_or_default();
+        let artifact = row.doc["artifact_id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
         let (node, path) = place(&textbook.doc, page, &artifact);
         doc.insert("structure_node_id".into(), node);
         doc.insert("structure_path".into(), path);

@@ -104,7 +104,9 @@ pub async fn import(
                         p.add(
                             Some(Loc::Index(index)),
                             "value_error",
-                            format!("Value error, sequence_no {sequence} appears twice in this import"),
+                            format!(
+                                "Value error, sequence_no {sequence} appears twice in this import"
+                            ),
                             None,
                             None,
                         )
@@ -113,14 +115,20 @@ pub async fn import(
             }
         }
         model::finish(&problems)?;
-        let mut next = state.store.records().max_sequence(&GUIDELINES, &urn, None)?;
+        let mut next = state
+            .store
+            .records()
+            .max_sequence(&GUIDELINES, &urn, None)?;
         let timestamp = now();
         let mut docs = Vec::with_capacity(items.len());
         for (index, item) in items.into_iter().enumerate() {
             let mut record = item.as_object().cloned().unwrap_or_default();
             record.insert("guide_urn".into(), json!(urn));
             let rule = record["rule_text"].as_str().unwrap_or_default().to_string();
-            record.insert("guide_region".into(), guide.doc.get("region").cloned().unwrap_or(Value::Null));
+            record.insert(
+                "guide_region".into(),
+                guide.doc.get("region").cloned().unwrap_or(Value::Null),
+            );
             if record.get("title").is_none_or(Value::is_null) {
                 record.insert("title".into(), json!(rules::default_title(&rule)));
             }
@@ -140,13 +148,21 @@ pub async fn import(
                     docs.push(Value::Object(doc));
                 }
                 Err(error) => problems.within(Loc::Key("guidelines".into()), |p| {
-                    p.add(Some(Loc::Index(index)), "value_error", error.detail, None, None)
+                    p.add(
+                        Some(Loc::Index(index)),
+                        "value_error",
+                        error.detail,
+                        None,
+                        None,
+                    )
                 }),
             }
         }
         model::finish(&problems)?;
         state.store.records().insert_many(&GUIDELINES, &docs)?;
-        Ok(Envelope(json!({ "guide_urn": urn, "imported_count": docs.len() })))
+        Ok(Envelope(
+            json!({ "guide_urn": urn, "imported_count": docs.len() }),
+        ))
     })
     .await
 }

@@ -19,7 +19,10 @@ use crate::store::now;
 use crate::{SharedState, Wire};
 
 /// A systemic body checked against `fields` (unknown keys dropped).
-pub fn systemic_body(fields: &[larder_contract::Field], body: Value) -> ApiResult<Map<String, Value>> {
+pub fn systemic_body(
+    fields: &[larder_contract::Field],
+    body: Value,
+) -> ApiResult<Map<String, Value>> {
     let body = model::object(body).map_err(ApiError::systemic)?;
     model::validated(fields, Extra::Ignore, &body).map_err(ApiError::systemic)
 }
@@ -29,12 +32,18 @@ pub fn check_access(identity: &Identity, owner: &str) -> ApiResult<()> {
     if identity.owner_key() == owner || identity.overrides_ownership() {
         Ok(())
     } else {
-        Err(ApiError::forbidden("You do not have access to this household."))
+        Err(ApiError::forbidden(
+            "You do not have access to this household.",
+        ))
     }
 }
 
 /// A household the caller may act on: its owner and document (with members).
-pub fn household_for(state: &SharedState, identity: &Identity, id: &str) -> ApiResult<(String, Value)> {
+pub fn household_for(
+    state: &SharedState,
+    identity: &Identity,
+    id: &str,
+) -> ApiResult<(String, Value)> {
     let (owner, household) = state
         .store
         .households()
@@ -147,10 +156,11 @@ pub async fn list(
     blocking(move || {
         let production = state.options.wire == Wire::Production;
         let owner = production.then(|| identity.owner_key());
-        let households = state
-            .store
-            .households()
-            .list(owner.as_deref(), page.limit, page.offset)?;
+        let households =
+            state
+                .store
+                .households()
+                .list(owner.as_deref(), page.limit, page.offset)?;
         let households = households
             .into_iter()
             .map(|mut h| {
@@ -260,7 +270,9 @@ pub async fn delete(
     blocking(move || {
         household_for(&state, &identity, &id)?;
         state.store.households().delete(&id)?;
-        Ok(Envelope(json!({ "message": "Household deleted successfully" })))
+        Ok(Envelope(
+            json!({ "message": "Household deleted successfully" }),
+        ))
     })
     .await
 }

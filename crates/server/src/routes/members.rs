@@ -84,9 +84,13 @@ pub async fn create(
     let identity = caller.require()?.clone();
     let body = systemic_body(MEMBER_CREATE, body)?;
     blocking(move || {
-        let household_id = body["household_id"].as_str().unwrap_or_default().to_string();
+        let household_id = body["household_id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
         household_for(&state, &identity, &household_id)?;
-        if state.store.households().member_count(&household_id)? >= MAX_MEMBERS_PER_HOUSEHOLD as u64 {
+        if state.store.households().member_count(&household_id)? >= MAX_MEMBERS_PER_HOUSEHOLD as u64
+        {
             return Err(ApiError::conflict(format!(
                 "A household holds at most {MAX_MEMBERS_PER_HOUSEHOLD} members."
             )));
@@ -150,7 +154,9 @@ pub async fn delete(
     blocking(move || {
         member_for(&state, &identity, &id)?;
         state.store.households().delete_member(&id)?;
-        Ok(Envelope(json!({ "message": "Member deleted successfully" })))
+        Ok(Envelope(
+            json!({ "message": "Member deleted successfully" }),
+        ))
     })
     .await
 }
@@ -228,7 +234,9 @@ pub async fn delete_profile(
     blocking(move || {
         member_for(&state, &identity, &id)?;
         state.store.households().delete_profile(&id)?;
-        Ok(Envelope(json!({ "message": "Profile deleted successfully" })))
+        Ok(Envelope(
+            json!({ "message": "Profile deleted successfully" }),
+        ))
     })
     .await
 }

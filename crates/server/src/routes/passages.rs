@@ -50,14 +50,22 @@ pub async fn replace(
     PathParams(urn): PathParams<String>,
     JsonBody(body): JsonBody<Value>,
 ) -> ApiResult<Envelope<Value>> {
-    let identity = require(&caller, TEXTBOOK_PASSAGES.roles.create, "replacing passages")?.clone();
+    let identity = require(
+        &caller,
+        TEXTBOOK_PASSAGES.roles.create,
+        "replacing passages",
+    )?
+    .clone();
     full_urn_only(&urn, "urn:textbook:")?;
     blocking(move || {
         let body = model::object(body)?;
         let request = model::validated(PASSAGE_REPLACE, Extra::Forbid, &body)?;
         let textbook = textbook_of(&state, &urn)?;
         let urn = textbook.urn.clone().unwrap_or_default();
-        let artifact_id = request["artifact_id"].as_str().unwrap_or_default().to_string();
+        let artifact_id = request["artifact_id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
         if !belongs(&state, &artifact_id, &urn)? {
             return Err(ApiError::unprocessable(
                 "artifact_id",
@@ -67,7 +75,10 @@ pub async fn replace(
         let sent_count = request.get("page_count").and_then(Value::as_i64);
         let page_count = sent_count.or_else(|| textbook.doc["page_count"].as_i64());
         let mut textbook_doc = textbook.doc.clone();
-        let tree = request.get("structure_tree").filter(|t| !t.is_null()).cloned();
+        let tree = request
+            .get("structure_tree")
+            .filter(|t| !t.is_null())
+            .cloned();
         if let Some(tree) = &tree {
             textbook_doc["structure_tree"] = tree.clone();
         }
@@ -88,11 +99,19 @@ pub async fn replace(
                 })
             };
             if let Some(count) = page_count.filter(|count| page > *count) {
-                at(&mut problems, "page_no", format!("page_no is beyond page_count {count}"));
+                at(
+                    &mut problems,
+                    "page_no",
+                    format!("page_no is beyond page_count {count}"),
+                );
             }
             let (start, end) = (passage["char_start"].as_i64(), passage["char_end"].as_i64());
             if end < start {
-                at(&mut problems, "char_end", "char_end must not be below char_start".into());
+                at(
+                    &mut problems,
+                    "char_end",
+                    "char_end must not be below char_start".into(),
+                );
             }
             if passage.get("sequence_no").is_none_or(Value::is_null) {
                 passage.insert("sequence_no".into(), json!(index + 1));

@@ -52,12 +52,11 @@ pub async fn list(
     };
     page.validate()?;
     blocking(move || {
-        let ids = state.store.records().list_identifiers(
-            collection,
-            viewer,
-            page.limit,
-            page.offset,
-        )?;
+        let ids =
+            state
+                .store
+                .records()
+                .list_identifiers(collection, viewer, page.limit, page.offset)?;
         Ok(Envelope(json!(ids)))
     })
     .await
@@ -123,7 +122,12 @@ pub async fn create(
     caller: Caller,
     JsonBody(body): JsonBody<Value>,
 ) -> ApiResult<Created<Value>> {
-    let identity = require(&caller, collection.roles.create, &what("creating", collection))?.clone();
+    let identity = require(
+        &caller,
+        collection.roles.create,
+        &what("creating", collection),
+    )?
+    .clone();
     blocking(move || {
         let body = model::object(body)?;
         let fields = model::validated(collection.create, Extra::Forbid, &body)?;
@@ -140,7 +144,12 @@ pub async fn create(
         }
         let doc = Value::Object(record);
         state.store.records().insert(collection, &doc)?;
-        Ok(Created(present(&state, collection, doc, viewer(&identity))?))
+        Ok(Created(present(
+            &state,
+            collection,
+            doc,
+            viewer(&identity),
+        )?))
     })
     .await
 }
@@ -155,7 +164,12 @@ pub async fn patch(
     PathParams(identifier): PathParams<String>,
     JsonBody(body): JsonBody<Value>,
 ) -> ApiResult<Envelope<Value>> {
-    let identity = require(&caller, collection.roles.update, &what("changing", collection))?.clone();
+    let identity = require(
+        &caller,
+        collection.roles.update,
+        &what("changing", collection),
+    )?
+    .clone();
     blocking(move || {
         let body = model::object(body)?;
         let changes = model::validated(collection.update, Extra::Forbid, &body)?;
@@ -183,7 +197,12 @@ pub async fn put(
     PathParams(identifier): PathParams<String>,
     JsonBody(body): JsonBody<Value>,
 ) -> ApiResult<Envelope<Value>> {
-    let identity = require(&caller, collection.roles.update, &what("changing", collection))?.clone();
+    let identity = require(
+        &caller,
+        collection.roles.update,
+        &what("changing", collection),
+    )?
+    .clone();
     blocking(move || {
         let body = model::object(body)?;
         let fields = model::validated(collection.update, Extra::Forbid, &body)?;
@@ -208,7 +227,12 @@ pub async fn delete(
     caller: Caller,
     PathParams(identifier): PathParams<String>,
 ) -> ApiResult<Envelope<Value>> {
-    let identity = require(&caller, collection.roles.delete, &what("deleting", collection))?.clone();
+    let identity = require(
+        &caller,
+        collection.roles.delete,
+        &what("deleting", collection),
+    )?
+    .clone();
     let removed = blocking({
         let state = state.clone();
         move || {

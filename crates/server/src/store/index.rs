@@ -94,10 +94,12 @@ impl Scalar {
             Scalar::Bool(b) => f64::from(u8::from(*b)),
             other => other.as_number().unwrap_or_default(),
         };
-        rank(self).cmp(&rank(other)).then_with(|| match (self, other) {
-            (Scalar::Str(a), Scalar::Str(b)) => a.cmp(b),
-            _ => number(self).total_cmp(&number(other)),
-        })
+        rank(self)
+            .cmp(&rank(other))
+            .then_with(|| match (self, other) {
+                (Scalar::Str(a), Scalar::Str(b)) => a.cmp(b),
+                _ => number(self).total_cmp(&number(other)),
+            })
     }
 
     /// A key for counting equal values in facets.
@@ -171,7 +173,12 @@ impl Default for Index {
 
 impl std::fmt::Debug for Index {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Index({} records, {} terms)", self.count, self.term_ids.len())
+        write!(
+            f,
+            "Index({} records, {} terms)",
+            self.count,
+            self.term_ids.len()
+        )
     }
 }
 
@@ -278,7 +285,13 @@ impl Index {
     }
 
     /// Indexes (or re-indexes) record `rid` of `collection`.
-    pub fn put(&mut self, rid: i64, collection: &'static Collection, parent: Option<&str>, doc: &Value) {
+    pub fn put(
+        &mut self,
+        rid: i64,
+        collection: &'static Collection,
+        parent: Option<&str>,
+        doc: &Value,
+    ) {
         self.remove(rid);
         let Ok(rid) = u32::try_from(rid) else {
             return;
@@ -417,7 +430,10 @@ impl Index {
         self.docs
             .iter()
             .enumerate()
-            .filter(|(_, d)| d.as_ref().is_some_and(|d| d.collection.path == collection.path))
+            .filter(|(_, d)| {
+                d.as_ref()
+                    .is_some_and(|d| d.collection.path == collection.path)
+            })
             .map(|(rid, _)| rid as u32)
             .collect()
     }
@@ -473,7 +489,11 @@ impl Index {
     }
 
     /// The values of `field` (a dotted path) of record `rid`.
-    pub fn values_of<'a>(&'a self, doc: &'a Doc, field: &str) -> impl Iterator<Item = &'a Scalar> + 'a {
+    pub fn values_of<'a>(
+        &'a self,
+        doc: &'a Doc,
+        field: &str,
+    ) -> impl Iterator<Item = &'a Scalar> + 'a {
         let id = self.field_ids.get(field).copied();
         doc.values
             .iter()
@@ -513,17 +533,40 @@ mod tests {
     #[test]
     fn put_match_score_remove() {
         let mut index = Index::default();
-        index.put(1, &ARTICLES, None, &json!({"title": "Vitamin D", "abstract": "bones", "status": "active", "year": 2001}));
-        index.put(2, &ARTICLES, None, &json!({"title": "Iron", "abstract": "vitamin C and iron", "status": "active"}));
-        index.put(3, &GUIDES, None, &json!({"title": "Vitamins", "status": "draft"}));
+        index.put(
+            1,
+            &ARTICLES,
+            None,
+            &json!({"title": "Vitamin D", "abstract": "bones", "status": "active", "year": 2001}),
+        );
+        index.put(
+            2,
+            &ARTICLES,
+            None,
+            &json!({"title": "Iron", "abstract": "vitamin C and iron", "status": "active"}),
+        );
+        index.put(
+            3,
+            &GUIDES,
+            None,
+            &json!({"title": "Vitamins", "status": "draft"}),
+        );
         let q = vec!["vitamin".to_string()];
         assert_eq!(index.matching(&q), Some(vec![1, 2, 3]));
         let scores = index.scores(&[1, 2], &q);
-        assert!(scores[0] > scores[1], "a title match weighs more: {scores:?}");
+        assert!(
+            scores[0] > scores[1],
+            "a title match weighs more: {scores:?}"
+        );
         assert!(!index.doc(3).unwrap().own_visible);
         let year: Vec<&Scalar> = index.values_of(index.doc(1).unwrap(), "year").collect();
         assert_eq!(year, [&Scalar::Int(2001)]);
-        index.put(1, &ARTICLES, None, &json!({"title": "Zinc", "status": "active"}));
+        index.put(
+            1,
+            &ARTICLES,
+            None,
+            &json!({"title": "Zinc", "status": "active"}),
+        );
         assert_eq!(index.matching(&q), Some(vec![2, 3]));
         index.remove(2);
         assert_eq!(index.matching(&q), Some(vec![3]));

@@ -265,7 +265,12 @@ fn build_index(conn: &Connection) -> rusqlite::Result<Index> {
         };
         let doc: String = row.get(3)?;
         let doc: serde_json::Value = serde_json::from_str(&doc).unwrap_or_default();
-        index.put(row.get(0)?, collection, row.get::<_, Option<String>>(2)?.as_deref(), &doc);
+        index.put(
+            row.get(0)?,
+            collection,
+            row.get::<_, Option<String>>(2)?.as_deref(),
+            &doc,
+        );
     }
     Ok(index)
 }

@@ -204,7 +204,12 @@ impl Records<'_> {
     }
 
     /// Replaces the stored document of record `id`.
-    pub fn replace(&self, collection: &'static Collection, id: &str, doc: &Value) -> rusqlite::Result<()> {
+    pub fn replace(
+        &self,
+        collection: &'static Collection,
+        id: &str,
+        doc: &Value,
+    ) -> rusqlite::Result<()> {
         self.replace_and(collection, id, doc, |_| Ok(()))
     }
 
@@ -425,13 +430,22 @@ impl Records<'_> {
             index.put(rid, collection, None, doc);
         }
         for (rid, passage) in added.into_iter().zip(passages) {
-            index.put(rid, &TEXTBOOK_PASSAGES, parent_of(&TEXTBOOK_PASSAGES, passage), passage);
+            index.put(
+                rid,
+                &TEXTBOOK_PASSAGES,
+                parent_of(&TEXTBOOK_PASSAGES, passage),
+                passage,
+            );
         }
         Ok(passages.len())
     }
 
     /// Stores many records of one collection in one transaction.
-    pub fn insert_many(&self, collection: &'static Collection, docs: &[Value]) -> rusqlite::Result<()> {
+    pub fn insert_many(
+        &self,
+        collection: &'static Collection,
+        docs: &[Value],
+    ) -> rusqlite::Result<()> {
         let rids = self.store.transaction(|tx| {
             docs.iter()
                 .map(|doc| insert_with(tx, collection, doc))

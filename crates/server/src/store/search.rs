@@ -120,9 +120,9 @@ fn matches(index: &Index, doc: &Doc, filter: &Filter) -> bool {
     match filter {
         Filter::Equals { field, value } => {
             let number = value.parse::<f64>().ok();
-            index.values_of(doc, field).any(|v| {
-                v.as_text() == *value || number.is_some_and(|n| v.as_number() == Some(n))
-            })
+            index
+                .values_of(doc, field)
+                .any(|v| v.as_text() == *value || number.is_some_and(|n| v.as_number() == Some(n)))
         }
         Filter::Exists { field } => index.has_field(doc, field),
         Filter::Range { field, low, high } => {
@@ -141,8 +141,11 @@ fn matches(index: &Index, doc: &Doc, filter: &Filter) -> bool {
                     let Some(n) = n else {
                         return false;
                     };
-                    low.as_ref().is_none_or(|l| n >= l.parse::<f64>().unwrap_or(f64::MIN))
-                        && high.as_ref().is_none_or(|h| n <= h.parse::<f64>().unwrap_or(f64::MAX))
+                    low.as_ref()
+                        .is_none_or(|l| n >= l.parse::<f64>().unwrap_or(f64::MIN))
+                        && high
+                            .as_ref()
+                            .is_none_or(|h| n <= h.parse::<f64>().unwrap_or(f64::MAX))
                 } else {
                     let Scalar::Str(s) = v else {
                         return false;
@@ -248,9 +251,11 @@ impl Store {
             for key in &sort {
                 order = order.then_with(|| match key {
                     SortKey::Score => b.1.total_cmp(&a.1),
-                    SortKey::Field { field, descending } => {
-                        by_value(first(&index, da, field), first(&index, db, field), *descending)
-                    }
+                    SortKey::Field { field, descending } => by_value(
+                        first(&index, da, field),
+                        first(&index, db, field),
+                        *descending,
+                    ),
                 });
             }
             if sort.is_empty() {
@@ -277,7 +282,10 @@ impl Store {
         let docs = self.docs_by_rowid(page.iter().map(|(rid, _)| *rid))?;
         let results = page
             .into_iter()
-            .filter_map(|(rid, score)| docs.get(&rid).map(|doc| (doc.clone(), scored.then_some(score))))
+            .filter_map(|(rid, score)| {
+                docs.get(&rid)
+                    .map(|doc| (doc.clone(), scored.then_some(score)))
+            })
             .collect();
         Ok(SearchHits {
             results,

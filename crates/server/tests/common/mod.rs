@@ -1,8 +1,19 @@
 //! A server on a free port with a fresh in-memory database, and a small HTTP helper.
 #![allow(dead_code)]
 
+pub mod records;
+
 use larder_server::{Options, Running};
 use serde_json::{json, Value};
+
+/// The token of a sign-in answer: `token` (the reference wire) or `access_token` (production's).
+pub fn token_of(result: &Value) -> String {
+    result["token"]
+        .as_str()
+        .or_else(|| result["access_token"].as_str())
+        .expect("a token in the sign-in answer")
+        .to_string()
+}
 
 pub struct TestServer {
     pub state: larder_server::SharedState,
@@ -87,10 +98,7 @@ impl TestServer {
             )
             .await;
         assert_eq!(answer.status, 200, "login {username}: {}", answer.body);
-        answer.body["result"]["access_token"]
-            .as_str()
-            .expect("access_token")
-            .to_string()
+        token_of(&answer.body["result"])
     }
 
     pub async fn stop(mut self) {
@@ -156,10 +164,7 @@ impl TestServer {
             )
             .await;
         assert_eq!(answer.status, 200, "mtm {client_id}: {}", answer.body);
-        answer.body["result"]["access_token"]
-            .as_str()
-            .expect("access_token")
-            .to_string()
+        token_of(&answer.body["result"])
     }
 
     /// Signs in every demo caller.
