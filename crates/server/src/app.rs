@@ -240,6 +240,11 @@ fn collection_routes(c: &'static Collection, wire: Wire) -> Router<SharedState> 
         );
         if served(c.routes.search_get, wire) {
             route = route.get(search::search_articles_get);
+        } else {
+            // Production reads `GET {c}/search` as the record whose slug is `search`.
+            route = route.get(move |s: Shared, who: Caller| {
+                records::get(c, s, who, PathParams("search".to_string()))
+            });
         }
         router = router.route(&format!("/{}/search", c.path), route);
     }

@@ -53,6 +53,22 @@ impl TestServer {
         }
     }
 
+    /// Starts a server with exactly these arguments (besides a free port).
+    pub async fn start_with(extra: &[&str]) -> TestServer {
+        let mut args = vec!["larder-server", "--addr", "127.0.0.1:0"];
+        args.extend_from_slice(extra);
+        let options = <Options as clap::Parser>::parse_from(args);
+        let state = larder_server::prepare(options).expect("prepare");
+        let running = larder_server::start(state.clone()).await.expect("start");
+        let base = format!("http://{}/api/v1", running.addr);
+        TestServer {
+            state,
+            running: Some(running),
+            base,
+            http: reqwest::Client::new(),
+        }
+    }
+
     /// Starts a server with the demo data.
     pub async fn demo() -> TestServer {
         TestServer::start(&["--demo"]).await

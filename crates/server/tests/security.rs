@@ -1,0 +1,284 @@
+//! The reference server closed to abuse (issue 14): the sign-in throttle under bursts and from
+//! several sources, bounded memory for failures, token checks before bodies are read, equal time
+//! for known and unknown names, keys and secrets outside the database and the command line,
+//! `help` links that never echo Host, and security headers on the console's pages.
+
+mod common;
+
+use std::net::IpAddr;
+use std::time::{Duration, Instant};
+
+use common::TestServer;
+use serde_json::{json, Value};
+
+async fn sign_in(http: &reqwest::Client, base: &str, name: &str, password: &str) -> u16 {
+    http.post(format!("{base}/system/login"))
+        .json(&json!({"username": name, "password": password}))
+        .send()
+        .await
+        .map(|r| r.status().as_u16())
+        .unwrap_or(0)
+}
+
+fn from(ip: [u8; 4]) -> reqwest::Client {
+    reqwest::Client::builder()
+        .local_address(IpAddr::from(ip))
+        .build()
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_burst_of_wrong_passwords_gets_five_checks_and_no_more() {
+    let server = TestServer::demo().await;
+    let http = reqwest::Client::new();
+    let base = server.base.clone();
+    let burst = (0..60).map(|n| {
+        let (http, base) = (http.clone(), base.clone());
+        tokio::spawn(async move { sign_in(&http, &base, "admin", &format!("wrong-{n}")).await })
+    });
+    let mut statuses = Vec::new();
+    for call in burst {
+        statuses.push(call.await.unwrap());
+    }
+    let checked = statuses.iter().filter(|s| **s == 401).count();
+    let refused = statuses.iter().filter(|s| **s == 429).count();
+    assert_eq!(checked + refused, 60, "{statuses:?}");
+    assert!(checked <= 5, "{checked} passwords were checked");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_owner_still_signs_in_from_elsewhere() {
+    let server = TestServer::demo().await;
+    let attacker = from([127, 0, 0, 2]);
+    let owner = from([127, 0, 0, 3]);
+    for _ in 0..5 {
+        assert_eq!(
+            sign_in(&attacker, &server.base, "admin", "guess").await,
+            401
+        );
+    }
+    assert_eq!(
+        sign_in(&attacker, &server.base, "admin", "admin-demo").await,
+        429
+    );
+    assert_eq!(
+        sign_in(&owner, &server.base, "admin", "admin-demo").await,
+        200,
+        "failures from one address do not lock the account for others"
+    );
+    // One source guessing across many accounts is stopped too.
+    let sprayer = from([127, 0, 0, 4]);
+    let mut refused = false;
+    for n in 0..40 {
+        if sign_in(&sprayer, &server.base, &format!("user{n}"), "guess").await == 429 {
+            refused = true;
+            break;
+        }
+    }
+    assert!(refused, "a source spraying many accounts is throttled");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn failures_for_unknown_names_stay_bounded() {
+    let server = TestServer::demo().await;
+    let http = reqwest::Client::new();
+    let before = server.state.auth.throttle().entries();
+    // A long name is refused before anything is counted or looked up.
+    let long = "n".repeat(10_000);
+    assert_eq!(sign_in(&http, &server.base, &long, "x").await, 401);
+    assert_eq!(server.state.auth.throttle().entries(), before);
+    let huge = "n".repeat(1 << 20);
+    let too_big = http
+        .post(format!("{}/system/login", server.base))
+        .json(&json!({"username": huge, "password": "x"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(too_big.status().as_u16(), 413, "sign-in bodies are small");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn unknown_and_known_names_take_as_long() {
+    let server = TestServer::demo().await;
+    let http = reqwest::Client::new();
+    let mut timed = |name: &'static str| {
+        let (http, base) = (http.clone(), server.base.clone());
+        async move {
+            let mut times = Vec::new();
+            for n in 0..4u8 {
+                let client = from([127, 0, 1, n]);
+                let _ = &http;
+                let at = Instant::now();
+                sign_in(&client, &base, name, "wrong").await;
+                times.push(at.elapsed());
+            }
+            times.sort();
+            times[times.len() / 2]
+        }
+    };
+    let known = timed("admin").await;
+    let unknown = timed("nobody-at-all").await;
+    assert!(
+        unknown * 3 >= known,
+        "an unknown name answers in {unknown:?}, a known one in {known:?}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn bodies_without_a_token_are_refused_unread() {
+    let server = TestServer::demo().await;
+    // A body that never ends: the answer must come without reading it.
+    let (sender, receiver) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(1);
+    sender.send(Ok(b"{\"name\": \"".to_vec())).await.unwrap();
+    let endless = reqwest::Body::wrap_stream(tokio_stream_of(receiver));
+    let answer = tokio::time::timeout(
+        Duration::from_secs(5),
+        reqwest::Client::new()
+            .post(format!("{}/households", server.base))
+            .header("content-type", "application/json")
+            .body(endless)
+            .send(),
+    )
+    .await
+    .expect("an answer before the body ends")
+    .unwrap();
+    assert_eq!(answer.status().as_u16(), 401);
+    drop(sender);
+    let forged = reqwest::Client::new()
+        .post(format!("{}/households", server.base))
+        .bearer_auth("not.a.token")
+        .json(&json!({"name": "x"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(forged.status().as_u16(), 401);
+    server.stop().await;
+}
+
+fn tokio_stream_of(
+    mut receiver: tokio::sync::mpsc::Receiver<Result<Vec<u8>, std::io::Error>>,
+) -> impl futures_util::Stream<Item = Result<Vec<u8>, std::io::Error>> {
+    futures_util::stream::poll_fn(move |cx| receiver.poll_recv(cx))
+}
+
+#[tokio::test]
+async fn help_links_never_echo_the_host_header() {
+    let server = TestServer::demo().await;
+    let answer: Value = reqwest::Client::new()
+        .get(format!("{}/articles", server.base))
+        .header("host", "evil.example")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let help = answer["help"].as_str().unwrap();
+    assert!(!help.contains("evil"), "{help}");
+    assert_eq!(help, "/api/v1/articles");
+    server.stop().await;
+    let server = TestServer::start(&["--public-url", "https://api.example.org/"]).await;
+    let answer = server.call("GET", "articles", None, None).await;
+    assert_eq!(
+        answer.body["help"],
+        "https://api.example.org/api/v1/articles"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn keys_and_secrets_come_from_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("token.key");
+    std::fs::write(
+        &key,
+        "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+    )
+    .unwrap();
+    let users = dir.path().join("users");
+    std::fs::write(
+        &users,
+        "# accounts\nann:ann-secret:admin\n\nbob:bob-secret\n",
+    )
+    .unwrap();
+    let args = |db: &str| {
+        vec![
+            "--db".to_string(),
+            db.to_string(),
+            "--token-key-file".into(),
+            key.to_str().unwrap().into(),
+            "--user-file".into(),
+            users.to_str().unwrap().into(),
+        ]
+    };
+    let first_db = dir.path().join("a.db");
+    let first_args = args(first_db.to_str().unwrap());
+    let first =
+        TestServer::start_with(&first_args.iter().map(String::as_str).collect::<Vec<_>>()).await;
+    let token = first.login("ann", "ann-secret").await;
+    first.login("bob", "bob-secret").await;
+    let stored: Option<Vec<u8>> = first.state.store.with(|conn| {
+        rusqlite::OptionalExtension::optional(conn.query_row(
+            "SELECT value FROM meta WHERE key = 'token_key'",
+            [],
+            |row| row.get(0),
+        ))
+        .unwrap()
+    });
+    assert!(
+        stored.is_none(),
+        "with a key file the database holds no key"
+    );
+    first.stop().await;
+    // Another database, the same key: the token still holds.
+    let second_db = dir.path().join("b.db");
+    let second_args = args(second_db.to_str().unwrap());
+    let second =
+        TestServer::start_with(&second_args.iter().map(String::as_str).collect::<Vec<_>>()).await;
+    let answer = second
+        .call("GET", "articles?limit=1", Some(&token), None)
+        .await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    second.stop().await;
+    for ttl in ["10", "100000", "soon"] {
+        let parsed = <larder_server::Options as clap::Parser>::try_parse_from([
+            "larder-server",
+            "--token-ttl",
+            ttl,
+        ]);
+        assert!(parsed.is_err(), "--token-ttl {ttl}");
+    }
+}
+
+#[tokio::test]
+async fn the_console_is_sent_with_security_headers() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("index.html"),
+        "<!doctype html><title>c</title>",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("config.json"),
+        r#"{"data_api_base": "https://data.example.org/", "system_api_base": "https://system.example.org"}"#,
+    )
+    .unwrap();
+    let server = TestServer::start(&["--static", dir.path().to_str().unwrap()]).await;
+    let origin = server.base.trim_end_matches("/api/v1").to_string();
+    let page = reqwest::get(format!("{origin}/household")).await.unwrap();
+    let headers = page.headers().clone();
+    let policy = headers["content-security-policy"].to_str().unwrap();
+    assert!(policy.contains("frame-ancestors 'none'"), "{policy}");
+    assert!(
+        policy.contains("connect-src 'self' https://data.example.org https://system.example.org"),
+        "{policy}"
+    );
+    assert!(policy.starts_with("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'"));
+    assert_eq!(headers["x-content-type-options"], "nosniff");
+    assert_eq!(headers["referrer-policy"], "no-referrer");
+    server.stop().await;
+}
