@@ -42,11 +42,8 @@ pub fn FieldEditor(editor: Editor, inputs: Inputs, errors: RwSignal<Errors>) -> 
         }
     });
     let error = Signal::derive(move || errors.with(|e| e.get(name).cloned()));
-    let label = if editor.required {
-        format!("{} (required)", crate::schema::label(editor.field.name))
-    } else {
-        crate::schema::label(editor.field.name)
-    };
+    let label = crate::schema::label(editor.field.name);
+    let required = editor.required;
     let described = error_id.clone();
     let control = control(
         editor.kind,
@@ -58,8 +55,12 @@ pub fn FieldEditor(editor: Editor, inputs: Inputs, errors: RwSignal<Errors>) -> 
         described,
     );
     view! {
-        <div class="field" class:field-invalid=move || error.get().is_some() data-field=name>
+        <div class="field" class:field-invalid=move || error.get().is_some() data-field=name
+            data-required=required.then_some("true")>
             <label for=id.clone()>{label}</label>
+            // Beside the label, not in it: the field's name stays its name for assistive tools,
+            // which learn it is required from the form's own check and its message.
+            {required.then(|| view! { <span class="required-mark">"required"</span> })}
             {control}
             {move || error.get().map(|message| view! { <p class="field-error" id=error_id.clone()>{message}</p> })}
         </div>

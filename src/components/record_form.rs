@@ -57,6 +57,7 @@ pub fn RecordForm(
             {slug.map(|slug| view! {
                 <div class="field" class:field-invalid=move || slug_error.get().is_some()>
                     <label for="field-urn">"URN slug"</label>
+                    <span class="required-mark">"required"</span>
                     <div class="slug-input">
                         <span class="muted">{urn_prefix.clone()}</span>
                         <input id="field-urn" type="text" autocomplete="off" placeholder="e.g. vitamin-d-2024"
@@ -64,7 +65,7 @@ pub fn RecordForm(
                             aria-invalid=move || slug_error.get().is_some().then_some("true")
                             on:input=move |ev| { slug.set(event_target_value(&ev)); errors.update(|e| { e.remove("urn"); }); }/>
                     </div>
-                    <p class="hint" id="field-urn-hint">"Lower-case letters and digits with - or _; leave empty and the service assigns one."</p>
+                    <p class="hint" id="field-urn-hint">"Lower-case letters and digits with - or _; it becomes part of the record's URN."</p>
                     {move || slug_error.get().map(|m| view! { <p class="field-error">{m}</p> })}
                 </div>
             })}

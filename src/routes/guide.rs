@@ -7,10 +7,11 @@ use leptos_router::components::A;
 
 use crate::components::error_view::ErrorView;
 use crate::components::highlight::Highlighted;
-use crate::routes::kb::{can_write, never, record_href};
+use crate::routes::kb::{can_create, record_href};
 use crate::schema::highlight::fragments;
-use crate::schema::schema;
+use crate::schema::schema_of;
 use crate::ApiClient;
+use larder_contract::collections::{GUIDELINES, GUIDES};
 
 /// How many guidelines one view shows (a guide rarely has more).
 const LIMIT: u32 = 200;
@@ -61,14 +62,14 @@ pub fn GuidelinesOf(guide_urn: String) -> impl IntoView {
             Ok::<Vec<Row>, ApiError>(rows)
         }
     });
-    let writable = schema("guidelines").map(can_write).unwrap_or_else(never);
+    let writable = can_create(schema_of(&GUIDELINES));
     let new_href = move || {
         let enc = larder_api::config::encode_component;
         let urn = urn.get_value();
         format!(
             "/records/guidelines/new?guide_urn={}&back={}",
             enc(&urn),
-            enc(&record_href("guides", &urn))
+            enc(&record_href(GUIDES.path, &urn))
         )
     };
     view! {
@@ -102,7 +103,7 @@ pub fn GuidelinesOf(guide_urn: String) -> impl IntoView {
                                     <li>
                                         <span class="seq" title="Sequence number">{g.sequence_no.map(|n| n.to_string()).unwrap_or_else(|| "–".into())}</span>
                                         <div>
-                                            <A href=crate::app::link(record_href("guidelines", &id))>{g.title.clone().filter(|t| !t.is_empty()).unwrap_or_else(|| "Guideline".into())}</A>
+                                            <A href=crate::app::link(record_href(GUIDELINES.path, &id))>{g.title.clone().filter(|t| !t.is_empty()).unwrap_or_else(|| "Guideline".into())}</A>
                                             <p>{if marked.is_empty() {
                                                 text.into_any()
                                             } else {

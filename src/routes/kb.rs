@@ -55,7 +55,6 @@ pub struct RoleGates {
     create: [Memo<bool>; 7],
     delete: [Memo<bool>; 7],
     enhance: [Memo<bool>; 7],
-    never: Memo<bool>,
 }
 
 impl RoleGates {
@@ -76,7 +75,6 @@ impl RoleGates {
             create: gate(|c, i| c.roles.create.allows(&i.roles)),
             delete: gate(|c, i| c.roles.delete.allows(&i.roles)),
             enhance: gate(|c, i| c.roles.enhance.allows(&i.roles)),
-            never: Memo::new(|_| false),
         });
     }
 }
@@ -103,11 +101,6 @@ pub fn can_create(schema: &'static Schema) -> Memo<bool> {
 /// Whether the signed-in identity may run an enhancement: writers of the collection, and agents.
 pub fn can_enhance(schema: &'static Schema) -> Memo<bool> {
     expect_context::<RoleGates>().enhance[gate_index(schema)]
-}
-
-/// A gate that stays shut (for a record of no known collection).
-pub fn never() -> Memo<bool> {
-    expect_context::<RoleGates>().never
 }
 
 /// Whether the signed-in identity may delete in the collection.

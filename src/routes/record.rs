@@ -76,6 +76,8 @@ fn Loaded(
     let title = schema
         .title_of(&record)
         .unwrap_or_else(|| identifier.clone());
+    // A published guide takes no change or delete (production answers 409): no buttons for them.
+    let frozen = schema.collection.is_frozen(&record);
     let writable = can_write(schema);
     let deletable = can_delete(schema);
     let client = expect_context::<ApiClient>();
@@ -143,10 +145,10 @@ fn Loaded(
         <div class="records-head">
             <h1>{title.clone()}</h1>
             <div class="actions">
-                <Show when=move || writable.get() && !editing.get()>
+                <Show when=move || writable.get() && !editing.get() && !frozen>
                     <button type="button" on:click=move |_| editing.set(true)>"Edit"</button>
                 </Show>
-                <Show when=move || deletable.get() && !editing.get()>
+                <Show when=move || deletable.get() && !editing.get() && !frozen>
                     <ConfirmButton label=format!("Delete {}", schema.collection.singular.to_lowercase())
                         question=question.clone() on_confirm=Callback::new(move |()| { delete.dispatch(()); })
                         disabled=delete.pending()/>
@@ -154,6 +156,9 @@ fn Loaded(
             </div>
         </div>
         <p class="identifier"><code>{identifier.clone()}</code></p>
+        {frozen.then(|| view! {
+            <p class="hint" role="note">{format!("This {} is published (active and public): the service accepts no change to it and no deletion.", schema.collection.singular.to_lowercase())}</p>
+        })}
         {parent.map(|(href, singular)| view! {
             <p class="parent-link"><A href=crate::app::link(href)>{format!("Back to the {}", singular.to_lowercase())}</A></p>
         })}

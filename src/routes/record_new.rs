@@ -12,7 +12,7 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use crate::components::record_form::{apply_field_errors, RecordForm};
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
-use crate::routes::kb::{can_write, record_href, remember, use_schema, CollectionNav};
+use crate::routes::kb::{can_create, record_href, remember, use_schema, CollectionNav};
 use crate::schema::form::{create_body, create_editors, Errors};
 use crate::schema::Schema;
 use crate::ApiClient;
@@ -116,7 +116,7 @@ fn NewOf(schema: &'static Schema) -> impl IntoView {
     let navigate_cancel = use_navigate();
     let cancel_target = back.unwrap_or_else(|| format!("/records/{path}"));
     let on_cancel = Callback::new(move |()| navigate_cancel(&cancel_target, Default::default()));
-    let writable = can_write(schema);
+    let writable = can_create(schema);
     view! {
         <p class="breadcrumbs"><A href=crate::app::link(format!("/records/{path}"))>{schema.collection.plural}</A></p>
         <h1>{format!("New {}", schema.collection.singular.to_lowercase())}</h1>

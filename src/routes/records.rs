@@ -3,8 +3,8 @@
 
 use larder_api::types::SearchResults;
 use larder_api::{ApiError, Record, SearchQuery};
-use larder_contract::collections::TEXTBOOKS;
 use larder_contract::limits::MAX_PAGE_SIZE;
+use larder_contract::{Browsing, Collection};
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
@@ -14,7 +14,7 @@ use crate::components::error_view::ErrorView;
 use crate::components::facets::{ActiveFilters, Facets};
 use crate::components::pager::{use_page, Pager, LONGEST_PAGE};
 use crate::components::records_table::Table;
-use crate::routes::kb::{cached_records, can_write, use_schema, CollectionNav};
+use crate::routes::kb::{cached_records, can_create, use_schema, CollectionNav};
 use crate::schema::window::chunks;
 use crate::schema::Schema;
 use crate::ApiClient;
@@ -117,8 +117,9 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
     let client = expect_context::<ApiClient>();
     let query = use_query_map();
     let page = use_page(PAGE_SIZE, LONGEST_PAGE);
-    // Passages are listed per textbook (the API has no collection-wide list): `?textbook=URN`.
-    let textbook = Memo::new(move |_| query.with(|q| q.get("textbook")).filter(|t| !t.is_empty()));
+    // A collection production lists per parent only (a textbook's passages): `?parent=URN`.
+    let browsing = schema.collection.browsing();
+    let parent = Memo::new(move |_| query.with(|q| q.get("parent")).filter(|t| !t.is_empty()));
     let state = Memo::new(move |_| {
         query.with(|q| SearchState {
             q: q.get("q"),
@@ -136,21 +137,27 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
     });
     let rows = LocalResource::new(move || {
         let (client, state, (limit, offset)) = (client.clone(), state.get(), page.get());
-        let textbook = textbook.get();
+        let parent = parent.get();
         async move {
-            if schema.collection.path == "textbook-passages" {
-                let Some(textbook) = textbook else {
-                    return Ok(Rows::Listed(Vec::new()));
-                };
-                let pages = in_pages(limit, offset, Vec::len, |size, from| {
-                    client.passages_of(&textbook, size, from)
-                })
-                .await?;
-                let rows = pages.into_iter().flatten().filter_map(|p| {
-                    let record = serde_json::to_value(&p).ok()?.as_object()?.clone();
-                    Some((p.id.clone().unwrap_or_default(), Some(record)))
-                });
-                return Ok(Rows::Listed(rows.collect()));
+            match browsing {
+                Browsing::List => {}
+                Browsing::OnTheirParents => return Ok(Rows::Listed(Vec::new())),
+                Browsing::ByParent(_) => {
+                    let Some(parent) = parent else {
+                        return Ok(Rows::Listed(Vec::new()));
+                    };
+                    let pages = in_pages(limit, offset, Vec::len, |size, from| {
+                        client.list_children(schema.collection, &parent, size, from)
+                    })
+                    .await?;
+                    let rows = pages.into_iter().flatten().map(|record| {
+                        (
+                            schema.identifier_of(&record).unwrap_or_default(),
+                            Some(record),
+                        )
+                    });
+                    return Ok(Rows::Listed(rows.collect()));
+                }
             }
             if schema.collection.routes.search.by_reference() && state.active() {
                 let mut base =
@@ -206,7 +213,7 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
         Some(Ok(Rows::Found(f))) => Some(f.total),
         _ => None,
     });
-    let writable = can_write(schema);
+    let writable = can_create(schema);
     view! {
         <div class="records-head">
             <h1>{schema.collection.plural}</h1>
@@ -215,15 +222,15 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
             </Show>
         </div>
         <CollectionNav current=path/>
-        {if path == "textbook-passages" {
-            view! {
-                <TextbookPicker chosen=textbook/>
-                <Show when=move || textbook.get().is_some()>
+        {match browsing {
+            Browsing::ByParent(parent_collection) => view! {
+                <ParentPicker schema parent_collection chosen=parent/>
+                <Show when=move || parent.get().is_some()>
                     <Listing schema state rows page shown total/>
                 </Show>
-            }.into_any()
-        } else {
-            view! { <Listing schema state rows page shown total/> }.into_any()
+            }.into_any(),
+            Browsing::OnTheirParents => view! { <OnTheirParents schema/> }.into_any(),
+            Browsing::List => view! { <Listing schema state rows page shown total/> }.into_any(),
         }}
     }
 }
@@ -267,38 +274,47 @@ fn Listing(
     }
 }
 
-/// Which textbook's passages to list; the choice lives in the URL (`?textbook=URN`).
+/// Which parent's records to list; the choice lives in the URL (`?parent=URN`).
 #[component]
-fn TextbookPicker(chosen: Memo<Option<String>>) -> impl IntoView {
+fn ParentPicker(
+    schema: &'static Schema,
+    parent_collection: &'static Collection,
+    chosen: Memo<Option<String>>,
+) -> impl IntoView {
     let client = expect_context::<ApiClient>();
     let navigate = use_navigate();
-    let textbooks = LocalResource::new(move || {
+    let parents = LocalResource::new(move || {
         let client = client.clone();
         async move {
             let query = SearchQuery::new("")
                 .sort("title asc")
                 .page(MAX_PAGE_SIZE, 0);
-            client.search_records(&TEXTBOOKS, &query).await
+            client.search_records(parent_collection, &query).await
         }
     });
     let choose = move |ev: leptos::ev::Event| {
         let urn = event_target_value(&ev);
         let enc = larder_api::config::encode_component;
         navigate(
-            &format!("?textbook={}&limit={PAGE_SIZE}", enc(&urn)),
+            &format!("?parent={}&limit={PAGE_SIZE}", enc(&urn)),
             Default::default(),
         );
     };
+    let parent_one = parent_collection.singular.to_lowercase();
+    let parent_path = parent_collection.path;
     view! {
-        <p class="hint">"Passages are kept per textbook (the service has no list of all passages). Choose a textbook to list its passages by page and sequence; open a textbook to browse its structure. "
-            <A href=crate::app::link("/records/textbooks")>"Go to the textbooks"</A></p>
-        <label for="passages-textbook">"Textbook"</label>
-        <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading textbooks…"</p> }>
-            {move || textbooks.get().map(|found| match found {
+        <p class="hint">{format!(
+            "{} are kept per {parent_one}: the service has no list of all of them. Choose a {parent_one} to list its {}. ",
+            schema.collection.plural, schema.collection.plural.to_lowercase()
+        )}
+            <A href=crate::app::link(format!("/records/{parent_path}"))>{format!("Go to the {}", parent_collection.plural.to_lowercase())}</A></p>
+        <label for="records-parent">{parent_collection.singular}</label>
+        <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading…"</p> }>
+            {move || parents.get().map(|found| match found {
                 Err(error) => view! { <ErrorView error/> }.into_any(),
                 Ok(found) => view! {
-                    <select id="passages-textbook" on:change=choose.clone()>
-                        <option value="" selected=move || chosen.get().is_none()>"Choose a textbook…"</option>
+                    <select id="records-parent" on:change=choose.clone()>
+                        <option value="" selected=move || chosen.get().is_none()>{format!("Choose a {}…", parent_collection.singular.to_lowercase())}</option>
                         {found.results.into_iter().map(|hit| {
                             let urn = hit.record.get("urn").and_then(|u| u.as_str()).unwrap_or_default().to_string();
                             let title = hit.record.get("title").and_then(|t| t.as_str()).unwrap_or(&urn).to_string();
@@ -312,9 +328,35 @@ fn TextbookPicker(chosen: Memo<Option<String>>) -> impl IntoView {
     }
 }
 
+/// A collection listed nowhere but on its parents' pages (artifacts): where to find them.
+#[component]
+fn OnTheirParents(schema: &'static Schema) -> impl IntoView {
+    let parents: Vec<&'static Collection> = larder_contract::COLLECTIONS
+        .iter()
+        .filter(|c| c.has_urn())
+        .filter(|c| {
+            schema
+                .collection
+                .parent
+                .is_some_and(|p| p.collection.is_none_or(|only| only == c.path))
+        })
+        .collect();
+    view! {
+        <p class="hint">{format!(
+            "{} belong to records and are listed on each record's page, where they are uploaded and downloaded too. Open a record of:",
+            schema.collection.plural
+        )}</p>
+        <ul class="parent-links">
+            {parents.into_iter().map(|c| view! {
+                <li><A href=crate::app::link(format!("/records/{}", c.path))>{c.plural}</A></li>
+            }).collect_view()}
+        </ul>
+    }
+}
+
 #[component]
 fn Empty(schema: &'static Schema, searching: bool) -> impl IntoView {
-    let writable = can_write(schema);
+    let writable = can_create(schema);
     let path = schema.collection.path;
     view! {
         <p class="empty">

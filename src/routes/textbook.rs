@@ -9,9 +9,10 @@ use serde_json::Value;
 
 use crate::components::error_view::ErrorView;
 use crate::routes::bulk_replace::BulkReplace;
-use crate::routes::kb::{can_write, never, record_href};
-use crate::schema::schema;
+use crate::routes::kb::{can_create, record_href};
+use crate::schema::schema_of;
 use crate::ApiClient;
+use larder_contract::collections::TEXTBOOK_PASSAGES;
 
 /// The most page buttons a node offers at once (a long part gets the first ones).
 const MAX_PAGE_BUTTONS: i64 = 60;
@@ -40,14 +41,8 @@ pub fn TextbookStructure(
     let selected = RwSignal::new(None::<(i64, i64)>);
     let page = RwSignal::new(None::<i64>);
     let urn = StoredValue::new(textbook_urn);
-    // wire-notes calls the embedded list `artifacts`; interface.md `artifact_records`.
-    let artifacts = textbook
-        .get("artifacts")
-        .or_else(|| textbook.get("artifact_records"))
-        .cloned();
-    let writable = schema("textbook-passages")
-        .map(can_write)
-        .unwrap_or_else(never);
+    let artifacts = textbook.get("artifacts").cloned();
+    let writable = can_create(schema_of(&TEXTBOOK_PASSAGES));
     view! {
         <section class="card section" aria-labelledby="structure-heading">
             <h2 id="structure-heading">"Structure"</h2>
@@ -187,7 +182,7 @@ fn passage_view(passage: Passage) -> impl IntoView {
         <li class="passage">
             <p class="muted">{passage.structure_path.join(" › ")}</p>
             <p>{passage.text.clone()}</p>
-            <A href=crate::app::link(record_href("textbook-passages", &id)) attr:class="muted">{format!("Passage {}", passage.sequence_no.unwrap_or_default())}</A>
+            <A href=crate::app::link(record_href(TEXTBOOK_PASSAGES.path, &id)) attr:class="muted">{format!("Passage {}", passage.sequence_no.unwrap_or_default())}</A>
         </li>
     }
 }

@@ -1,7 +1,6 @@
 import { APIRequestContext, Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { api, apiToken, armFault, faultControl } from './helpers';
-import { signIn, unique, visit } from './records-common';
+import { api, apiToken, armFault, createRecord, faultControl, signInCurator as signIn, unique, goInApp as visit } from './helpers';
 
 // The console against a misbehaving service: larder-server runs with --fault-injection, and
 // `/__faults` arms a fault on one route and counts what reached it. For each fault the console
@@ -18,11 +17,7 @@ async function hits(request: APIRequestContext, method: string, path: string) {
 async function article(request: APIRequestContext) {
   const token = await apiToken(request, 'curator', 'curator-demo');
   const slug = unique('fault');
-  const created = await request.post(api('articles'), {
-    headers: { Authorization: `Bearer ${token}` },
-    data: { urn: slug, title: `Fault ${slug}`, content: 'Target of an injected fault.' },
-  });
-  expect(created.status()).toBe(201);
+  await createRecord(request, token, 'articles', { urn: slug, title: `Fault ${slug}`, content: 'Target of an injected fault.' });
   return { urn: `urn:article:${slug}`, title: `Fault ${slug}`, token };
 }
 
@@ -142,6 +137,9 @@ test('a create answered 503 is sent once, creates nothing and keeps the form', a
   await visit(page, '/records/articles/new');
   await page.getByLabel('URN slug').fill(slug);
   await page.getByLabel('Title', { exact: true }).fill(`Created once ${slug}`);
+  await page.getByLabel('Venue', { exact: true }).fill('Fault Journal');
+  await page.getByLabel('Authors', { exact: true }).fill('F. Ault');
+  await page.getByLabel('Authors', { exact: true }).press('Enter');
   await armFault(request, 'POST', '/api/v1/articles', [{ kind: 'status', status: 503 }]);
   await page.getByRole('button', { name: 'Create article' }).click();
   await expect(page.getByRole('alert').filter({ hasText: /Unavailable/i })).toBeVisible();

@@ -43,7 +43,7 @@ export async function screenshots(page: Page, name: string) {
 }
 
 /** A bearer token straight from the service, for arranging state behind the page's back. */
-export async function apiToken(request: APIRequestContext, username: string, password: string) {
+export async function apiToken(request: APIRequestContext, username = 'curator', password = 'curator-demo') {
   const answer = await request.post(api('system/login'), { data: { username, password } });
   expect(answer.status()).toBe(200);
   const result = (await answer.json()).result;
@@ -57,4 +57,47 @@ export const faultControl = () => new URL('/__faults', process.env.BASE_URL).hre
 export async function armFault(request: APIRequestContext, method: string, path: string, faults: object[]) {
   const answer = await request.post(faultControl(), { data: { method, path, faults } });
   expect(answer.status(), 'larder-server runs with --fault-injection').toBe(204);
+}
+
+/** Which wire the server answers with (`cargo xtask test` runs journeys against both). */
+export const WIRE = process.env.LARDER_WIRE ?? 'reference';
+/** Whether the server answers as production does. */
+export const production = WIRE === 'production';
+
+/** A slug no earlier run has used. */
+export function unique(prefix: string) {
+  return `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+}
+
+/** What a create of each collection needs beside the caller's fields (production's required
+ * fields, and the state that avoids the guide workflow's 409). */
+const CREATE_DEFAULTS: Record<string, object> = {
+  articles: { venue: 'Journey Journal', content: '', authors: ['A. Author'] },
+  guides: { description: 'A journey guide.', url: 'https://example.org/journey', license: 'CC-BY-4.0', content: 'Journey content.', status: 'draft' },
+  textbooks: {},
+  fctables: { database_name: 'Journey DB', compiling_institution: 'Journey Institute' },
+  guidelines: { status: 'active', review_status: 'verified' },
+  artifacts: { file_url: 'https://example.org/file.txt', file_type: 'txt', file_size: 1 },
+};
+
+/** Creates a record through the API as production accepts it; its stored form. */
+export async function createRecord(request: APIRequestContext, token: string, collection: string, fields: object) {
+  const data = { ...(CREATE_DEFAULTS[collection] ?? {}), ...fields };
+  const answer = await request.post(api(collection), { headers: { Authorization: `Bearer ${token}` }, data });
+  expect(answer.ok(), `${collection}: ${await answer.text()}`).toBeTruthy();
+  return (await answer.json()).result;
+}
+
+/** Uploads a file to `parent` through the API; the artifact. */
+export async function uploadFile(request: APIRequestContext, token: string, parent: string, name: string, bytes: Buffer, title?: string) {
+  const multipart: Record<string, unknown> = { parent_urn: parent, file: { name, mimeType: 'application/octet-stream', buffer: bytes } };
+  if (title) multipart.title = title;
+  const answer = await request.post(api('artifacts/upload'), { headers: { Authorization: `Bearer ${token}` }, multipart: multipart as never });
+  expect(answer.ok(), await answer.text()).toBeTruthy();
+  return (await answer.json()).result;
+}
+
+/** Signs in as the curator (or another account) for the knowledge-base journeys. */
+export async function signInCurator(page: Page, username = 'curator', password = 'curator-demo') {
+  await signIn(page, username, password);
 }

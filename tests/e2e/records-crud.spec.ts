@@ -1,16 +1,26 @@
 import { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { signIn, screens, unique, visit } from './records-common';
+import { signInCurator as signIn, screenshots as screens, unique, goInApp as visit } from './helpers';
 
 // For each main collection: create, find by search, open, edit, delete.
 const cases = [
   { path: 'articles', singular: 'article', plural: 'Articles', extra: async (page: Page) => {
+      // What production requires of an article, and the author its reads need.
+      await page.getByLabel('Venue', { exact: true }).fill('Journey Journal');
+      await page.getByLabel('Authors', { exact: true }).fill('J. Ourney');
+      await page.getByLabel('Authors', { exact: true }).press('Enter');
       await page.getByLabel('Publication year').fill('2025');
       await page.getByLabel('Tags', { exact: true }).fill('journey');
       await page.getByLabel('Tags', { exact: true }).press('Enter');
     } },
   // Only administrators may delete guides (wire-notes), so this one runs as admin.
   { path: 'guides', singular: 'guide', plural: 'Guides', user: ['admin', 'admin-demo'], extra: async (page: Page) => {
+      await page.getByLabel('Description', { exact: true }).fill('A guide made by a journey.');
+      await page.getByLabel('URL', { exact: true }).fill('https://example.org/journey');
+      await page.getByLabel('License', { exact: true }).selectOption('CC-BY-4.0');
+      await page.getByLabel('Content', { exact: true }).fill('Eat well.');
+      // An active guide must be verified first (production answers 409): a draft.
+      await page.getByLabel('Status', { exact: true }).selectOption('draft');
       await page.getByLabel('Region').fill('FR');
       await page.getByLabel('Review status').selectOption('pending_review');
     } },
@@ -18,6 +28,8 @@ const cases = [
       await page.getByLabel('Publisher', { exact: true }).fill('Journey Press');
     } },
   { path: 'fctables', singular: 'food composition table', plural: 'Food composition tables', extra: async (page: Page) => {
+      await page.getByLabel('Database name').fill('Journey DB');
+      await page.getByLabel('Compiling institution').fill('Journey Institute');
       // Numbers are validated before anything is sent.
       await page.getByLabel('Number of entries').fill('many');
       await page.getByLabel('Completeness percent').fill('87.5');

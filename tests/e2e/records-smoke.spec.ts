@@ -1,5 +1,5 @@
 import { test, expect } from './fixtures';
-import { signIn, screens, visit } from './records-common';
+import { signInCurator as signIn, screenshots as screens, goInApp as visit } from './helpers';
 
 test('every collection lists, and records open', async ({ page }) => {
   const problems: string[] = [];
@@ -23,11 +23,15 @@ test('every collection lists, and records open', async ({ page }) => {
     await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
     await expect(page.getByRole('link', { name: expected })).toBeVisible();
   }
-  // Identifier-only listings show titles, resolved from the records.
+  // Artifacts have no listing of their own: the page says where they are.
   await page.getByRole('navigation', { name: 'Collections' }).getByRole('link', { name: 'Artifacts' }).click();
-  await expect(page.getByRole('link', { name: 'Summary (plain text)' })).toBeVisible();
-  await screens(page, 'artifacts-list');
-  await page.getByRole('navigation', { name: 'Collections' }).getByRole('link', { name: 'Guidelines' }).click();
+  await expect(page.getByText('Artifacts belong to records and are listed on each record')).toBeVisible();
+  await page.locator('ul.parent-links').getByRole('link', { name: 'Guides' }).click();
+  await page.getByRole('link', { name: 'Eat Well: National Dietary Guidelines 2024' }).click();
+  await expect(page.getByRole('link', { name: 'eat-well-2024-summary.txt' })).toBeVisible();
+  await screens(page, 'artifacts-of-a-guide');
+  // Identifier-only listings show titles, resolved from the records.
+  await visit(page, '/records/guidelines');
   await expect(page.getByRole('heading', { name: 'Guidelines', level: 1 })).toBeVisible();
   await expect(page.locator('table.records tbody tr').first().getByRole('link')).not.toHaveText(/^[0-9a-f-]{36}$/);
   // Passages have no collection-wide list: the page says where they are.

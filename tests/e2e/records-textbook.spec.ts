@@ -1,6 +1,5 @@
 import { test, expect } from './fixtures';
-import { apiToken, signIn, screens, unique, visit } from './records-common';
-import { armFault } from './helpers';
+import { apiToken, createRecord, signInCurator as signIn, screenshots as screens, unique, uploadFile, goInApp as visit, armFault } from './helpers';
 
 test("a textbook's tree leads to a page's passages", async ({ page }) => {
   await signIn(page);
@@ -31,21 +30,16 @@ test("a textbook's tree leads to a page's passages", async ({ page }) => {
 
 test('a bulk replace: paste, preview, confirm, summary, and the pages show the new passages', async ({ page, request }) => {
   // A fresh textbook with one file, so the demo textbook stays as it is.
-  const headers = { Authorization: `Bearer ${await apiToken(request)}` };
+  const token = await apiToken(request);
   const slug = unique('journey-textbook');
-  const made = await request.post('/api/v1/textbooks', { headers, data: { urn: slug, title: 'Journey replace textbook', page_count: 4 } });
-  expect(made.ok()).toBeTruthy();
-  const upload = await request.post('/api/v1/artifacts/upload', {
-    headers,
-    multipart: { parent_urn: `urn:textbook:${slug}`, title: 'Journey full text', file: { name: 'book.txt', mimeType: 'text/plain', buffer: Buffer.from('one two three') } },
-  });
-  expect(upload.ok()).toBeTruthy();
+  await createRecord(request, token, 'textbooks', { urn: slug, title: 'Journey replace textbook', page_count: 4 });
+  const upload = await uploadFile(request, token, `urn:textbook:${slug}`, 'book.txt', Buffer.from('one two three'), 'Journey full text');
 
   await signIn(page);
   await visit(page, `/records/textbooks/urn:textbook:${slug}`);
   await expect(page.getByRole('heading', { name: 'Journey replace textbook', level: 1 })).toBeVisible();
   await expect(page.getByText('This textbook has no structure tree yet.')).toBeVisible();
-  await expect(page.getByLabel('Artifact (file) the passages come from')).toHaveValue((await upload.json()).result.id);
+  await expect(page.getByLabel('Artifact (file) the passages come from')).toHaveValue(upload.id);
   const body = {
     extractor_name: 'journey',
     structure_tree: { roots: [{ id: 'c1', title: 'Journey chapter', kind: 'chapter', page_start: 1, page_end: 2, children: [] }] },
@@ -82,7 +76,7 @@ test("the passages tab lists a chosen textbook's passages, paged, by link", asyn
   await visit(page, '/records/textbook-passages');
   await expect(page.getByText('Passages are kept per textbook')).toBeVisible();
   await page.getByLabel('Textbook', { exact: true }).selectOption('urn:textbook:foundations-of-nutrition-science');
-  await expect(page).toHaveURL(/textbook=urn%3Atextbook%3Afoundations-of-nutrition-science/);
+  await expect(page).toHaveURL(/parent=urn%3Atextbook%3Afoundations-of-nutrition-science/);
   await screens(page, 'passages');
   const rows = page.locator('table.records tbody tr');
   await expect(rows).toHaveCount(25);

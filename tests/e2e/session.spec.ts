@@ -47,7 +47,7 @@ test('a refusal says "Not allowed" and keeps the session', async ({ page, reques
   await signIn(page, 'noah', 'noah-demo');
   await goInApp(page, `/household/members/${member}`);
   await expect(page.locator('.error[role=alert]')).toContainText('Not allowed');
-  await expect(page.locator('.error[role=alert]')).toContainText('belongs to someone else');
+  await expect(page.locator('.error[role=alert]')).toContainText('do not have access');
   await expect(page.getByText('Signed in as noah')).toBeVisible();
 });
 

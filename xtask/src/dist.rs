@@ -16,9 +16,10 @@ use crate::process::{command, exec, root};
 /// No `'unsafe-inline'` anywhere: the console sizes elements through the CSS object model
 /// (Leptos `style:height=`, which the policy does not govern), never with `style` attributes,
 /// and the journeys fail on any violation.
-pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
-style-src 'self'; connect-src 'self'; \
-img-src 'self' https: data:; object-src 'none'; base-uri 'self'; form-action 'self'";
+pub fn csp() -> String {
+    // The same policy `larder-server --static` sends as a header (which adds frame-ancestors).
+    larder_contract::hosting::policy(&[], false)
+}
 
 /// The `config.json` template: the format of src/config.rs, every key optional.
 const CONFIG_EXAMPLE: &str = r#"{
@@ -127,7 +128,10 @@ fn base_href(html: &str) -> Option<&str> {
 
 /// Puts the policy right after `<meta charset>`, before anything it governs.
 fn add_policy(html: &str) -> Result<String> {
-    let meta = format!("<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">");
+    let meta = format!(
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">",
+        csp()
+    );
     let charset = html
         .find("<meta charset")
         .context("index.html has no <meta charset>")?;

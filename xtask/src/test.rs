@@ -112,8 +112,13 @@ fn wasm_tests() -> Result<()> {
 /// root instead).
 const E2E_PREFIX: &str = "/console/";
 
+/// The journeys that run a second time against `larder-server --wire production`: every
+/// knowledge-base and household journey (issue 12).
+const PRODUCTION_WIRE_JOURNEYS: &[&str] = &["records-", "household"];
+
 /// The `cargo xtask dist` build (external loader, strict Content-Security-Policy), served by the
-/// server under the prefix above, driven by Playwright in Debian's Chromium.
+/// server under the prefix above, driven by Playwright in Debian's Chromium: every journey against
+/// the reference wire, then the knowledge-base and household journeys against the production wire.
 fn playwright() -> Result<()> {
     let prefix = crate::dist::normalise_public_url(
         &std::env::var("LARDER_E2E_PREFIX").unwrap_or_else(|_| E2E_PREFIX.to_string()),
@@ -121,22 +126,36 @@ fn playwright() -> Result<()> {
     let dist = "target/playwright-dist";
     crate::dist::build(dist, Some(&prefix))?;
     let binary = debug_server()?;
-    let server = Server::start(
-        &binary,
-        &[
-            "--addr",
-            "127.0.0.1:0",
-            "--db",
-            ":memory:",
-            "--demo",
-            "--static",
-            dist,
-            "--static-prefix",
-            &prefix,
-            // The fault journeys arm faults through /__faults.
-            "--fault-injection",
-        ],
-    )?;
-    let base_url = format!("{}{prefix}", server.url);
-    exec(command("npx", &["playwright", "test"]).env("BASE_URL", &base_url))
+    for wire in ["reference", "production"] {
+        let server = Server::start(
+            &binary,
+            &[
+                "--addr",
+                "127.0.0.1:0",
+                "--db",
+                ":memory:",
+                "--demo",
+                "--wire",
+                wire,
+                "--static",
+                dist,
+                "--static-prefix",
+                &prefix,
+                // The fault journeys arm faults through /__faults.
+                "--fault-injection",
+            ],
+        )?;
+        let base_url = format!("{}{prefix}", server.url);
+        let mut args = vec!["playwright", "test"];
+        if wire == "production" {
+            args.extend_from_slice(PRODUCTION_WIRE_JOURNEYS);
+        }
+        eprintln!("journeys against the {wire} wire");
+        exec(
+            command("npx", &args)
+                .env("BASE_URL", &base_url)
+                .env("LARDER_WIRE", wire),
+        )?;
+    }
+    Ok(())
 }

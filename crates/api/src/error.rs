@@ -90,11 +90,13 @@ impl ApiFailure {
                     .or_else(|| item.get("message"))?
                     .as_str()?
                     .to_string();
+                // The top-level field the problem is in: `["body", "geographic_context",
+                // "income_setting"]` belongs to the form's `geographic_context`.
                 let field = match item.get("loc") {
                     Some(Value::Array(loc)) => loc
                         .iter()
-                        .rev()
-                        .find_map(|l| l.as_str().filter(|s| *s != "body"))?,
+                        .filter_map(Value::as_str)
+                        .find(|s| !matches!(*s, "body" | "query" | "path"))?,
                     _ => item.get("field")?.as_str()?,
                 };
                 Some((field.to_string(), message))

@@ -102,6 +102,30 @@ impl<T: Transport> Client<T> {
         self.call(request).await
     }
 
+    /// The records of `collection` hanging from `parent_urn` (a full URN), a page at a time:
+    /// `{collection}/by-<parent>/{urn}` (a guide's guidelines, a textbook's passages), or
+    /// `artifacts?parent_urn=` (only interface.md has that one; production answers 405).
+    pub async fn list_children(
+        &self,
+        collection: &Collection,
+        parent_urn: &str,
+        limit: u32,
+        offset: u32,
+    ) -> Result<Vec<Record>, ApiError> {
+        let Some((path, query)) = collection.children_path(&path_segment(parent_urn)) else {
+            return Err(ApiError::Caller(format!(
+                "{} do not hang from another record.",
+                collection.plural
+            )));
+        };
+        let mut request = Request::new(Api::Data, Method::Get, path);
+        if let Some((field, _)) = query {
+            request = request.query(field, parent_urn);
+        }
+        self.call(request.query("limit", limit).query("offset", offset))
+            .await
+    }
+
     /// `GET {collection}/{identifier}`; a slug, a URN or a UUID.
     pub async fn get_record(
         &self,

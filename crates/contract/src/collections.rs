@@ -129,6 +129,17 @@ pub enum ReadRule {
     AsParent,
 }
 
+/// How a console lists a collection's records.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Browsing {
+    /// `GET {path}` pages through them.
+    List,
+    /// Per parent of this collection, through the by-parent route (a textbook's passages).
+    ByParent(&'static Collection),
+    /// No listing production offers: they are shown on their parents' pages (artifacts).
+    OnTheirParents,
+}
+
 /// One data collection of the API.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Collection {
@@ -156,6 +167,9 @@ pub struct Collection {
     pub record_type: Option<&'static str>,
     /// Fields whose `null` in an update clears them (every other `null` is dropped).
     pub clearable: &'static [&'static str],
+    /// A record whose fields hold all these values can no longer be changed or deleted (a
+    /// published guide: active and public); empty when nothing freezes a record.
+    pub frozen_when: &'static [(&'static str, &'static str)],
     /// Fields a create should carry although production's schema takes it without them: a
     /// record stored without them can no longer be read there (an article without authors).
     pub advised: &'static [&'static str],
@@ -356,6 +370,7 @@ pub const ARTICLES: Collection = Collection {
     record_type: None,
     clearable: &[],
     advised: &["authors"],
+    frozen_when: &[],
     routes: Routes {
         list: Offered::Production,
         search: Offered::Production,
@@ -454,6 +469,7 @@ pub const GUIDES: Collection = Collection {
     record_type: None,
     clearable: &["publication_year"],
     advised: &[],
+    frozen_when: &[("status", "active"), ("visibility", "public")],
     routes: Routes {
         list: Offered::Production,
         search: Offered::Production,
@@ -564,6 +580,7 @@ pub const GUIDELINES: Collection = Collection {
     record_type: None,
     clearable: &[],
     advised: &[],
+    frozen_when: &[],
     routes: Routes {
         list: Offered::Production,
         search: Offered::Production,
@@ -646,6 +663,7 @@ pub const TEXTBOOKS: Collection = Collection {
     record_type: None,
     clearable: &["publication_year"],
     advised: &[],
+    frozen_when: &[],
     routes: Routes {
         list: Offered::Production,
         search: Offered::Production,
@@ -726,6 +744,7 @@ pub const TEXTBOOK_PASSAGES: Collection = Collection {
     record_type: None,
     clearable: &[],
     advised: &[],
+    frozen_when: &[],
     routes: Routes {
         list: Offered::Absent,
         search: Offered::Absent,
@@ -800,6 +819,7 @@ pub const FCTABLES: Collection = Collection {
     record_type: Some("food_composition_table"),
     clearable: &[],
     advised: &[],
+    frozen_when: &[],
     routes: Routes {
         list: Offered::Production,
         search: Offered::Production,
@@ -856,6 +876,7 @@ pub const ARTIFACTS: Collection = Collection {
     record_type: None,
     clearable: &[],
     advised: &[],
+    frozen_when: &[],
     routes: Routes {
         list: Offered::Absent,
         search: Offered::Absent,
@@ -952,6 +973,48 @@ impl Collection {
         }
     }
 
+    /// Whether `record` is frozen: production refuses every change and delete (409).
+    pub fn is_frozen(&self, record: &serde_json::Map<String, serde_json::Value>) -> bool {
+        !self.frozen_when.is_empty()
+            && self
+                .frozen_when
+                .iter()
+                .all(|(field, value)| record.get(*field).and_then(|v| v.as_str()) == Some(*value))
+    }
+
+    /// How a console lists the collection's records.
+    pub fn browsing(&self) -> Browsing {
+        if self.routes.list != Offered::Absent {
+            return Browsing::List;
+        }
+        match self.parent {
+            Some(Parent {
+                collection: Some(parent),
+                by: Some(_),
+                ..
+            }) if self.routes.children.by_production() => Collection::by_path(parent)
+                .map(Browsing::ByParent)
+                .unwrap_or(Browsing::OnTheirParents),
+            _ => Browsing::OnTheirParents,
+        }
+    }
+
+    /// The path that lists the children of `parent_urn`: `{path}/{by}/{urn}`, or
+    /// `{path}?{field}=` (only interface.md has that one).
+    pub fn children_path(
+        &self,
+        parent_urn_segment: &str,
+    ) -> Option<(String, Option<(&'static str, String)>)> {
+        let parent = self.parent?;
+        Some(match parent.by {
+            Some(by) => (format!("{}/{by}/{parent_urn_segment}", self.path), None),
+            None => (
+                self.path.to_string(),
+                Some((parent.field, parent_urn_segment.to_string())),
+            ),
+        })
+    }
+
     /// Whether the console may offer a record's editing to a caller with `roles`.
     pub fn can_update(&self, roles: &[String]) -> bool {
         self.roles.update.allows(roles)
@@ -1000,6 +1063,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn how_each_collection_is_browsed() {
+        assert_eq!(ARTICLES.browsing(), Browsing::List);
+        assert_eq!(GUIDELINES.browsing(), Browsing::List);
+        assert_eq!(TEXTBOOK_PASSAGES.browsing(), Browsing::ByParent(&TEXTBOOKS));
+        assert_eq!(ARTIFACTS.browsing(), Browsing::OnTheirParents);
+        assert_eq!(
+            GUIDELINES.children_path("urn:guide:g"),
+            Some(("guidelines/by-guide/urn:guide:g".to_string(), None))
+        );
+        assert_eq!(
+            ARTIFACTS.children_path("urn:guide:g"),
+            Some((
+                "artifacts".to_string(),
+                Some(("parent_urn", "urn:guide:g".to_string()))
+            ))
+        );
+        assert_eq!(ARTICLES.children_path("x"), None);
     }
 
     #[test]

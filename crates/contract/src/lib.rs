@@ -15,7 +15,7 @@ pub mod slug;
 pub mod types;
 pub mod validate;
 
-pub use collections::{Collection, IdentifierKind, Offered, COLLECTIONS};
+pub use collections::{Browsing, Collection, IdentifierKind, Offered, COLLECTIONS};
 pub use envelope::{ErrorBody, ErrorEnvelope, SuccessEnvelope};
 pub use errors::ErrorKind;
 pub use types::{Field, Type};

@@ -261,7 +261,8 @@ pub async fn curator(mut s: Session, deadline: Instant, n: usize) -> (Session, E
             }
             7 => {
                 let slug = format!("load-{n}-{counter}-{}", std::process::id());
-                let body = json!({"urn": slug, "title": format!("Load {slug}"), "content": "Written under load."});
+                let body = json!({"urn": slug, "title": format!("Load {slug}"), "content": "Written under load.",
+                                  "venue": "Load Journal", "authors": ["L. Oad"]});
                 if s.call(Method::POST, "articles", Some(body)).await.is_some() {
                     mine.push(format!("urn:article:{slug}"));
                 }

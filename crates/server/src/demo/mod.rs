@@ -86,6 +86,20 @@ pub fn load(store: &Store, auth: &Auth) -> anyhow::Result<()> {
             }),
         )?;
     }
+    // A record carrying a field this console does not know, as a newer service may send one:
+    // the console shows it read-only and its edits leave it alone.
+    if !store
+        .records()
+        .urn_exists(&ARTICLES.full_urn("newer-service-fields"))?
+    {
+        let mut doc = article_doc(
+            "newer-service-fields",
+            json!({"title": "A record from a newer service", "venue": "Demo Journal of Nutrition",
+                   "authors": ["N. Ewer"], "content": "This record carries a field the console does not know."}),
+        )?;
+        doc["x_lab_note"] = json!({"batch": 7, "checked": true});
+        store.records().insert(&ARTICLES, &doc)?;
+    }
     library::load(store)?;
     households::load(store, auth)?;
     Ok(())

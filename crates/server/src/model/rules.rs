@@ -13,9 +13,10 @@ fn text<'a>(record: &'a Map<String, Value>, field: &str) -> Option<&'a str> {
     record.get(field).and_then(Value::as_str)
 }
 
-/// Whether a guide is published: active and public. Nothing may change it then.
+/// Whether a guide is published (the contract's frozen state: active and public). Nothing may
+/// change it then.
 pub fn is_published(guide: &Value) -> bool {
-    guide["status"] == "active" && guide["visibility"] == "public"
+    guide.as_object().is_some_and(|g| GUIDES.is_frozen(g))
 }
 
 /// The editorial rules of guides, guidelines and textbooks, and the date rules of guides and
