@@ -422,4 +422,53 @@ mod tests {
         .unwrap();
         assert!(changes(guidelines, &original, &after).is_empty());
     }
+
+    #[test]
+    fn the_console_never_sends_a_key_production_refuses() {
+        for collection in larder_contract::COLLECTIONS.iter() {
+            let schema = schema_of(collection);
+            // Every known field, and one the console does not know, differ between the two.
+            let mut before = Record::new();
+            let mut after = Record::new();
+            for field in collection.fields() {
+                before.insert(field.name.into(), json!("old"));
+                after.insert(field.name.into(), json!("new"));
+            }
+            before.insert("x_unknown".into(), json!(1));
+            after.insert("x_unknown".into(), json!(2));
+            let sent = changes(schema, &before, &after);
+            for key in sent.keys() {
+                assert!(
+                    collection.is_updatable(key),
+                    "{}: {key} is sent in an update",
+                    collection.path
+                );
+            }
+            assert_eq!(sent.len(), collection.update.len(), "{}", collection.path);
+            // A create form offers the create schema only.
+            for editor in create_editors(schema, &Record::new()) {
+                assert!(
+                    collection.is_creatable(editor.field.name),
+                    "{}: {}",
+                    collection.path,
+                    editor.field.name
+                );
+            }
+            let editable: Vec<&str> = edit_editors(schema, &before)
+                .into_iter()
+                .filter(|e| e.editable)
+                .map(|e| e.field.name)
+                .collect();
+            let allowed: Vec<&str> = collection.update.iter().map(|f| f.name).collect();
+            let mut editable_sorted = editable.clone();
+            editable_sorted.sort_unstable();
+            let mut allowed_sorted = allowed.clone();
+            allowed_sorted.sort_unstable();
+            assert_eq!(
+                editable_sorted, allowed_sorted,
+                "{}: the edit form offers the allow-list",
+                collection.path
+            );
+        }
+    }
 }

@@ -53,6 +53,8 @@ async fn article(client: &BrowserClient) -> String {
         urn: Some(unique("fault")),
         title: "Fault target".into(),
         content: "A record for fault injection.".into(),
+        venue: "Fault Journal".into(),
+        authors: vec!["F. Ault".into()],
         ..Article::default()
     };
     client.create(&new).await.expect("create").urn.unwrap()

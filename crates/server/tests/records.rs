@@ -475,3 +475,89 @@ async fn hidden_records_read_as_not_found_for_non_curators() {
     assert_eq!(article.status, 200);
     server.stop().await;
 }
+
+#[tokio::test]
+async fn every_key_outside_an_allow_list_is_refused_key_by_key() {
+    let server = TestServer::demo().await;
+    let admin = server.login("admin", "admin-demo").await;
+    let fixtures = server.fixtures(&admin).await;
+    let mut cells = 0;
+    for collection in COLLECTIONS.iter() {
+        let path = collection.path;
+        let created = server
+            .call(
+                "POST",
+                path,
+                Some(&admin),
+                Some(create_body(
+                    collection,
+                    &format!("keys-{}", path.replace('-', "")),
+                    &fixtures,
+                )),
+            )
+            .await;
+        assert_eq!(created.status, 201, "{path}: {}", created.body);
+        let record = &created.body["result"];
+        let identifier = record["urn"]
+            .as_str()
+            .filter(|_| collection.has_urn())
+            .or(record["id"].as_str())
+            .unwrap()
+            .to_string();
+        // Every known field no update takes, one at a time: each is a 422 naming that key.
+        for field in collection
+            .fields()
+            .into_iter()
+            .filter(|f| !collection.is_updatable(f.name))
+        {
+            let mut body = update_body(collection);
+            body[field.name] = record.get(field.name).cloned().unwrap_or(json!("x"));
+            let answer = server
+                .call(
+                    "PATCH",
+                    &format!("{path}/{identifier}"),
+                    Some(&admin),
+                    Some(body),
+                )
+                .await;
+            assert_error(&answer, 422, "request/unprocessable");
+            let problem = &answer.body["error"]["errors"][0];
+            assert_eq!(
+                (&problem["type"], &problem["loc"], &problem["msg"]),
+                (
+                    &json!("extra_forbidden"),
+                    &json!(["body", field.name]),
+                    &json!("Extra inputs are not permitted")
+                ),
+                "{path}.{}",
+                field.name
+            );
+            cells += 1;
+        }
+        // And every field of the create schema a create refuses when it is not in it.
+        for field in collection
+            .fields()
+            .into_iter()
+            .filter(|f| !collection.is_creatable(f.name))
+        {
+            let mut body = create_body(collection, "never", &fixtures);
+            body[field.name] = json!("x");
+            let answer = server.call("POST", path, Some(&admin), Some(body)).await;
+            assert_error(&answer, 422, "request/unprocessable");
+            let locs: Vec<Value> = answer.body["error"]["errors"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e["loc"].clone())
+                .collect();
+            assert!(
+                locs.contains(&json!(["body", field.name])),
+                "{path}.{}: {locs:?}",
+                field.name
+            );
+            cells += 1;
+        }
+    }
+    assert!(cells > 60, "{cells}");
+    server.stop().await;
+}

@@ -28,6 +28,12 @@ pub struct Article {
         skip_serializing_if = "String::is_empty"
     )]
     pub content: String,
+    /// Where it was published (production requires it on create).
+    #[serde(
+        deserialize_with = "or_default",
+        skip_serializing_if = "String::is_empty"
+    )]
+    pub venue: String,
     /// Lifecycle status (`active`, `draft`, ...).
     #[serde(
         deserialize_with = "or_default",
@@ -122,8 +128,8 @@ pub struct Article {
     /// Tags assigned by the enhancing agent.
     #[serde(deserialize_with = "or_default")]
     pub ai_tags: Vec<String>,
-    /// Authors.
-    #[serde(deserialize_with = "or_default")]
+    /// Authors (production takes one to a thousand; none at all is left out).
+    #[serde(deserialize_with = "or_default", skip_serializing_if = "Vec::is_empty")]
     pub authors: Vec<String>,
     /// Flags that exclude the record from use.
     #[serde(deserialize_with = "or_default")]
