@@ -269,7 +269,7 @@ async fn textbook_files_and_passages() {
     assert!(second.is_kind(ErrorKind::Data), "{second:?}");
     let attached = client.artifacts_of(&urn, 10, 0).await.unwrap();
     let ids: Vec<_> = attached.iter().filter_map(|a| a.id.clone()).collect();
-    assert_eq!(ids, [artifact_id.clone()]);
+    assert_eq!(ids, std::slice::from_ref(&artifact_id));
 
     let download = client.download_artifact(&artifact_id, None).await.unwrap();
     assert_eq!(download.content_length, Some(content.len() as u64));
