@@ -95,7 +95,8 @@ pub fn load(store: &Store, auth: &Auth) -> anyhow::Result<()> {
         let mut doc = article_doc(
             "newer-service-fields",
             json!({"title": "A record from a newer service", "venue": "Demo Journal of Nutrition",
-                   "authors": ["N. Ewer"], "content": "This record carries a field the console does not know."}),
+                   "authors": ["N. Ewer"], "publication_year": 2014,
+                   "content": "This record carries a field the console does not know."}),
         )?;
         doc["x_lab_note"] = json!({"batch": 7, "checked": true});
         store.records().insert(&ARTICLES, &doc)?;
