@@ -10,17 +10,11 @@ use crate::components::header::Header;
 use crate::components::reauth::ReauthDialog;
 use crate::components::toast::{ToastRegion, Toasts};
 use crate::components::unsaved::UnsavedChanges;
-use crate::routes::household::MyHousehold;
-use crate::routes::household_view::HouseholdView;
-use crate::routes::households::Households;
-use crate::routes::member::MemberPage;
+use crate::pages::{Deferred, Page};
 use crate::routes::{home::Home, not_found::NotFound, sign_in::SignIn};
-use crate::session::Session;
+use crate::hosting::base_path;
+use crate::session::{ConfigReady, Session};
 use crate::ApiClient;
-
-/// Whether `config.json` has been applied to the client.
-#[derive(Clone, Copy)]
-pub struct ConfigReady(pub ReadSignal<bool>);
 
 /// The whole console. It paints at once with this page's origin as the service; `config.json`
 /// replaces that when it arrives, and only a broken file stops the console.
@@ -69,47 +63,17 @@ fn ConfigProblem(problem: String) -> impl IntoView {
     }
 }
 
-/// The sign-in page, told where to return: a deep link opened in a new tab (no session yet)
-/// lands there after signing in.
+/// The sign-in page, told to come back to the page that was opened (path and query).
 fn sign_in_redirect() -> String {
     let location = web_sys::window().map(|w| w.location());
-    let path = location
-        .as_ref()
-        .and_then(|l| l.pathname().ok())
-        .unwrap_or_default();
-    let search = location
-        .as_ref()
-        .and_then(|l| l.search().ok())
-        .unwrap_or_default();
-    let inside = path.strip_prefix(&base_path()).unwrap_or(&path).to_string();
-    if inside.is_empty() || inside == "/" || inside.starts_with("/sign-in") {
-        return "/sign-in".into();
-    }
-    format!(
-        "/sign-in?next={}",
-        larder_api::config::encode_component(&format!("{inside}{search}"))
+    let read = |part: fn(&web_sys::Location) -> Result<String, wasm_bindgen::JsValue>| {
+        location.as_ref().and_then(|l| part(l).ok()).unwrap_or_default()
+    };
+    crate::paths::sign_in_path(
+        &read(web_sys::Location::pathname),
+        &read(web_sys::Location::search),
+        &base_path(),
     )
-}
-
-/// A console path (`/household`) as a link under the base the console is hosted at. The
-/// router's `<A>` leaves paths that start with `/` as they are (`navigate` resolves them).
-pub fn link(path: impl AsRef<str>) -> String {
-    format!("{}{}", base_path(), path.as_ref())
-}
-
-thread_local! {
-    // The base never changes while the page lives; links are built from it on every render.
-    static BASE_PATH: String = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.base_uri().ok().flatten())
-        .and_then(|uri| web_sys::Url::new(&uri).ok())
-        .map(|url| url.pathname().trim_end_matches('/').to_string())
-        .unwrap_or_default();
-}
-
-/// The document's base path (`/` or the sub-path the console is hosted under), without the trailing slash.
-fn base_path() -> String {
-    BASE_PATH.with(Clone::clone)
 }
 
 #[component]
@@ -119,7 +83,7 @@ fn Console(client: ApiClient) -> impl IntoView {
     provide_context(session);
     Toasts::provide();
     UnsavedChanges::provide();
-    crate::routes::kb::RoleGates::provide(session);
+    crate::kb::gates::RoleGates::provide(session);
     // Memos: a new sign-in over an open page (the re-sign-in dialog) sets the identity again, and
     // an unchanged answer must not re-mount the page and lose what a form holds.
     let signed_in = Memo::new(move |_| session.signed_in());
@@ -140,14 +104,14 @@ fn Console(client: ApiClient) -> impl IntoView {
                     <Route path=path!("/sign-in") view=SignIn/>
                     <ProtectedRoute path=path!("/") view=Home condition=signed_in redirect_path=sign_in_redirect/>
                     // Households and members (owners and administrators).
-                    <ProtectedRoute path=path!("/household") view=MyHousehold condition=signed_in redirect_path=sign_in_redirect/>
-                    <ProtectedRoute path=path!("/household/members/:id") view=MemberPage condition=signed_in redirect_path=sign_in_redirect/>
-                    <ProtectedRoute path=path!("/households") view=Households condition=is_admin redirect_path=|| "/"/>
-                    <ProtectedRoute path=path!("/households/:id") view=HouseholdView condition=is_admin redirect_path=|| "/"/>
+                    <ProtectedRoute path=path!("/household") view=|| view! { <Deferred page=Page::MyHousehold/> } condition=signed_in redirect_path=sign_in_redirect/>
+                    <ProtectedRoute path=path!("/household/members/:id") view=|| view! { <Deferred page=Page::Member/> } condition=signed_in redirect_path=sign_in_redirect/>
+                    <ProtectedRoute path=path!("/households") view=|| view! { <Deferred page=Page::Households/> } condition=is_admin redirect_path=|| "/"/>
+                    <ProtectedRoute path=path!("/households/:id") view=|| view! { <Deferred page=Page::Household/> } condition=is_admin redirect_path=|| "/"/>
                     // The knowledge base.
-                    <ProtectedRoute path=path!("/records/:collection") view=crate::routes::records::Records condition=signed_in redirect_path=sign_in_redirect/>
-                    <ProtectedRoute path=path!("/records/:collection/new") view=crate::routes::record_new::RecordNew condition=signed_in redirect_path=sign_in_redirect/>
-                    <ProtectedRoute path=path!("/records/:collection/:id") view=crate::routes::record::RecordPage condition=signed_in redirect_path=sign_in_redirect/>
+                    <ProtectedRoute path=path!("/records/:collection") view=|| view! { <Deferred page=Page::Records/> } condition=signed_in redirect_path=sign_in_redirect/>
+                    <ProtectedRoute path=path!("/records/:collection/new") view=|| view! { <Deferred page=Page::NewRecord/> } condition=signed_in redirect_path=sign_in_redirect/>
+                    <ProtectedRoute path=path!("/records/:collection/:id") view=|| view! { <Deferred page=Page::Record/> } condition=signed_in redirect_path=sign_in_redirect/>
                 </Routes>
             </main>
             <ToastRegion/>

@@ -5,6 +5,7 @@
 
 pub mod config;
 pub mod kv;
+pub mod paths;
 pub mod schema;
 
 #[cfg(target_arch = "wasm32")]
@@ -13,6 +14,14 @@ mod app;
 pub mod boot;
 #[cfg(target_arch = "wasm32")]
 mod components;
+#[cfg(target_arch = "wasm32")]
+mod hosting;
+#[cfg(target_arch = "wasm32")]
+mod household;
+#[cfg(target_arch = "wasm32")]
+mod kb;
+#[cfg(target_arch = "wasm32")]
+mod pages;
 #[cfg(target_arch = "wasm32")]
 mod routes;
 #[cfg(target_arch = "wasm32")]

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 
 use crate::components::pager::{use_page, LONGEST_PAGE};
-use crate::routes::records::SearchState;
+use crate::schema::search::SearchState;
 use crate::schema::value::display;
 use crate::schema::{filter, label, Schema};
 

@@ -39,12 +39,12 @@ pub fn Header() -> impl IntoView {
     });
     view! {
         <header class="topbar">
-            <A href=crate::app::link("/") attr:class="brand">"Larder"</A>
+            <A href=crate::hosting::link("/") attr:class="brand">"Larder"</A>
             {move || session.identity.get().map(|identity| {
                 let links = links(identity.has_role("admin"), identity.username.is_some());
                 view! {
                     <nav class="mainnav" aria-label="Main">
-                        {links.into_iter().map(|(href, text)| view! { <A href=crate::app::link(href)>{text}</A> }).collect_view()}
+                        {links.into_iter().map(|(href, text)| view! { <A href=crate::hosting::link(href)>{text}</A> }).collect_view()}
                     </nav>
                 }
             })}

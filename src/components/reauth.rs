@@ -4,7 +4,7 @@
 use larder_api::Identity;
 use leptos::prelude::*;
 
-use crate::routes::sign_in::SignInForm;
+use crate::components::sign_in_form::SignInForm;
 use crate::session::Session;
 
 /// The dialog; shown while the session is lost and someone was signed in.

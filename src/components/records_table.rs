@@ -10,8 +10,9 @@ use leptos_router::components::A;
 use serde_json::Value;
 
 use crate::components::highlight::Highlighted;
-use crate::routes::kb::{record_href, resolve};
-use crate::routes::records::HIGHLIGHTED;
+use crate::kb::cache::resolve;
+use crate::kb::record_href;
+use crate::schema::search::HIGHLIGHTED;
 use crate::schema::highlight::best;
 use crate::schema::value::display;
 use crate::schema::window::window;
@@ -68,7 +69,7 @@ fn row_view(path: &'static str, row: Row, with_snippet: bool) -> impl IntoView {
     view! {
         <tr>
             <td>
-                <A href=crate::app::link(record_href(path, &row.id))>{row.title}</A>
+                <A href=crate::hosting::link(record_href(path, &row.id))>{row.title}</A>
                 {row.snippet.filter(|_| with_snippet).map(|(field, fragments)| view! {
                     <p class="snippet"><span class="muted">{label(&field)} ": "</span>
                         {fragments.into_iter().map(|f| view! { <Highlighted fragment=f/> " … " }).collect_view()}

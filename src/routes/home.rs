@@ -17,12 +17,12 @@ pub fn Home() -> impl IntoView {
                 <h1>{format!("Welcome, {}", identity.display_name())}</h1>
                 <div class="tiles">
                     {is_user.then(|| view! {
-                        <A href=crate::app::link("/household") attr:class="tile"><strong>"My household"</strong><span>"Members, dietary groups and preferences"</span></A>
+                        <A href=crate::hosting::link("/household") attr:class="tile"><strong>"My household"</strong><span>"Members, dietary groups and preferences"</span></A>
                     })}
                     {is_admin.then(|| view! {
-                        <A href=crate::app::link("/households") attr:class="tile"><strong>"Households"</strong><span>"Every household, page by page"</span></A>
+                        <A href=crate::hosting::link("/households") attr:class="tile"><strong>"Households"</strong><span>"Every household, page by page"</span></A>
                     })}
-                    <A href=crate::app::link("/records/articles") attr:class="tile"><strong>"Knowledge base"</strong><span>"Articles, guides, textbooks and food composition tables"</span></A>
+                    <A href=crate::hosting::link("/records/articles") attr:class="tile"><strong>"Knowledge base"</strong><span>"Articles, guides, textbooks and food composition tables"</span></A>
                 </div>
             }
         })

@@ -1,6 +1,5 @@
 //! "My household": the owner's household, or a form that creates it when there is none.
 
-use larder_api::enums::AGE_GROUP;
 use larder_api::types::{Household, HouseholdChanges, Member, NewMember};
 use larder_api::ApiError;
 use leptos::prelude::*;
@@ -11,11 +10,11 @@ use crate::components::error_view::ErrorView;
 use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
-use crate::routes::household_create::CreateHousehold;
+use crate::household::create::CreateHousehold;
+use crate::household::{age_label, AgeGroupSelect, HouseholdFacts, Loaded};
+use crate::paths::is_web_url;
 use crate::ApiClient;
-
-/// A household with its members, as the pages show it.
-pub type Loaded = (Household, Vec<Member>);
+use crate::components::loading::Loading;
 
 async fn own(client: ApiClient) -> Result<Option<Loaded>, ApiError> {
     let Some(household) = client.own_household().await? else {
@@ -23,16 +22,6 @@ async fn own(client: ApiClient) -> Result<Option<Loaded>, ApiError> {
     };
     let members = client.members(&household.id, 100, 0).await?;
     Ok(Some((household, members)))
-}
-
-/// Whether a member's image URL may be used: only http(s), never `javascript:` or `data:`.
-pub fn is_web_url(url: &str) -> bool {
-    url.starts_with("https://") || url.starts_with("http://")
-}
-
-/// Shows an age group as words.
-pub fn age_label(age_group: &str) -> String {
-    age_group.replace('_', " ")
 }
 
 /// The page.
@@ -46,25 +35,13 @@ pub fn MyHousehold() -> impl IntoView {
     });
     let changed = Callback::new(move |_| version.update(|v| *v += 1));
     view! {
-        <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading your household…"</p> }>
+        <Transition fallback=|| view! { <Loading what="Loading your household…"/> }>
             {move || household.get().map(|result| match result {
                 Err(error) => view! { <h1>"My household"</h1><ErrorView error retry=changed/> }.into_any(),
                 Ok(None) => view! { <CreateHousehold created=changed/> }.into_any(),
                 Ok(Some((household, members))) => view! { <HouseholdPanel household members changed/> }.into_any(),
             })}
         </Transition>
-    }
-}
-
-/// A select over the age groups of the enumeration.
-#[component]
-pub fn AgeGroupSelect(#[prop(into)] id: String, value: RwSignal<String>) -> impl IntoView {
-    view! {
-        <select id=id on:change=move |ev| value.set(event_target_value(&ev))>
-            {AGE_GROUP.iter().map(|group| view! {
-                <option value=*group selected=move || value.get() == *group>{age_label(group)}</option>
-            }).collect_view()}
-        </select>
     }
 }
 
@@ -99,7 +76,7 @@ fn HouseholdPanel(
                     <ul class="member-list">
                         {members.into_iter().map(|member| view! {
                             <li>
-                                <A href=crate::app::link(format!("/household/members/{}", member.id))>{member.name.clone()}</A>
+                                <A href=crate::hosting::link(format!("/household/members/{}", member.id))>{member.name.clone()}</A>
                                 <span class="chip">{age_label(&member.age_group)}</span>
                             </li>
                         }).collect_view()}
@@ -111,31 +88,6 @@ fn HouseholdPanel(
         <section class="danger-zone" aria-label="Delete household">
             <DeleteHousehold household=household.get_value() deleted=changed/>
         </section>
-    }
-}
-
-/// Name, region and metadata, read-only.
-#[component]
-pub fn HouseholdFacts(household: Household) -> impl IntoView {
-    view! {
-        <dl class="facts">
-            <dt>"Name"</dt><dd>{household.name.clone()}</dd>
-            <dt>"Region"</dt><dd>{household.region.clone().filter(|r| !r.is_empty()).unwrap_or_else(|| "—".into())}</dd>
-            <dt>"Metadata"</dt>
-            <dd>
-                {if household.metadata.is_empty() {
-                    view! { <span class="muted">"none"</span> }.into_any()
-                } else {
-                    view! {
-                        <dl class="kv-facts">
-                            {household.metadata.iter().map(|(k, v)| view! {
-                                <dt>{k.clone()}</dt><dd>{match v { serde_json::Value::String(s) => s.clone(), other => other.to_string() }}</dd>
-                            }).collect_view()}
-                        </dl>
-                    }.into_any()
-                }}
-            </dd>
-        </dl>
     }
 }
 

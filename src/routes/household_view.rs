@@ -8,8 +8,9 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
 
 use crate::components::error_view::ErrorView;
-use crate::routes::household::{age_label, HouseholdFacts};
+use crate::household::{age_label, HouseholdFacts};
 use crate::ApiClient;
+use crate::components::loading::Loading;
 
 type Loaded = (Household, Vec<(Member, Option<Profile>)>);
 
@@ -46,8 +47,8 @@ pub fn HouseholdView() -> impl IntoView {
         )
     });
     view! {
-        <p><A href=crate::app::link("/households")>"← Households"</A></p>
-        <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading the household…"</p> }>
+        <p><A href=crate::hosting::link("/households")>"← Households"</A></p>
+        <Transition fallback=|| view! { <Loading what="Loading the household…"/> }>
             {move || loaded.get().map(|result| match result {
                 Err(error) => view! { <h1>"Household"</h1><ErrorView error retry=move |_| loaded.refetch()/> }.into_any(),
                 Ok((household, members)) => view! {

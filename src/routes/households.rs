@@ -7,6 +7,7 @@ use leptos_router::components::A;
 use crate::components::error_view::ErrorView;
 use crate::components::pager::{use_page, Pager, ONE_REQUEST};
 use crate::ApiClient;
+use crate::components::loading::Loading;
 
 /// The page.
 #[component]
@@ -26,7 +27,7 @@ pub fn Households() -> impl IntoView {
     });
     view! {
         <h1>"Households"</h1>
-        <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading households…"</p> }>
+        <Transition fallback=|| view! { <Loading what="Loading households…"/> }>
             {move || households.get().map(|result| match result {
                 Err(error) => view! { <ErrorView error retry=move |_| households.refetch()/> }.into_any(),
                 Ok(list) if list.is_empty() => view! { <p class="empty">"No households on this page. Households appear here once their owners create them."</p> }.into_any(),
@@ -45,7 +46,7 @@ fn HouseholdTable(households: Vec<Household>) -> impl IntoView {
             <tbody>
                 {households.into_iter().map(|h| view! {
                     <tr>
-                        <td><A href=crate::app::link(format!("/households/{}", h.id))>{h.name.clone()}</A></td>
+                        <td><A href=crate::hosting::link(format!("/households/{}", h.id))>{h.name.clone()}</A></td>
                         <td>{h.region.clone().unwrap_or_default()}</td>
                         <td>{h.member_count.map(|n| n.to_string()).unwrap_or_else(|| h.members.len().to_string())}</td>
                         <td>{h.owner_id.clone().unwrap_or_default()}</td>

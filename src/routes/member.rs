@@ -14,8 +14,10 @@ use crate::components::error_view::ErrorView;
 use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
-use crate::routes::household::{is_web_url, AgeGroupSelect};
+use crate::household::AgeGroupSelect;
+use crate::paths::is_web_url;
 use crate::ApiClient;
+use crate::components::loading::Loading;
 
 async fn load(client: ApiClient, id: String) -> Result<(Member, Option<Profile>), ApiError> {
     let mut member = client.member(&id).await?;
@@ -38,8 +40,8 @@ pub fn MemberPage() -> impl IntoView {
         load(client.clone(), id())
     });
     view! {
-        <p><A href=crate::app::link("/household")>"← My household"</A></p>
-        <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading the member…"</p> }>
+        <p><A href=crate::hosting::link("/household")>"← My household"</A></p>
+        <Transition fallback=|| view! { <Loading what="Loading the member…"/> }>
             {move || member.get().map(|result| match result {
                 Err(error) => view! { <h1>"Member"</h1><ErrorView error retry=move |_| version.update(|v| *v += 1)/> }.into_any(),
                 Ok((member, profile)) => view! {

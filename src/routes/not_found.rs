@@ -8,6 +8,6 @@ use leptos_router::components::A;
 pub fn NotFound() -> impl IntoView {
     view! {
         <h1>"Page not found"</h1>
-        <p>"This address is not a page of Larder. " <A href=crate::app::link("/")>"Go to the start page"</A></p>
+        <p>"This address is not a page of Larder. " <A href=crate::hosting::link("/")>"Go to the start page"</A></p>
     }
 }

@@ -14,16 +14,17 @@ use crate::components::download::DownloadButton;
 use crate::components::error_view::ErrorView;
 use crate::components::toast::Toasts;
 use crate::components::value_view::ValueView;
-use crate::routes::artifacts::ArtifactsOf;
-use crate::routes::enhance::EnhancePanel;
-use crate::routes::guide::GuidelinesOf;
-use crate::routes::kb::{
-    can_delete, can_write, forget, load, parent_of, use_record_id, use_schema, CollectionNav,
-};
-use crate::routes::record_edit::EditRecord;
-use crate::routes::textbook::TextbookStructure;
+use crate::kb::artifacts::ArtifactsOf;
+use crate::kb::cache::{forget, load};
+use crate::kb::edit::EditRecord;
+use crate::kb::enhance::EnhancePanel;
+use crate::kb::gates::{can_delete, can_write};
+use crate::kb::guidelines::GuidelinesOf;
+use crate::kb::structure::TextbookStructure;
+use crate::kb::{parent_of, use_record_id, use_schema, CollectionNav};
 use crate::schema::{label, Schema};
 use crate::ApiClient;
+use crate::components::loading::Loading;
 
 /// The detail page.
 #[component]
@@ -49,8 +50,8 @@ fn RecordOf(schema: &'static Schema, id: String) -> impl IntoView {
     });
     let editing = RwSignal::new(false);
     view! {
-        <p class="breadcrumbs"><A href=crate::app::link(format!("/records/{path}"))>{schema.collection.plural}</A></p>
-        <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading the record…"</p> }>
+        <p class="breadcrumbs"><A href=crate::hosting::link(format!("/records/{path}"))>{schema.collection.plural}</A></p>
+        <Transition fallback=|| view! { <Loading what="Loading the record…"/> }>
             {move || record.get().map(|result| match result {
                 Err(error) => view! {
                     <h1>{schema.collection.singular}</h1>
@@ -160,7 +161,7 @@ fn Loaded(
             <p class="hint" role="note">{format!("This {} is published (active and public): the service accepts no change to it and no deletion.", schema.collection.singular.to_lowercase())}</p>
         })}
         {parent.map(|(href, singular)| view! {
-            <p class="parent-link"><A href=crate::app::link(href)>{format!("Back to the {}", singular.to_lowercase())}</A></p>
+            <p class="parent-link"><A href=crate::hosting::link(href)>{format!("Back to the {}", singular.to_lowercase())}</A></p>
         })}
         {move || if editing.get() {
             view! { <EditRecord schema record=record.get_value() editing version/> }.into_any()

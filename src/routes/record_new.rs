@@ -12,7 +12,9 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use crate::components::record_form::{apply_field_errors, RecordForm};
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
-use crate::routes::kb::{can_create, record_href, remember, use_schema, CollectionNav};
+use crate::kb::cache::remember;
+use crate::kb::gates::can_create;
+use crate::kb::{record_href, use_schema, CollectionNav};
 use crate::schema::form::{create_body, create_editors, Errors};
 use crate::schema::Schema;
 use crate::ApiClient;
@@ -118,7 +120,7 @@ fn NewOf(schema: &'static Schema) -> impl IntoView {
     let on_cancel = Callback::new(move |()| navigate_cancel(&cancel_target, Default::default()));
     let writable = can_create(schema);
     view! {
-        <p class="breadcrumbs"><A href=crate::app::link(format!("/records/{path}"))>{schema.collection.plural}</A></p>
+        <p class="breadcrumbs"><A href=crate::hosting::link(format!("/records/{path}"))>{schema.collection.plural}</A></p>
         <h1>{format!("New {}", schema.collection.singular.to_lowercase())}</h1>
         <Show when=move || !writable.get()>
             <p class="hint" role="note">"Your roles may not allow creating here; the service will say if it refuses."</p>

@@ -14,58 +14,17 @@ use crate::components::error_view::ErrorView;
 use crate::components::facets::{ActiveFilters, Facets};
 use crate::components::pager::{use_page, Pager, LONGEST_PAGE};
 use crate::components::records_table::Table;
-use crate::routes::kb::{cached_records, can_create, use_schema, CollectionNav};
+use crate::kb::cache::cached_records;
+use crate::kb::gates::can_create;
+use crate::kb::{use_schema, CollectionNav};
+use crate::schema::search::{SearchState, HIGHLIGHTED};
 use crate::schema::window::chunks;
 use crate::schema::Schema;
 use crate::ApiClient;
+use crate::components::loading::Loading;
 
 /// Default page size of lists.
 const PAGE_SIZE: u32 = 25;
-/// Fields the search highlights, most telling first.
-pub const HIGHLIGHTED: [&str; 6] = [
-    "title",
-    "abstract",
-    "rule_text",
-    "description",
-    "content",
-    "text",
-];
-
-/// The search part of the URL.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SearchState {
-    /// The text; `None` when not searching.
-    pub q: Option<String>,
-    /// Filters, `field:value`.
-    pub fq: Vec<String>,
-    /// Sort expression; empty for relevance.
-    pub sort: String,
-}
-
-impl SearchState {
-    fn active(&self) -> bool {
-        self.q.is_some() || !self.fq.is_empty() || !self.sort.is_empty()
-    }
-
-    /// The query string of this state on the first page of `limit`. Filters travel as one
-    /// parameter, one per line, so they survive the pager's rewriting of the query.
-    pub fn href(&self, limit: u32) -> String {
-        let enc = larder_api::config::encode_component;
-        let mut parts = Vec::new();
-        if let Some(q) = &self.q {
-            parts.push(format!("q={}", enc(q)));
-        }
-        if !self.fq.is_empty() {
-            parts.push(format!("fq={}", enc(&self.fq.join("\n"))));
-        }
-        if !self.sort.is_empty() {
-            parts.push(format!("sort={}", enc(&self.sort)));
-        }
-        parts.push(format!("limit={limit}"));
-        format!("?{}", parts.join("&"))
-    }
-}
-
 #[derive(Clone)]
 enum Rows {
     Listed(Vec<(String, Option<Record>)>),
@@ -121,19 +80,7 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
     let browsing = schema.collection.browsing();
     let parent = Memo::new(move |_| query.with(|q| q.get("parent")).filter(|t| !t.is_empty()));
     let state = Memo::new(move |_| {
-        query.with(|q| SearchState {
-            q: q.get("q"),
-            fq: q
-                .get("fq")
-                .map(|f| {
-                    f.lines()
-                        .filter(|l| !l.trim().is_empty())
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default(),
-            sort: q.get("sort").unwrap_or_default(),
-        })
+        query.with(|q| SearchState::from_query(q.get("q"), q.get("fq"), q.get("sort")))
     });
     let rows = LocalResource::new(move || {
         let (client, state, (limit, offset)) = (client.clone(), state.get(), page.get());
@@ -218,7 +165,7 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
         <div class="records-head">
             <h1>{schema.collection.plural}</h1>
             <Show when=move || writable.get()>
-                <A href=crate::app::link(format!("/records/{path}/new")) attr:class="button primary">{format!("New {}", schema.collection.singular.to_lowercase())}</A>
+                <A href=crate::hosting::link(format!("/records/{path}/new")) attr:class="button primary">{format!("New {}", schema.collection.singular.to_lowercase())}</A>
             </Show>
         </div>
         <CollectionNav current=path/>
@@ -247,7 +194,7 @@ fn Listing(
     view! {
         {schema.collection.routes.search.by_reference().then(|| view! { <SearchBar schema state/> })}
         <div class="records-body" class:with-facets=move || matches!(rows.get(), Some(Ok(Rows::Found(_))))>
-            <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading…"</p> }>
+            <Transition fallback=|| view! { <Loading what="Loading…"/> }>
                 {move || rows.get().map(|result| match result {
                     Err(error) => view! { <ErrorView error retry=move |_| rows.refetch()/> }.into_any(),
                     Ok(Rows::Listed(rows)) if rows.is_empty() => view! { <Empty schema searching=false/> }.into_any(),
@@ -307,9 +254,9 @@ fn ParentPicker(
             "{} are kept per {parent_one}: the service has no list of all of them. Choose a {parent_one} to list its {}. ",
             schema.collection.plural, schema.collection.plural.to_lowercase()
         )}
-            <A href=crate::app::link(format!("/records/{parent_path}"))>{format!("Go to the {}", parent_collection.plural.to_lowercase())}</A></p>
+            <A href=crate::hosting::link(format!("/records/{parent_path}"))>{format!("Go to the {}", parent_collection.plural.to_lowercase())}</A></p>
         <label for="records-parent">{parent_collection.singular}</label>
-        <Transition fallback=|| view! { <p class="loading" aria-busy="true">"Loading…"</p> }>
+        <Transition fallback=|| view! { <Loading what="Loading…"/> }>
             {move || parents.get().map(|found| match found {
                 Err(error) => view! { <ErrorView error/> }.into_any(),
                 Ok(found) => view! {
@@ -348,7 +295,7 @@ fn OnTheirParents(schema: &'static Schema) -> impl IntoView {
         )}</p>
         <ul class="parent-links">
             {parents.into_iter().map(|c| view! {
-                <li><A href=crate::app::link(format!("/records/{}", c.path))>{c.plural}</A></li>
+                <li><A href=crate::hosting::link(format!("/records/{}", c.path))>{c.plural}</A></li>
             }).collect_view()}
         </ul>
     }
@@ -362,7 +309,7 @@ fn Empty(schema: &'static Schema, searching: bool) -> impl IntoView {
         <p class="empty">
             {if searching { "Nothing matches this search. Try other words or remove a filter." } else { "There is nothing here yet." }}
             <Show when=move || writable.get() && !searching>
-                " " <A href=crate::app::link(format!("/records/{path}/new"))>"Create the first one"</A>
+                " " <A href=crate::hosting::link(format!("/records/{path}/new"))>"Create the first one"</A>
             </Show>
         </p>
     }

@@ -8,6 +8,7 @@ pub mod form;
 pub mod highlight;
 mod presentation;
 pub mod replace;
+pub mod search;
 pub mod value;
 pub mod window;
 

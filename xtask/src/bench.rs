@@ -116,22 +116,71 @@ pub fn percentile(samples: &[f64], p: f64) -> f64 {
 }
 
 /// `cargo xtask bench [--runs N]`.
-pub fn run(args: &[String]) -> Result<()> {
-    let runs = match args {
-        [] => 10,
-        [flag, n] if flag == "--runs" => n.parse().context("--runs takes a number")?,
-        _ => bail!("usage: cargo xtask bench [--runs N]"),
+/// The parts of the bench, in the order they run; `--only` picks some of them.
+const PARTS: [&str; 6] = ["first-load", "start", "list", "decode", "server", "download"];
+
+struct Options {
+    runs: usize,
+    parts: Vec<&'static str>,
+}
+
+fn options(args: &[String]) -> Result<Options> {
+    let usage = || {
+        anyhow::anyhow!(
+            "usage: cargo xtask bench [--runs N] [--only PART[,PART...]]\n  parts: {}",
+            PARTS.join(", ")
+        )
     };
+    let mut options = Options {
+        runs: 10,
+        parts: PARTS.to_vec(),
+    };
+    let mut args = args.iter();
+    while let Some(flag) = args.next() {
+        let value = args.next().ok_or_else(usage)?;
+        match flag.as_str() {
+            "--runs" => options.runs = value.parse().context("--runs takes a number")?,
+            "--only" => {
+                options.parts = value
+                    .split(',')
+                    .map(|part| PARTS.iter().copied().find(|p| *p == part.trim()))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(usage)?;
+            }
+            _ => return Err(usage()),
+        }
+    }
+    Ok(options)
+}
+
+pub fn run(args: &[String]) -> Result<()> {
+    let Options { runs, parts } = options(args)?;
+    let wants = |part: &str| parts.contains(&part);
     crate::setup::run()?;
     let out = root().join("target/bench");
     std::fs::create_dir_all(&out)?;
     let mut figures = Vec::new();
-    let not_measured: Vec<String> = Vec::new();
+    let not_measured: Vec<String> = PARTS
+        .iter()
+        .filter(|part| !wants(part))
+        .map(|part| format!("{part} (left out by --only)"))
+        .collect();
 
-    eprintln!("\n==> the console's release build (cargo xtask dist logic)");
-    let dist = crate::dist::build("target/bench/dist", None)?;
-    std::fs::write(dist.join("floor.html"), FLOOR_PAGE)?;
-    figures.extend(first_load(&dist)?);
+    let needs_console = ["first-load", "start", "list", "download"]
+        .iter()
+        .any(|part| wants(part));
+    let dist = root().join("target/bench/dist");
+    if needs_console {
+        eprintln!("\n==> the console's release build (cargo xtask dist logic)");
+        crate::dist::build("target/bench/dist", None)?;
+        std::fs::write(dist.join("floor.html"), FLOOR_PAGE)?;
+    }
+    if wants("first-load") {
+        figures.extend(first_load(&dist)?);
+    }
+    if parts == ["first-load"] {
+        return finish(&out, &figures, &not_measured);
+    }
 
     eprintln!("\n==> larder-server (profile server) with {ARTICLES} generated articles");
     exec(&mut command(
@@ -140,23 +189,23 @@ pub fn run(args: &[String]) -> Result<()> {
     ))?;
     let db = out.join("articles.db");
     let generated = Instant::now();
-    let server = Server::start(
-        &root().join("target/server/larder-server"),
-        &[
-            "--addr",
-            "127.0.0.1:0",
-            "--db",
-            db.to_str().context("path")?,
-            "--demo",
-            "--generate-articles",
-            &ARTICLES.to_string(),
-            // Room for the 1 GiB download measurement's file.
-            "--max-upload",
-            &(2 * DOWNLOAD_BYTES).to_string(),
-            "--static",
-            dist.to_str().context("path")?,
-        ],
-    )?;
+    let mut server_args = vec![
+        "--addr".to_string(),
+        "127.0.0.1:0".into(),
+        "--db".into(),
+        db.to_str().context("path")?.into(),
+        "--demo".into(),
+        "--generate-articles".into(),
+        ARTICLES.to_string(),
+        // Room for the 1 GiB download measurement's file.
+        "--max-upload".into(),
+        (2 * DOWNLOAD_BYTES).to_string(),
+    ];
+    if needs_console {
+        server_args.extend(["--static".to_string(), dist.to_str().context("path")?.into()]);
+    }
+    let server_args: Vec<&str> = server_args.iter().map(String::as_str).collect();
+    let server = Server::start(&root().join("target/server/larder-server"), &server_args)?;
     eprintln!(
         "server ready in {:.1} s (generation is skipped for articles already in {})",
         generated.elapsed().as_secs_f64(),
@@ -164,29 +213,42 @@ pub fn run(args: &[String]) -> Result<()> {
     );
     let console = format!("{}/", server.url);
 
-    eprintln!("\n==> start: the sign-in form and first paint, fresh profile each run");
-    figures.extend(start(&console, runs)?);
-
-    eprintln!("\n==> a list page of 10,000 records (ten API pages of 1000)");
-    figures.extend(list(&console, runs.min(5))?);
+    if wants("start") {
+        eprintln!("\n==> start: the sign-in form and first paint, fresh profile each run");
+        figures.extend(start(&console, runs)?);
+    }
+    if wants("list") {
+        eprintln!("\n==> a list page of 10,000 records (ten API pages of 1000)");
+        figures.extend(list(&console, runs.min(5))?);
+    }
 
     let runtime = tokio::runtime::Runtime::new()?;
-    eprintln!("\n==> decoding {DECODED} article records: larder-api natively vs JSON.parse");
-    let bytes = runtime.block_on(load::fetch_articles(&server.url, DECODED))?;
-    let file = out.join("articles-10000.json");
-    std::fs::write(&file, &bytes)?;
-    figures.extend(decode(&bytes, &file)?);
+    if wants("decode") || wants("server") {
+        let bytes = runtime.block_on(load::fetch_articles(&server.url, DECODED))?;
+        if wants("decode") {
+            eprintln!("\n==> decoding {DECODED} article records: larder-api natively vs JSON.parse");
+            let file = out.join("articles-10000.json");
+            std::fs::write(&file, &bytes)?;
+            figures.extend(decode(&bytes, &file)?);
+        }
+        if wants("server") {
+            eprintln!("\n==> the server: search latency, GET throughput with 32 connections");
+            figures.extend(runtime.block_on(load::server_figures(&server.url, &bytes))?);
+        }
+    }
 
-    eprintln!("\n==> the server: search latency, GET throughput with 32 connections");
-    figures.extend(runtime.block_on(load::server_figures(&server.url, &bytes))?);
-
-    eprintln!("\n==> a 1 GiB artifact downloaded through the console, beside fetch-to-Blob");
-    let (record_path, title, artifact, token) =
-        runtime.block_on(load::big_artifact(&server.url, &out, DOWNLOAD_BYTES))?;
-    figures.extend(download(&console, &record_path, &title, &artifact, &token)?);
+    if wants("download") {
+        eprintln!("\n==> a 1 GiB artifact downloaded through the console, beside fetch-to-Blob");
+        let (record_path, title, artifact, token) =
+            runtime.block_on(load::big_artifact(&server.url, &out, DOWNLOAD_BYTES))?;
+        figures.extend(download(&console, &record_path, &title, &artifact, &token)?);
+    }
     drop(server);
+    finish(&out, &figures, &not_measured)
+}
 
-    print_table(&figures, &not_measured);
+fn finish(out: &Path, figures: &[Figure], not_measured: &[String]) -> Result<()> {
+    print_table(figures, not_measured);
     let report = json!({
         "date": crate::process::output("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"]),
         "machine": machine(),

@@ -1,9 +1,8 @@
 //! `cargo xtask dist`: the static console for any CDN, under a strict Content-Security-Policy.
 //!
-//! trunk writes hashed asset names and an `index.html` whose loader is an inline module script;
-//! this moves that loader into a hashed file (`boot-<hash>.js`) so the policy needs no inline
-//! script, adds the policy as a `<meta>` tag, a `404.html` copy of `index.html` for hosts that
-//! serve it on unknown paths, and a `config.example.json` template.
+//! The split build (see split.rs) in a folder named by its hash, an `index.html` that loads it
+//! through an external module under the policy (a `<meta>` tag), a `404.html` copy for hosts that
+//! serve it on unknown paths, a `config.example.json` template, and precompressed copies.
 
 use std::path::{Path, PathBuf};
 
@@ -63,67 +62,73 @@ pub fn normalise_public_url(url: &str) -> String {
     }
 }
 
-/// Builds the release console into `dist` (relative to the root) and post-processes it.
+/// Builds the release console into `dist` (relative to the root): the split build in its
+/// hashed folder, `index.html` naming it under the policy, `404.html`, the config template, and
+/// a `.br` and a `.gz` beside every text and wasm file so a CDN need not compress.
 pub fn build(dist: &str, public_url: Option<&str>) -> Result<PathBuf> {
-    trunk_build(dist, public_url)?;
     let dir = root().join(dist);
-    finish(&dir)?;
+    std::fs::create_dir_all(&dir)?;
+    let built = crate::split::build(&dir)?;
+    remove_earlier_builds(&dir, &built.folder)?;
+    let source = std::fs::read_to_string(root().join("index.html"))?;
+    let html = page(&source, public_url.unwrap_or("/"), &built.folder)?;
+    let html = add_policy(&html)?;
+    std::fs::write(dir.join("index.html"), &html)?;
+    std::fs::write(dir.join("404.html"), &html)?;
+    std::fs::write(dir.join("config.example.json"), CONFIG_EXAMPLE)?;
+    precompress(&dir)?;
+    eprintln!(
+        "dist: {} with {} chunks: {}",
+        built.folder,
+        built.chunks.len(),
+        built.chunks.join(", ")
+    );
     Ok(dir)
 }
 
-/// The steps after trunk: external loader, policy, 404.html, config template.
-pub fn finish(dir: &Path) -> Result<()> {
-    let index_path = dir.join("index.html");
-    let html = std::fs::read_to_string(&index_path)
-        .with_context(|| format!("reading {}", index_path.display()))?;
-    let (html, boot_name, boot) = externalise_loader(&html)?;
-    // Old loaders of earlier builds into the same folder go; trunk already cleans its own files.
+/// Earlier builds' folders and files, and trunk's outputs; an operator's `config.json` stays.
+fn remove_earlier_builds(dir: &Path, keep: &str) -> Result<()> {
     for entry in std::fs::read_dir(dir)? {
-        let name = entry?.file_name().to_string_lossy().into_owned();
-        if name.starts_with("boot-") && name.ends_with(".js") && name != boot_name {
-            std::fs::remove_file(dir.join(&name))?;
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let ours = ["larder-", "boot-", "main-", "records-"]
+            .iter()
+            .any(|prefix| name.starts_with(prefix))
+            || name.ends_with(".br")
+            || name.ends_with(".gz");
+        if !ours || name == keep {
+            continue;
+        }
+        if entry.file_type()?.is_dir() {
+            std::fs::remove_dir_all(entry.path())?;
+        } else {
+            std::fs::remove_file(entry.path())?;
         }
     }
-    std::fs::write(dir.join(&boot_name), boot)?;
-    let html = add_policy(&html)?;
-    if html.contains("<script>") || html.contains("<script type=\"module\">") {
-        bail!("index.html still has an inline script after moving the loader out");
-    }
-    std::fs::write(&index_path, &html)?;
-    std::fs::write(dir.join("404.html"), &html)?;
-    std::fs::write(dir.join("config.example.json"), CONFIG_EXAMPLE)?;
     Ok(())
 }
 
-/// Replaces trunk's inline `<script type="module">` with a `src` to a hashed file; returns the
-/// new page, the file's name and its content.
-fn externalise_loader(html: &str) -> Result<(String, String, String)> {
-    const OPEN: &str = "<script type=\"module\">";
-    let start = html
-        .find(OPEN)
-        .context("index.html has no inline module loader (was it already processed?)")?;
-    let body_start = start + OPEN.len();
-    let end = body_start
-        + html[body_start..]
-            .find("</script>")
-            .context("the loader script is not closed")?;
-    let boot = format!("{}\n", html[body_start..end].trim());
-    let name = format!("boot-{:016x}.js", fnv1a(boot.as_bytes()));
-    let base = base_href(html).unwrap_or("/");
-    let tag = format!("<script type=\"module\" src=\"{base}{name}\"></script>");
-    let page = format!(
-        "{}{tag}{}",
-        &html[..start],
-        &html[end + "</script>".len()..]
-    );
-    Ok((page, name, boot))
-}
-
-/// The `href` of trunk's `<base>` (the public URL).
-fn base_href(html: &str) -> Option<&str> {
-    let at = html.find("<base href=\"")? + "<base href=\"".len();
-    let len = html[at..].find('"')?;
-    Some(&html[at..at + len])
+/// The page from the source `index.html` (written for trunk, which dev builds still use): the
+/// base for the public URL, and the built folder's tags in place of trunk's directives.
+fn page(source: &str, base: &str, folder: &str) -> Result<String> {
+    const BASE: &str = "<base data-trunk-public-url>";
+    if !source.contains(BASE) {
+        bail!("index.html has no `{BASE}`");
+    }
+    let mut lines: Vec<String> = Vec::new();
+    for line in source.lines() {
+        if line.contains("data-trunk") && !line.contains(BASE) {
+            continue;
+        }
+        if line.contains(BASE) {
+            lines.push(line.replace(BASE, &format!("<base href=\"{base}\">")));
+            let indent = &line[..line.len() - line.trim_start().len()];
+            lines.push(format!("{indent}{}", crate::split::head_tags(base, folder)));
+            continue;
+        }
+        lines.push(line.to_string());
+    }
+    Ok(lines.join("\n") + "\n")
 }
 
 /// Puts the policy right after `<meta charset>`, before anything it governs.
@@ -137,6 +142,43 @@ fn add_policy(html: &str) -> Result<String> {
         .context("index.html has no <meta charset>")?;
     let after = charset + html[charset..].find('>').context("unclosed meta")? + 1;
     Ok(format!("{}\n    {meta}{}", &html[..after], &html[after..]))
+}
+
+/// Writes `name.br` (brotli 11) and `name.gz` (gzip -9) beside every compressible file.
+fn precompress(dir: &Path) -> Result<()> {
+    let mut files = Vec::new();
+    crate::split::walk(dir, &mut files)?;
+    for file in files {
+        let name = file.to_string_lossy();
+        let compressible = [".wasm", ".js", ".css", ".html", ".json"]
+            .iter()
+            .any(|ext| name.ends_with(ext));
+        if !compressible || name.ends_with("config.json") {
+            continue;
+        }
+        let bytes = std::fs::read(&file)?;
+        std::fs::write(format!("{name}.gz"), gzip(&bytes)?)?;
+        std::fs::write(format!("{name}.br"), brotli(&bytes)?)?;
+    }
+    Ok(())
+}
+
+pub fn gzip(bytes: &[u8]) -> Result<Vec<u8>> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    encoder.write_all(bytes)?;
+    Ok(encoder.finish()?)
+}
+
+pub fn brotli(bytes: &[u8]) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let params = brotli::enc::BrotliEncoderParams {
+        quality: 11,
+        lgwin: 22,
+        ..Default::default()
+    };
+    brotli::BrotliCompress(&mut &bytes[..], &mut out, &params)?;
+    Ok(out)
 }
 
 /// 64-bit FNV-1a: enough to give each loader its own cacheable name.
@@ -162,47 +204,34 @@ pub fn list(dir: &Path) -> Result<Vec<(String, u64)>> {
     Ok(files)
 }
 
-/// `trunk build --release` into `dist`, optionally for hosting under `public_url`.
-fn trunk_build(dist: &str, public_url: Option<&str>) -> Result<()> {
-    let mut args = vec!["build", "--release", "--offline", "--dist", dist];
-    if let Some(url) = public_url {
-        args.extend(["--public-url", url]);
-    }
-    exec(&mut command("trunk", &args))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const TRUNK: &str = r#"<!DOCTYPE html>
+    const SOURCE: &str = r#"<!DOCTYPE html>
 <html lang="en">
 <head>
     <meta charset="utf-8">
     <title>Larder</title>
-    <base href="/console/">
-<script type="module">
-import init, * as bindings from '/console/larder-1.js';
-const wasm = await init({ module_or_path: '/console/larder-1_bg.wasm' });
-</script>
-    <link rel="stylesheet" href="/console/main-2.css"/>
+    <base data-trunk-public-url>
+    <link data-trunk rel="rust" data-bin="larder" data-wasm-opt="z" data-type="main">
+    <link data-trunk rel="css" href="style/main.css">
 </head>
-<body></body>
+<body><div id="boot-shell"></div></body>
 </html>"#;
 
     #[test]
-    fn the_loader_moves_out_and_the_policy_comes_first() {
-        let (page, name, boot) = externalise_loader(TRUNK).unwrap();
-        assert!(name.starts_with("boot-") && name.len() == "boot-.js".len() + 16);
-        assert!(boot.starts_with("import init") && boot.contains("await init"));
-        assert!(page.contains(&format!(
-            "<script type=\"module\" src=\"/console/{name}\"></script>"
-        )));
-        let page = add_policy(&page).unwrap();
+    fn the_page_names_the_build_under_the_policy() {
+        let page = add_policy(&page(SOURCE, "/console/", "larder-0123").unwrap()).unwrap();
+        assert!(!page.contains("data-trunk"));
+        assert!(page.contains("<base href=\"/console/\">"));
+        assert!(page.contains("<script type=\"module\" src=\"/console/larder-0123/boot.js\"></script>"));
+        assert!(page.contains("href=\"/console/larder-0123/larder.css\""));
         let policy = page.find("Content-Security-Policy").unwrap();
         assert!(policy < page.find("<script").unwrap());
         assert!(policy < page.find("<link").unwrap());
-        assert!(!page.contains("<script type=\"module\">"));
+        assert!(page.contains("<div id=\"boot-shell\">"));
+        assert!(page("<html></html>", "/", "x").is_err());
     }
 
     #[test]

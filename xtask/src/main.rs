@@ -22,8 +22,10 @@ commands:
                      build the static console for any host into dist/: hashed assets, an
                      external loader under a strict Content-Security-Policy, 404.html,
                      config.example.json
-  bench              measure size, start, decoding and server figures; prints a table and
-                     writes target/bench/report.json (see BENCH.md)
+  bench [--runs N] [--only PART,...]
+                     measure size, start, decoding and server figures; prints a table and
+                     writes target/bench/report.json (see BENCH.md). Parts: first-load,
+                     start, list, decode, server, download
   fuzz [--cases N]   the property tests (client decoders, server request parsing) with N cases
                      each, 1,000,000 by default, in an optimised build (see RELIABILITY.md)
   load [--seconds N] [--server URL]
@@ -44,7 +46,10 @@ fn main() {
         Some("load") => load::run(&args[1..]),
         // Internal: the bench runs it in an optimised build.
         Some("bench-decode") => bench::decode_command(&args[1..]),
-
+        Some("help" | "--help" | "-h") => {
+            println!("{USAGE}");
+            return;
+        }
         _ => {
             eprintln!("{USAGE}");
             std::process::exit(2);

@@ -12,9 +12,8 @@ use super::{median, percentile, Figure};
 
 /// Rounds of the GET load; each figure is the median of the rounds.
 const ROUNDS: usize = 5;
-/// Sequential searches per query shape (a search over 100,000 articles takes about a second
-/// on the 2-core machine of BENCH.md, so this stays small).
-const SEARCHES: usize = 25;
+/// Sequential searches per query shape: enough for a p99 that is not simply the maximum.
+const SEARCHES: usize = 200;
 /// Concurrent connections of the GET load.
 const CONNECTIONS: usize = 32;
 /// Length of one round of the GET load.

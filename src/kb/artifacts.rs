@@ -12,9 +12,11 @@ use wasm_bindgen::JsCast;
 use crate::components::download::DownloadButton;
 use crate::components::error_view::ErrorView;
 use crate::components::toast::Toasts;
-use crate::routes::kb::{can_create, record_href};
+use crate::kb::gates::can_create;
+use crate::kb::record_href;
 use crate::schema::schema_of;
 use crate::ApiClient;
+use crate::components::loading::Loading;
 
 /// Where a parent's files come from.
 #[derive(Clone)]
@@ -88,7 +90,7 @@ pub fn ArtifactsOf(
     view! {
         <section class="card section" aria-labelledby="artifacts-heading">
             <h2 id="artifacts-heading">"Artifacts"</h2>
-            <Transition fallback=|| view! { <p class="loading">"Loading the files…"</p> }>
+            <Transition fallback=|| view! { <Loading what="Loading the files…"/> }>
                 {move || list.get().map(|result| match result {
                     Err(error) => view! { <ErrorView error retry=move |_| listed_version.update(|v| *v += 1)/> }.into_any(),
                     Ok(Files::Listed(items)) if items.is_empty() => view! { <p class="empty">"No files yet."</p> }.into_any(),
@@ -125,7 +127,7 @@ fn FileList(items: Vec<Record>) -> impl IntoView {
                 let file_name = larder_api::artifacts::file_name_of(&a);
                 view! {
                     <li>
-                        <A href=crate::app::link(record_href(ARTIFACTS.path, &id))>{title}</A>
+                        <A href=crate::hosting::link(record_href(ARTIFACTS.path, &id))>{title}</A>
                         " " <span class="muted">{meta}</span>
                         <DownloadButton artifact_id=id label=download_label file_name/>
                     </li>

@@ -8,10 +8,12 @@ use leptos_router::components::A;
 use serde_json::Value;
 
 use crate::components::error_view::ErrorView;
-use crate::routes::bulk_replace::BulkReplace;
-use crate::routes::kb::{can_create, record_href};
+use crate::kb::bulk_replace::BulkReplace;
+use crate::kb::gates::can_create;
+use crate::kb::record_href;
 use crate::schema::schema_of;
 use crate::ApiClient;
+use crate::components::loading::Loading;
 use larder_contract::collections::TEXTBOOK_PASSAGES;
 
 /// The most page buttons a node offers at once (a long part gets the first ones).
@@ -166,7 +168,7 @@ fn PagePassages(textbook_urn: String, page: i64) -> impl IntoView {
     });
     view! {
         <h3>{format!("Page {page}")}</h3>
-        <Transition fallback=|| view! { <p class="loading">"Loading the page…"</p> }>
+        <Transition fallback=|| view! { <Loading what="Loading the page…"/> }>
             {move || passages.get().map(|result| match result {
                 Err(error) => view! { <ErrorView error/> }.into_any(),
                 Ok(list) if list.is_empty() => view! { <p class="empty">"No passages on this page."</p> }.into_any(),
@@ -182,7 +184,7 @@ fn passage_view(passage: Passage) -> impl IntoView {
         <li class="passage">
             <p class="muted">{passage.structure_path.join(" › ")}</p>
             <p>{passage.text.clone()}</p>
-            <A href=crate::app::link(record_href(TEXTBOOK_PASSAGES.path, &id)) attr:class="muted">{format!("Passage {}", passage.sequence_no.unwrap_or_default())}</A>
+            <A href=crate::hosting::link(record_href(TEXTBOOK_PASSAGES.path, &id)) attr:class="muted">{format!("Passage {}", passage.sequence_no.unwrap_or_default())}</A>
         </li>
     }
 }

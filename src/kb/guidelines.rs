@@ -7,10 +7,12 @@ use leptos_router::components::A;
 
 use crate::components::error_view::ErrorView;
 use crate::components::highlight::Highlighted;
-use crate::routes::kb::{can_create, record_href};
+use crate::kb::gates::can_create;
+use crate::kb::record_href;
 use crate::schema::highlight::fragments;
 use crate::schema::schema_of;
 use crate::ApiClient;
+use crate::components::loading::Loading;
 use larder_contract::collections::{GUIDELINES, GUIDES};
 
 /// How many guidelines one view shows (a guide rarely has more).
@@ -77,7 +79,7 @@ pub fn GuidelinesOf(guide_urn: String) -> impl IntoView {
             <div class="records-head">
                 <h2 id="guidelines-heading">"Guidelines"</h2>
                 <Show when=move || writable.get()>
-                    <A href=crate::app::link(new_href()) attr:class="button">"New guideline"</A>
+                    <A href=crate::hosting::link(new_href()) attr:class="button">"New guideline"</A>
                 </Show>
             </div>
             <form class="search-bar" role="search" on:submit=move |ev| { ev.prevent_default(); searched.set(q.get_untracked()); }>
@@ -86,7 +88,7 @@ pub fn GuidelinesOf(guide_urn: String) -> impl IntoView {
                     prop:value=move || q.get() on:input=move |ev| q.set(event_target_value(&ev))/>
                 <button type="submit">"Search guidelines"</button>
             </form>
-            <Transition fallback=|| view! { <p class="loading">"Loading the guidelines…"</p> }>
+            <Transition fallback=|| view! { <Loading what="Loading the guidelines…"/> }>
                 {move || rows.get().map(|result| match result {
                     Err(error) => view! { <ErrorView error/> }.into_any(),
                     Ok(rows) if rows.is_empty() => view! {
@@ -103,7 +105,7 @@ pub fn GuidelinesOf(guide_urn: String) -> impl IntoView {
                                     <li>
                                         <span class="seq" title="Sequence number">{g.sequence_no.map(|n| n.to_string()).unwrap_or_else(|| "–".into())}</span>
                                         <div>
-                                            <A href=crate::app::link(record_href(GUIDELINES.path, &id))>{g.title.clone().filter(|t| !t.is_empty()).unwrap_or_else(|| "Guideline".into())}</A>
+                                            <A href=crate::hosting::link(record_href(GUIDELINES.path, &id))>{g.title.clone().filter(|t| !t.is_empty()).unwrap_or_else(|| "Guideline".into())}</A>
                                             <p>{if marked.is_empty() {
                                                 text.into_any()
                                             } else {

@@ -9,7 +9,7 @@ use crate::components::error_view::ErrorView;
 use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
-use crate::routes::household::AgeGroupSelect;
+use crate::household::AgeGroupSelect;
 use crate::ApiClient;
 
 /// A member row of the create form.

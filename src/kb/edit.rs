@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use crate::components::record_form::{apply_field_errors, RecordForm};
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
-use crate::routes::kb::remember;
+use crate::kb::cache::remember;
 use crate::schema::form::{changes, edit_editors, edited_record, Errors};
 use crate::schema::Schema;
 use crate::ApiClient;

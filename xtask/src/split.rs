@@ -1,0 +1,193 @@
+//! The console's release build, split: the module that shows the sign-in form, and chunks the
+//! pages pull in when they are first opened.
+//!
+//! trunk cannot run a split (its hooks run before cargo or after wasm-bindgen), so this runs the
+//! pipeline itself: cargo (with relocations kept) → `wasm_split_cli_support::transform` →
+//! wasm-bindgen on the main module → wasm-opt on the main module and every chunk. Everything the
+//! page loads sits in one folder named by the hash of its contents (`larder-<hash>/`): the split
+//! loader finds chunks next to itself, and a tab opened before a deploy keeps its own chunks.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use crate::process::{command, exec, root};
+
+/// The wasm-bindgen output's name: `larder.js` and `larder_bg.wasm`.
+const OUT_NAME: &str = "larder";
+/// The style sheets, in the order index.html names them.
+pub const STYLES: [&str; 2] = ["style/main.css", "style/records.css"];
+/// The loader index.html runs: an external module, so the policy needs no inline script.
+const BOOT: &str = r#"import init from "./larder.js";
+await init({ module_or_path: new URL("larder_bg.wasm", import.meta.url) });
+"#;
+
+/// One built folder: its name under dist, and the chunks it holds.
+pub struct Build {
+    pub folder: String,
+    pub chunks: Vec<String>,
+}
+
+/// Builds the split console into `dist/<folder>` and returns the folder's name.
+pub fn build(dist: &Path) -> Result<Build> {
+    let target = root().join("target/split");
+    let stage = target.join("stage");
+    if stage.exists() {
+        std::fs::remove_dir_all(&stage)?;
+    }
+    std::fs::create_dir_all(&stage)?;
+
+    eprintln!("split: cargo build (feature `split`, relocations kept for the splitter)");
+    exec(&mut command(
+        "cargo",
+        &[
+            "rustc",
+            "--package",
+            "larder",
+            "--bin",
+            "larder",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--release",
+            "--features",
+            "split",
+            "--",
+            "-Clink-arg=--emit-relocs",
+            // Without it the linker merges string constants into one segment that every chunk
+            // shares, so all of them stay in the main module (cargo-leptos issue 679).
+            "-Clink-arg=--no-merge-data-segments",
+        ],
+    ))?;
+    let linked = root().join("target/wasm32-unknown-unknown/release/larder.wasm");
+    let input = std::fs::read(&linked).with_context(|| format!("reading {}", linked.display()))?;
+
+    eprintln!("split: wasm_split_cli_support::transform");
+    let main_module = target.join("larder_split.wasm");
+    let main_js = format!("./{OUT_NAME}.js");
+    let split = {
+        let mut options = wasm_split_cli_support::Options::new(&input);
+        options.output_dir = &stage;
+        options.main_out_path = &main_module;
+        options.main_module = &main_js;
+        options.link_name = "./__wasm_split.js";
+        wasm_split_cli_support::transform(options)
+            .map_err(|e| anyhow::anyhow!("{e:#}"))
+            .context("splitting the wasm module")?
+    };
+
+    eprintln!("split: wasm-bindgen on the main module");
+    exec(&mut command(
+        "wasm-bindgen",
+        &[
+            "--target",
+            "web",
+            // The split loader and the chunks reach the main module's table and memory
+            // through exports wasm-bindgen would otherwise remove.
+            "--keep-lld-exports",
+            "--no-demangle",
+            "--no-typescript",
+            "--out-name",
+            OUT_NAME,
+            "--out-dir",
+            path_str(&stage)?,
+            path_str(&main_module)?,
+        ],
+    ))?;
+
+    let mut modules = vec![stage.join(format!("{OUT_NAME}_bg.wasm"))];
+    modules.extend(split.split_modules.iter().cloned());
+    for module in &modules {
+        optimise(module)?;
+    }
+    std::fs::write(stage.join("boot.js"), BOOT)?;
+    let mut css = String::new();
+    for style in STYLES {
+        css.push_str(&std::fs::read_to_string(root().join(style))?);
+        css.push('\n');
+    }
+    std::fs::write(stage.join(format!("{OUT_NAME}.css")), css)?;
+
+    let folder = format!("{OUT_NAME}-{:016x}", hash_folder(&stage)?);
+    let destination = dist.join(&folder);
+    if destination.exists() {
+        std::fs::remove_dir_all(&destination)?;
+    }
+    std::fs::rename(&stage, &destination)?;
+    let mut chunks: Vec<String> = split
+        .split_modules
+        .iter()
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    chunks.sort();
+    Ok(Build { folder, chunks })
+}
+
+/// `wasm-opt -Oz` in place, with the features rustc emits for wasm32 (the chunks carry no
+/// features section of their own).
+fn optimise(module: &Path) -> Result<()> {
+    let path = path_str(module)?;
+    exec(&mut command(
+        "wasm-opt",
+        &[
+            "-Oz",
+            "--enable-bulk-memory",
+            "--enable-nontrapping-float-to-int",
+            "--enable-sign-ext",
+            "--enable-mutable-globals",
+            "--enable-reference-types",
+            "--enable-multivalue",
+            path,
+            "-o",
+            path,
+        ],
+    ))
+}
+
+/// The tags index.html gets in place of trunk's: the style sheet, the loader, and preloads of
+/// the modules the loader needs at once.
+pub fn head_tags(base: &str, folder: &str) -> String {
+    let at = format!("{base}{folder}");
+    [
+        format!("<link rel=\"stylesheet\" href=\"{at}/{OUT_NAME}.css\">"),
+        format!("<link rel=\"modulepreload\" href=\"{at}/{OUT_NAME}.js\">"),
+        format!("<link rel=\"modulepreload\" href=\"{at}/__wasm_split.js\">"),
+        format!(
+            "<link rel=\"preload\" href=\"{at}/{OUT_NAME}_bg.wasm\" as=\"fetch\" type=\"application/wasm\" crossorigin>"
+        ),
+        format!("<script type=\"module\" src=\"{at}/boot.js\"></script>"),
+    ]
+    .join("\n    ")
+}
+
+/// FNV-1a over every file's relative name and bytes, in name order.
+fn hash_folder(dir: &Path) -> Result<u64> {
+    let mut files = Vec::new();
+    walk(dir, &mut files)?;
+    files.sort();
+    let mut all = Vec::new();
+    for file in files {
+        all.extend(file.strip_prefix(dir)?.to_string_lossy().as_bytes());
+        all.extend(std::fs::read(&file)?);
+    }
+    Ok(crate::dist::fnv1a(&all))
+}
+
+/// Every file below `dir`.
+pub fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_type()?.is_dir() {
+            walk(&entry.path(), files)?;
+        } else {
+            files.push(entry.path());
+        }
+    }
+    Ok(())
+}
+
+fn path_str(path: &Path) -> Result<&str> {
+    match path.to_str() {
+        Some(text) => Ok(text),
+        None => bail!("{} is not UTF-8", path.display()),
+    }
+}
