@@ -1,7 +1,6 @@
-//! The root: configuration, providers (client, session, toasts) and the route table.
+//! The root: providers (client, session, toasts) and the route table.
 
-use larder_api::transport::gloo::GlooTransport;
-use larder_api::ClientConfig;
+use larder_api::Identity;
 use leptos::prelude::*;
 use leptos_router::components::{ProtectedRoute, Route, Router, Routes};
 use leptos_router::path;
@@ -10,64 +9,27 @@ use crate::components::header::Header;
 use crate::components::reauth::ReauthDialog;
 use crate::components::toast::{ToastRegion, Toasts};
 use crate::components::unsaved::UnsavedChanges;
+use crate::hosting::base_path;
 use crate::pages::{Deferred, Page};
 use crate::routes::{home::Home, not_found::NotFound, sign_in::SignIn};
-use crate::hosting::base_path;
-use crate::session::{ConfigReady, Session};
+use crate::session::Session;
 use crate::ApiClient;
 
-/// The whole console. It paints at once with this page's origin as the service; `config.json`
-/// replaces that when it arrives, and only a broken file stops the console.
+/// The whole console, over a client configured from `config.json` (see `crate::boot`), signed
+/// in as `identity` when given.
 #[component]
-pub fn App() -> impl IntoView {
-    let origin = web_sys::window()
-        .and_then(|w| w.location().origin().ok())
-        .unwrap_or_default();
-    let defaults =
-        crate::config::parse(None, &origin).unwrap_or_else(|_| ClientConfig::new(origin.clone()));
-    let client: ApiClient = larder_api::Client::new(GlooTransport, defaults);
-    let (ready, set_ready) = signal(false);
-    let problem = RwSignal::new(None::<String>);
-    {
-        let client = client.clone();
-        leptos::task::spawn_local(async move {
-            match crate::config::load().await {
-                Ok(config) => {
-                    client.set_config(config);
-                    set_ready.set(true);
-                }
-                Err(text) => problem.set(Some(text)),
-            }
-        });
-    }
-    provide_context(ConfigReady(ready));
-    view! {
-        <Show when=move || problem.with(Option::is_none)
-            fallback=move || view! { <ConfigProblem problem=problem.get().unwrap_or_default()/> }>
-            <Console client=client.clone()/>
-        </Show>
-    }
-}
-
-/// Says what is wrong with config.json and what it should contain.
-#[component]
-fn ConfigProblem(problem: String) -> impl IntoView {
-    view! {
-        <main class="page narrow">
-            <h1>"Larder cannot start"</h1>
-            <p role="alert" class="error">{problem}</p>
-            <p>"Place a file named " <code>"config.json"</code> " beside " <code>"index.html"</code>
-               ", or remove it to use this page's own origin for both APIs. It should look like this:"</p>
-            <pre class="code">{crate::config::EXAMPLE}</pre>
-        </main>
-    }
+pub fn App(client: ApiClient, identity: Option<Identity>) -> impl IntoView {
+    view! { <Console client identity/> }
 }
 
 /// The sign-in page, told to come back to the page that was opened (path and query).
 fn sign_in_redirect() -> String {
     let location = web_sys::window().map(|w| w.location());
     let read = |part: fn(&web_sys::Location) -> Result<String, wasm_bindgen::JsValue>| {
-        location.as_ref().and_then(|l| part(l).ok()).unwrap_or_default()
+        location
+            .as_ref()
+            .and_then(|l| part(l).ok())
+            .unwrap_or_default()
     };
     crate::paths::sign_in_path(
         &read(web_sys::Location::pathname),
@@ -77,8 +39,9 @@ fn sign_in_redirect() -> String {
 }
 
 #[component]
-fn Console(client: ApiClient) -> impl IntoView {
+fn Console(client: ApiClient, identity: Option<Identity>) -> impl IntoView {
     let session = Session::new(&client);
+    session.identity.set(identity);
     provide_context(client);
     provide_context(session);
     Toasts::provide();

@@ -1,62 +1,312 @@
-//! The sign-in form of `index.html` shows before the wasm module has loaded, so people can type
-//! while it does. Before the console mounts, [`take_over`] reads what was typed (and which field
-//! had the focus) and removes that form; the sign-in page then starts from it. What was typed
-//! stays in memory, like the session: it is never written anywhere.
+//! The start: `index.html`'s sign-in form, made to work by the smallest module the console has.
+//!
+//! The form is in the page before any script runs, so people type at once. This module (the
+//! main wasm module; no Leptos) reads `config.json`, enables "Sign in", and signs in with the
+//! API client. Only then does the console itself (`crate::console`, its own module in the
+//! split build, fetched in the background meanwhile) mount with the signed-in client. A page
+//! opened at a deep link signs in and then shows that page.
 
 use std::cell::RefCell;
 
+use larder_api::transport::gloo::GlooTransport;
+use larder_api::{ApiError, ClientConfig, Credentials, Identity};
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
-use web_sys::HtmlInputElement;
+use web_sys::{Document, Element, HtmlButtonElement, HtmlInputElement};
 
-/// What was typed into the start-up form.
-#[derive(Clone, Debug, Default)]
-pub struct Typed {
-    /// Username or client ID.
-    pub name: String,
-    /// Password or client secret.
-    pub secret: String,
-    /// "A machine client" was chosen.
-    pub machine: bool,
-    /// The field that had the focus: `"name"` or `"secret"`.
-    pub focus: Option<&'static str>,
-}
+use crate::error_text::error_title;
+use crate::ApiClient;
+
+/// The ids of `index.html`'s start-up form.
+const SHELL: &str = "boot-shell";
+const NAME: &str = "boot-name";
+const SECRET: &str = "boot-secret";
+const MACHINE: &str = "boot-client";
+const PERSON: &str = "boot-person";
 
 thread_local! {
-    static TYPED: RefCell<Option<Typed>> = const { RefCell::new(None) };
+    /// The client, once made; the console takes it over.
+    static CLIENT: RefCell<Option<ApiClient>> = const { RefCell::new(None) };
 }
 
-/// Reads and removes the start-up form, if the page has one.
-pub fn take_over() {
+/// Starts the console: the sign-in form when the page has one, the console at once otherwise
+/// (a page without `index.html`'s shell, such as a test page).
+pub fn start() {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
-    let Some(shell) = document.get_element_by_id("boot-shell") else {
-        return;
-    };
-    let input = |id: &str| {
-        document
-            .get_element_by_id(id)
-            .and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
-    };
-    let value = |id: &str| input(id).map(|i| i.value()).unwrap_or_default();
-    let focus = document
-        .active_element()
-        .and_then(|e| match e.id().as_str() {
-            "boot-name" => Some("name"),
-            "boot-secret" => Some("secret"),
-            _ => None,
+    let origin = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default();
+    let defaults =
+        crate::config::parse(None, &origin).unwrap_or_else(|_| ClientConfig::new(origin.clone()));
+    let client: ApiClient = larder_api::Client::new(GlooTransport, defaults);
+    CLIENT.with(|c| *c.borrow_mut() = Some(client.clone()));
+    if document.get_element_by_id(SHELL).is_none() {
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Ok(config) = crate::config::load().await {
+                client.set_config(config);
+            }
+            open_console(None).await;
         });
-    let typed = Typed {
-        name: value("boot-name"),
-        secret: value("boot-secret"),
-        machine: input("boot-client").is_some_and(|i| i.checked()),
-        focus,
+        return;
+    }
+    // A page opened without a session asks to sign in first and comes back to it afterwards.
+    let base = base_path(&document);
+    let location = web_sys::window().map(|w| w.location());
+    let read = |part: fn(&web_sys::Location) -> Result<String, wasm_bindgen::JsValue>| {
+        location
+            .as_ref()
+            .and_then(|l| part(l).ok())
+            .unwrap_or_default()
     };
-    shell.remove();
-    TYPED.with(|t| *t.borrow_mut() = Some(typed));
+    let (path, search) = (
+        read(web_sys::Location::pathname),
+        read(web_sys::Location::search),
+    );
+    let inside = path.strip_prefix(&base).unwrap_or(&path);
+    if !inside.starts_with("/sign-in") {
+        replace_url(&format!(
+            "{base}{}",
+            crate::paths::sign_in_path(&path, &search, &base)
+        ));
+    }
+    wire_kind_switch(&document);
+    wasm_bindgen_futures::spawn_local(async move {
+        match crate::config::load().await {
+            Ok(config) => client.set_config(config),
+            Err(problem) => return show_config_problem(&problem),
+        }
+        enable_sign_in();
+        // The console's module comes while people type; signing in does not wait for it.
+        let _ = crate::console::fetch().await;
+    });
 }
 
-/// What was typed, once (the sign-in page takes it).
-pub fn typed() -> Typed {
-    TYPED.with(|t| t.borrow_mut().take()).unwrap_or_default()
+/// Switches the labels between a person's and a machine client's credentials.
+fn wire_kind_switch(document: &Document) {
+    for id in [PERSON, MACHINE] {
+        if let Some(radio) = document.get_element_by_id(id) {
+            let on_change = Closure::<dyn Fn()>::new(update_labels);
+            let _ = radio
+                .add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref());
+            on_change.forget();
+        }
+    }
+    update_labels();
+}
+
+fn update_labels() {
+    let machine = input(MACHINE).is_some_and(|i| i.checked());
+    let (name, secret, name_auto, secret_auto) = if machine {
+        ("Client ID", "Client secret", "off", "off")
+    } else {
+        ("Username", "Password", "username", "current-password")
+    };
+    set_label(NAME, name);
+    set_label(SECRET, secret);
+    if let Some(i) = input(NAME) {
+        let _ = i.set_attribute("autocomplete", name_auto);
+    }
+    if let Some(i) = input(SECRET) {
+        let _ = i.set_attribute("autocomplete", secret_auto);
+    }
+}
+
+/// "Sign in" works from here on: the button is enabled and the form submits.
+fn enable_sign_in() {
+    let Some(form) = shell_element("form") else {
+        return;
+    };
+    let on_submit = Closure::<dyn Fn(web_sys::Event)>::new(|event: web_sys::Event| {
+        event.prevent_default();
+        wasm_bindgen_futures::spawn_local(submit());
+    });
+    let _ = form.add_event_listener_with_callback("submit", on_submit.as_ref().unchecked_ref());
+    on_submit.forget();
+    let _ = form.set_attribute("novalidate", "");
+    set_button("Sign in", false);
+}
+
+async fn submit() {
+    let value = |id: &str| input(id).map(|i| i.value()).unwrap_or_default();
+    let (name, secret) = (value(NAME), value(SECRET));
+    let machine = input(MACHINE).is_some_and(|i| i.checked());
+    let credentials = if machine {
+        Credentials::from_fields("", "", &name, &secret)
+    } else {
+        Credentials::from_fields(&name, &secret, "", "")
+    };
+    let credentials = match credentials {
+        Ok(credentials) => credentials,
+        Err(error) => return show_error(&error),
+    };
+    clear_error();
+    set_button("Signing in…", true);
+    let Some(client) = CLIENT.with(|c| c.borrow().clone()) else {
+        return;
+    };
+    match client.sign_in(credentials).await {
+        Ok(identity) => {
+            if let Some(secret) = input(SECRET) {
+                secret.set_value("");
+            }
+            // Where the sign-in was asked to return, or the start page.
+            let next = query_param("next");
+            let base = web_sys::window()
+                .and_then(|w| w.document())
+                .map(|d| base_path(&d))
+                .unwrap_or_default();
+            let next = crate::paths::safe_next(next).unwrap_or_else(|| "/".into());
+            replace_url(&format!("{base}{next}"));
+            open_console(Some(identity)).await;
+        }
+        Err(error) => {
+            set_button("Sign in", false);
+            show_error(&error);
+        }
+    }
+}
+
+/// Mounts the console, once its module is here; says so, with "Try again", when it cannot come.
+async fn open_console(identity: Option<Identity>) {
+    set_status("Loading the console…");
+    let Some(client) = CLIENT.with(|c| c.borrow().clone()) else {
+        return;
+    };
+    if crate::console::fetch().await.is_err() {
+        return show_console_missing(identity);
+    }
+    // The module is here: the console replaces the form at once.
+    if let Some(shell) = element(SHELL) {
+        shell.remove();
+    }
+    let _ = crate::console::open(client, identity).await;
+}
+
+fn show_console_missing(identity: Option<Identity>) {
+    let Some(section) = shell_element("section") else {
+        return;
+    };
+    section.set_inner_html(
+        "<h1>The console could not be loaded</h1>\
+         <p role=\"alert\" class=\"error\">Its module did not arrive: the connection may be down, \
+         or a newer version was published meanwhile.</p>\
+         <p><button type=\"button\" class=\"primary\" id=\"boot-retry\">Try again</button></p>",
+    );
+    let identity = RefCell::new(identity);
+    let retry = Closure::<dyn Fn()>::new(move || {
+        let identity = identity.borrow().clone();
+        wasm_bindgen_futures::spawn_local(open_console(identity));
+    });
+    if let Some(button) = element("boot-retry") {
+        let _ = button.add_event_listener_with_callback("click", retry.as_ref().unchecked_ref());
+    }
+    retry.forget();
+}
+
+/// `config.json` is broken: nothing can start; say what is wrong and what it should contain.
+fn show_config_problem(problem: &str) {
+    let Some(section) = shell_element("section") else {
+        return;
+    };
+    section.set_inner_html(
+        "<h1>Larder cannot start</h1><p role=\"alert\" class=\"error\"></p>\
+         <p>Place a file named <code>config.json</code> beside <code>index.html</code>, or remove \
+         it to use this page's own origin for both APIs. It should look like this:</p>\
+         <pre class=\"code\"></pre>",
+    );
+    // Text, never markup: the problem quotes the file.
+    if let Some(alert) = section.query_selector("[role=alert]").ok().flatten() {
+        alert.set_text_content(Some(problem));
+    }
+    if let Some(example) = section.query_selector("pre").ok().flatten() {
+        example.set_text_content(Some(crate::config::EXAMPLE));
+    }
+}
+
+/// The service's words as text, in an alert before the button; the form keeps what was typed.
+fn show_error(error: &ApiError) {
+    clear_error();
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let (Some(form), Ok(alert)) = (shell_element("form"), document.create_element("div")) else {
+        return;
+    };
+    let _ = alert.set_attribute("role", "alert");
+    let _ = alert.set_attribute("class", "error");
+    alert.set_id("boot-error");
+    if let Ok(title) = document.create_element("strong") {
+        title.set_text_content(Some(&error_title(error)));
+        let _ = alert.append_child(&title);
+    }
+    let _ = alert.append_with_str_1(&format!(" {}", error.detail()));
+    let button = form.query_selector("button").ok().flatten();
+    let _ = form.insert_before(&alert, button.as_ref().map(|b| b.unchecked_ref()));
+}
+
+fn clear_error() {
+    if let Some(old) = element("boot-error") {
+        old.remove();
+    }
+}
+
+fn set_status(text: &str) {
+    set_button(text, true);
+}
+
+fn set_button(text: &str, disabled: bool) {
+    let button = shell_element("form button").and_then(|b| b.dyn_into::<HtmlButtonElement>().ok());
+    if let Some(button) = button {
+        button.set_text_content(Some(text));
+        button.set_disabled(disabled);
+    }
+}
+
+fn set_label(input_id: &str, text: &str) {
+    let label = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+        d.query_selector(&format!("label[for={input_id}]"))
+            .ok()
+            .flatten()
+    });
+    if let Some(label) = label {
+        label.set_text_content(Some(text));
+    }
+}
+
+fn element(id: &str) -> Option<Element> {
+    web_sys::window()?.document()?.get_element_by_id(id)
+}
+
+fn shell_element(selector: &str) -> Option<Element> {
+    element(SHELL)?.query_selector(selector).ok().flatten()
+}
+
+fn input(id: &str) -> Option<HtmlInputElement> {
+    element(id)?.dyn_into::<HtmlInputElement>().ok()
+}
+
+fn query_param(name: &str) -> Option<String> {
+    let search = web_sys::window()?.location().search().ok()?;
+    web_sys::UrlSearchParams::new_with_str(&search)
+        .ok()?
+        .get(name)
+}
+
+fn replace_url(url: &str) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
+    }
+}
+
+/// The document's base path without its trailing slash (`""` at the root).
+fn base_path(document: &Document) -> String {
+    document
+        .base_uri()
+        .ok()
+        .flatten()
+        .and_then(|uri| web_sys::Url::new(&uri).ok())
+        .map(|url| url.pathname().trim_end_matches('/').to_string())
+        .unwrap_or_default()
 }

@@ -4,6 +4,7 @@
 //! (Leptos, client-side rendered) builds for the browser only.
 
 pub mod config;
+pub mod error_text;
 pub mod kv;
 pub mod paths;
 pub mod schema;
@@ -14,6 +15,8 @@ mod app;
 pub mod boot;
 #[cfg(target_arch = "wasm32")]
 mod components;
+#[cfg(target_arch = "wasm32")]
+mod console;
 #[cfg(target_arch = "wasm32")]
 mod hosting;
 #[cfg(target_arch = "wasm32")]

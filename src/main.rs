@@ -1,10 +1,10 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    // A panic must at least say why in the browser console before the app stops.
+    // A panic must at least say why in the browser console before the app stops. Release
+    // builds leave the hook out: its formatting would sit in the module sign-in waits for.
+    #[cfg(debug_assertions)]
     console_error_panic_hook::set_once();
-    // index.html's sign-in form goes, and what was typed into it stays, before the console shows.
-    larder::boot::take_over();
-    leptos::mount::mount_to_body(larder::App);
+    larder::boot::start();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -11,6 +11,7 @@ use std::collections::HashSet;
 use leptos::prelude::*;
 
 use crate::components::loading::Loading;
+use crate::console::ChunkFailed;
 use crate::routes::household::MyHousehold;
 use crate::routes::household_view::HouseholdView;
 use crate::routes::households::Households;
@@ -18,17 +19,6 @@ use crate::routes::member::MemberPage;
 use crate::routes::record::RecordPage;
 use crate::routes::record_new::RecordNew;
 use crate::routes::records::Records;
-
-/// A page's module could not be fetched (offline, or a deploy in between removed it).
-#[derive(Clone, Copy, Debug)]
-pub struct ChunkFailed;
-
-#[cfg(feature = "split")]
-impl From<leptos::wasm_split::SplitLoaderError> for ChunkFailed {
-    fn from(_: leptos::wasm_split::SplitLoaderError) -> Self {
-        ChunkFailed
-    }
-}
 
 /// Declares the pages per module: an entry that renders each (the split point), a `preload`
 /// that fetches its module, and [`Page`] over all of them.

@@ -11,7 +11,10 @@ pub fn sign_in_path(pathname: &str, search: &str, base: &str) -> String {
     if inside.is_empty() || inside == "/" || inside.starts_with("/sign-in") {
         return "/sign-in".into();
     }
-    format!("/sign-in?next={}", encode_component(&format!("{inside}{search}")))
+    format!(
+        "/sign-in?next={}",
+        encode_component(&format!("{inside}{search}"))
+    )
 }
 
 /// The `next` a sign-in follows: only a path of this console, never another origin (`//host`,
@@ -51,7 +54,13 @@ mod tests {
             safe_next(Some("/households?offset=20".into())).as_deref(),
             Some("/households?offset=20")
         );
-        for outside in ["//evil.example", "/\\evil.example", "https://evil.example", "javascript:alert(1)", ""] {
+        for outside in [
+            "//evil.example",
+            "/\\evil.example",
+            "https://evil.example",
+            "javascript:alert(1)",
+            "",
+        ] {
             assert_eq!(safe_next(Some(outside.into())), None, "{outside}");
         }
         assert_eq!(safe_next(None), None);
@@ -61,7 +70,12 @@ mod tests {
     fn only_web_images() {
         assert!(is_web_url("https://img.example/a.png"));
         assert!(is_web_url("HTTP://img.example/a.png"));
-        for bad in ["javascript:alert(1)", "data:image/png;base64,AA", "/local.png", "ftp://x"] {
+        for bad in [
+            "javascript:alert(1)",
+            "data:image/png;base64,AA",
+            "/local.png",
+            "ftp://x",
+        ] {
             assert!(!is_web_url(bad), "{bad}");
         }
     }

@@ -39,7 +39,3 @@ impl Session {
         self.identity.with(Option::is_some)
     }
 }
-
-/// Whether `config.json` has been applied to the client: signing in waits for it.
-#[derive(Clone, Copy)]
-pub struct ConfigReady(pub ReadSignal<bool>);

@@ -3,25 +3,7 @@
 use larder_api::ApiError;
 use leptos::prelude::*;
 
-/// The title people read: a refusal says "Not allowed" (and the session stays).
-pub fn error_title(error: &ApiError) -> String {
-    if error.is_kind(larder_api::ErrorKind::Authorization) {
-        "Not allowed".into()
-    } else {
-        error.title()
-    }
-}
-
-/// Whether asking again may help: the service or the network failed, not the request itself.
-pub fn worth_retrying(error: &ApiError) -> bool {
-    match error.status() {
-        Some(status) => status == 429 || status >= 500 || (200..300).contains(&status),
-        None => matches!(
-            error,
-            ApiError::Network(_) | ApiError::Timeout { .. } | ApiError::Decode { .. }
-        ),
-    }
-}
+pub use crate::error_text::{error_title, worth_retrying};
 
 /// An error as an alert. Text from the service is rendered as text, never as markup. With
 /// `retry`, a failure that asking again may cure offers "Try again".

@@ -34,7 +34,6 @@ pub fn SignInForm(
     focus: Option<&'static str>,
 ) -> impl IntoView {
     let client = expect_context::<ApiClient>();
-    let config_ready = expect_context::<crate::session::ConfigReady>().0;
     let kind = RwSignal::new(if machine { Kind::Client } else { Kind::User });
     let (name, secret) = (RwSignal::new(username), RwSignal::new(secret));
     let error = RwSignal::new(None::<ApiError>);
@@ -102,8 +101,7 @@ pub fn SignInForm(
             <input id=secret_id type="password" autocomplete=move || labels().3
                 prop:value=move || secret.get() on:input=move |ev| secret.set(event_target_value(&ev))/>
             {move || error.get().map(|error| view! { <ErrorView error/> })}
-            // The form is there at once; signing in waits for config.json (milliseconds).
-            <button type="submit" id=format!("{id_prefix}-submit") class="primary" disabled=move || sign_in.pending().get() || !config_ready.get()>
+            <button type="submit" id=format!("{id_prefix}-submit") class="primary" disabled=move || sign_in.pending().get()>
                 {move || if sign_in.pending().get() { "Signing in…" } else { "Sign in" }}
             </button>
         </form>

@@ -11,12 +11,12 @@ use wasm_bindgen::JsCast;
 
 use crate::components::download::DownloadButton;
 use crate::components::error_view::ErrorView;
+use crate::components::loading::Loading;
 use crate::components::toast::Toasts;
 use crate::kb::gates::can_create;
 use crate::kb::record_href;
 use crate::schema::schema_of;
 use crate::ApiClient;
-use crate::components::loading::Loading;
 
 /// Where a parent's files come from.
 #[derive(Clone)]

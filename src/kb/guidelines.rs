@@ -7,12 +7,12 @@ use leptos_router::components::A;
 
 use crate::components::error_view::ErrorView;
 use crate::components::highlight::Highlighted;
+use crate::components::loading::Loading;
 use crate::kb::gates::can_create;
 use crate::kb::record_href;
 use crate::schema::highlight::fragments;
 use crate::schema::schema_of;
 use crate::ApiClient;
-use crate::components::loading::Loading;
 use larder_contract::collections::{GUIDELINES, GUIDES};
 
 /// How many guidelines one view shows (a guide rarely has more).

@@ -8,12 +8,12 @@ use leptos_router::components::A;
 use serde_json::Value;
 
 use crate::components::error_view::ErrorView;
+use crate::components::loading::Loading;
 use crate::kb::bulk_replace::BulkReplace;
 use crate::kb::gates::can_create;
 use crate::kb::record_href;
 use crate::schema::schema_of;
 use crate::ApiClient;
-use crate::components::loading::Loading;
 use larder_contract::collections::TEXTBOOK_PASSAGES;
 
 /// The most page buttons a node offers at once (a long part gets the first ones).

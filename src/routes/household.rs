@@ -8,13 +8,13 @@ use leptos_router::components::A;
 use crate::components::confirm::ConfirmButton;
 use crate::components::error_view::ErrorView;
 use crate::components::kv_editor::{KvEditor, KvState};
+use crate::components::loading::Loading;
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
 use crate::household::create::CreateHousehold;
 use crate::household::{age_label, AgeGroupSelect, HouseholdFacts, Loaded};
 use crate::paths::is_web_url;
 use crate::ApiClient;
-use crate::components::loading::Loading;
 
 async fn own(client: ApiClient) -> Result<Option<Loaded>, ApiError> {
     let Some(household) = client.own_household().await? else {

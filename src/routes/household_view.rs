@@ -8,9 +8,9 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
 
 use crate::components::error_view::ErrorView;
+use crate::components::loading::Loading;
 use crate::household::{age_label, HouseholdFacts};
 use crate::ApiClient;
-use crate::components::loading::Loading;
 
 type Loaded = (Household, Vec<(Member, Option<Profile>)>);
 

@@ -5,9 +5,9 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::components::error_view::ErrorView;
+use crate::components::loading::Loading;
 use crate::components::pager::{use_page, Pager, ONE_REQUEST};
 use crate::ApiClient;
-use crate::components::loading::Loading;
 
 /// The page.
 #[component]

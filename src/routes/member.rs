@@ -12,12 +12,12 @@ use crate::components::chip_select::ChipSelect;
 use crate::components::confirm::ConfirmButton;
 use crate::components::error_view::ErrorView;
 use crate::components::kv_editor::{KvEditor, KvState};
+use crate::components::loading::Loading;
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
 use crate::household::AgeGroupSelect;
 use crate::paths::is_web_url;
 use crate::ApiClient;
-use crate::components::loading::Loading;
 
 async fn load(client: ApiClient, id: String) -> Result<(Member, Option<Profile>), ApiError> {
     let mut member = client.member(&id).await?;

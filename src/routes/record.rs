@@ -12,6 +12,7 @@ use leptos_router::hooks::use_navigate;
 use crate::components::confirm::ConfirmButton;
 use crate::components::download::DownloadButton;
 use crate::components::error_view::ErrorView;
+use crate::components::loading::Loading;
 use crate::components::toast::Toasts;
 use crate::components::value_view::ValueView;
 use crate::kb::artifacts::ArtifactsOf;
@@ -24,7 +25,6 @@ use crate::kb::structure::TextbookStructure;
 use crate::kb::{parent_of, use_record_id, use_schema, CollectionNav};
 use crate::schema::{label, Schema};
 use crate::ApiClient;
-use crate::components::loading::Loading;
 
 /// The detail page.
 #[component]

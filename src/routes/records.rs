@@ -12,6 +12,7 @@ use leptos_router::NavigateOptions;
 
 use crate::components::error_view::ErrorView;
 use crate::components::facets::{ActiveFilters, Facets};
+use crate::components::loading::Loading;
 use crate::components::pager::{use_page, Pager, LONGEST_PAGE};
 use crate::components::records_table::Table;
 use crate::kb::cache::cached_records;
@@ -21,7 +22,6 @@ use crate::schema::search::{SearchState, HIGHLIGHTED};
 use crate::schema::window::chunks;
 use crate::schema::Schema;
 use crate::ApiClient;
-use crate::components::loading::Loading;
 
 /// Default page size of lists.
 const PAGE_SIZE: u32 = 25;

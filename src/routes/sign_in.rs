@@ -7,7 +7,6 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use crate::components::sign_in_form::SignInForm;
 use crate::session::Session;
 
-
 /// The sign-in page.
 #[component]
 pub fn SignIn() -> impl IntoView {
@@ -20,13 +19,10 @@ pub fn SignIn() -> impl IntoView {
         let next = crate::paths::safe_next(query.with_untracked(|q| q.get("next")));
         navigate(next.as_deref().unwrap_or("/"), Default::default());
     });
-    // Whatever was typed while the console loaded (index.html's form) carries on here.
-    let typed = crate::boot::typed();
     view! {
         <section class="narrow card">
             <h1>"Sign in"</h1>
-            <SignInForm on_success id_prefix="sign-in" username=typed.name.clone() secret=typed.secret.clone()
-                machine=typed.machine focus=typed.focus/>
+            <SignInForm on_success id_prefix="sign-in" focus=Some("name")/>
             <p class="hint">"Your session lives in this tab's memory only: reloading the page signs you out."</p>
         </section>
     }

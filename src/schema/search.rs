@@ -62,7 +62,6 @@ impl SearchState {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -65,7 +65,8 @@ test('the sign-in form is painted before config.json answers', async ({ page }) 
   await page.route('**/config.json', async (route) => { await held; await route.fulfill({ status: 404, body: '' }); });
   await page.goto('sign-in');
   await expect(page.getByLabel('Username')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeDisabled();
+  // Signing in waits for the file that says where the service is.
+  await expect(page.getByRole('button', { name: 'Starting…' })).toBeDisabled();
   answer();
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
 });

@@ -68,7 +68,7 @@ test('nothing about the session is stored, and a reload signs out', async ({ pag
 });
 
 test('the sign-in form is usable while the console loads, and what was typed carries over', async ({ page }) => {
-  // Hold the wasm module back, as a slow network would.
+  // Hold the wasm modules back, as a slow network would.
   let release!: () => void;
   const held = new Promise<void>((resolve) => { release = resolve; });
   await page.route('**/*.wasm', async (route) => { await held; await route.continue(); });
@@ -85,12 +85,23 @@ test('the sign-in form is usable while the console loads, and what was typed car
   await expect(page).toHaveURL(/\/sign-in$/);
 
   release();
+  // The same form comes alive: what was typed, and the focus, stay where they were.
   const signIn = page.getByRole('button', { name: 'Sign in' });
   await expect(signIn).toBeEnabled();
-  await expect(page.locator('#boot-shell')).toHaveCount(0);
   await expect(page.getByLabel('Username')).toHaveValue('curator');
   await expect(page.getByLabel('Password')).toHaveValue('curator-demo');
   await expect(page.getByLabel('Password')).toBeFocused();
-  await signIn.click();
+  await page.getByLabel('Password').press('Enter');
   await expect(page.getByText('Signed in as curator')).toBeVisible();
+  await expect(page.locator('#boot-shell')).toHaveCount(0);
+});
+
+test('a machine client signs in through the start-up form', async ({ page }) => {
+  await page.goto('sign-in');
+  await page.getByLabel('A machine client').check();
+  await page.getByLabel('Client ID').fill('enhancer');
+  await page.getByLabel('Client secret').fill('wrong-secret');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(page.getByLabel('Client ID')).toHaveValue('enhancer');
 });

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use crate::process::{command, exec, root};
+use crate::process::root;
 
 /// The policy written into `index.html`. `connect-src 'self'` covers the wasm module, config.json
 /// and an API on the page's own origin; operators add their API origins (see README, Hosting).
@@ -222,15 +222,17 @@ mod tests {
 
     #[test]
     fn the_page_names_the_build_under_the_policy() {
-        let page = add_policy(&page(SOURCE, "/console/", "larder-0123").unwrap()).unwrap();
-        assert!(!page.contains("data-trunk"));
-        assert!(page.contains("<base href=\"/console/\">"));
-        assert!(page.contains("<script type=\"module\" src=\"/console/larder-0123/boot.js\"></script>"));
-        assert!(page.contains("href=\"/console/larder-0123/larder.css\""));
-        let policy = page.find("Content-Security-Policy").unwrap();
-        assert!(policy < page.find("<script").unwrap());
-        assert!(policy < page.find("<link").unwrap());
-        assert!(page.contains("<div id=\"boot-shell\">"));
+        let html = add_policy(&page(SOURCE, "/console/", "larder-0123").unwrap()).unwrap();
+        assert!(!html.contains("data-trunk"));
+        assert!(html.contains("<base href=\"/console/\">"));
+        assert!(
+            html.contains("<script type=\"module\" src=\"/console/larder-0123/boot.js\"></script>")
+        );
+        assert!(html.contains("href=\"/console/larder-0123/larder.css\""));
+        let policy = html.find("Content-Security-Policy").unwrap();
+        assert!(policy < html.find("<script").unwrap());
+        assert!(policy < html.find("<link").unwrap());
+        assert!(html.contains("<div id=\"boot-shell\">"));
         assert!(page("<html></html>", "/", "x").is_err());
     }
 

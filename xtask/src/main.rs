@@ -7,6 +7,7 @@ mod load;
 mod process;
 mod serve;
 mod setup;
+mod split;
 mod test;
 
 use std::time::Instant;

@@ -18,8 +18,10 @@ const OUT_NAME: &str = "larder";
 /// The style sheets, in the order index.html names them.
 pub const STYLES: [&str; 2] = ["style/main.css", "style/records.css"];
 /// The loader index.html runs: an external module, so the policy needs no inline script.
+/// It announces the module's exports (its memory among them) for the bench.
 const BOOT: &str = r#"import init from "./larder.js";
-await init({ module_or_path: new URL("larder_bg.wasm", import.meta.url) });
+const wasm = await init({ module_or_path: new URL("larder_bg.wasm", import.meta.url) });
+dispatchEvent(new CustomEvent("larder-started", { detail: { wasm } }));
 "#;
 
 /// One built folder: its name under dist, and the chunks it holds.
@@ -53,9 +55,6 @@ pub fn build(dist: &Path) -> Result<Build> {
             "split",
             "--",
             "-Clink-arg=--emit-relocs",
-            // Without it the linker merges string constants into one segment that every chunk
-            // shares, so all of them stay in the main module (cargo-leptos issue 679).
-            "-Clink-arg=--no-merge-data-segments",
         ],
     ))?;
     let linked = root().join("target/wasm32-unknown-unknown/release/larder.wasm");

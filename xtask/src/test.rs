@@ -11,7 +11,7 @@ type Step = (&'static str, fn() -> Result<()>);
 
 /// Runs setup, then each step.
 pub fn run() -> Result<()> {
-    let steps: [Step; 8] = [
+    let steps: [Step; 9] = [
         ("setup", || crate::setup::run().map(|_| ())),
         ("format", || {
             exec(&mut command("cargo", &["fmt", "--all", "--", "--check"]))
@@ -53,6 +53,13 @@ pub fn run() -> Result<()> {
             exec(&mut command("cargo", &["test", "--workspace"]))
         }),
         ("browser tests (wasm-bindgen-test in Chromium)", wasm_tests),
+        // trunk's development build has no split step: it must keep building (`trunk serve`).
+        ("unsplit development build (trunk build)", || {
+            exec(&mut command(
+                "trunk",
+                &["build", "--offline", "--dist", "target/dev-dist"],
+            ))
+        }),
         ("Playwright journeys", playwright),
         ("load (32 sessions, 10 s, zero unexpected answers)", || {
             crate::load::against_binary(&debug_server()?, 10)
@@ -113,8 +120,8 @@ fn wasm_tests() -> Result<()> {
 const E2E_PREFIX: &str = "/console/";
 
 /// The journeys that run a second time against `larder-server --wire production`: every
-/// knowledge-base and household journey (issue 12).
-const PRODUCTION_WIRE_JOURNEYS: &[&str] = &["records-", "household"];
+/// knowledge-base, household and sign-in journey (issue 12).
+const PRODUCTION_WIRE_JOURNEYS: &[&str] = &["records-", "household", "sign-in", "first-load"];
 
 /// The `cargo xtask dist` build (external loader, strict Content-Security-Policy), served by the
 /// server under the prefix above, driven by Playwright in Debian's Chromium: every journey against

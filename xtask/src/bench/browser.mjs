@@ -1,7 +1,7 @@
 // The browser half of `cargo xtask bench`: headless Debian Chromium driven by Playwright's
 // library (never a downloaded browser). Prints one JSON object on stdout.
 //
-//   node browser.mjs start CONSOLE_URL FLOOR_URL RUNS
+//   node browser.mjs start CONSOLE_URL FLOOR_URL RUNS loopback|throttled [NAME=URL ...]
 //   node browser.mjs list CONSOLE_URL PATH ROWS RUNS USER PASSWORD
 //   node browser.mjs parse FILE RUNS
 //   LARDER_BENCH_TOKEN=... node browser.mjs download CONSOLE_URL RECORD_PATH TITLE ARTIFACT_ID RUNS USER PASSWORD
@@ -27,53 +27,98 @@ async function freshBrowser() {
   };
 }
 
-/** Records (in page time, ms since navigation start) when a `form` is first in the DOM, and when
- * the console's own sign-in form (rendered by the wasm module, `#sign-in-name`) is. */
-const WATCH_FORM = () => {
-  const seen = () => {
-    if (window.__formAt === undefined && document.querySelector('form')) window.__formAt = performance.now();
-    if (window.__appFormAt === undefined && document.getElementById('sign-in-name')) window.__appFormAt = performance.now();
+/** Lighthouse's mobile throttling: 1.6 Mbps down, 750 kbps up, 150 ms round trip. */
+const MOBILE = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
+
+/** Records, in page time (ms since navigation start): when a `form` is first in the DOM, and
+ * when a form's sign-in button is first enabled (the moment signing in works), with the bytes
+ * on the wire by then (navigation and every resource finished by then, headers included). */
+const WATCH_SIGN_IN = () => {
+  window.__bytesUntil = (t) => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    let sum = nav ? nav.transferSize : 0;
+    const files = [];
+    for (const e of performance.getEntriesByType('resource')) {
+      if (e.responseEnd <= t) { sum += e.transferSize; files.push([e.name.split('/').pop(), e.transferSize]); }
+    }
+    return { bytes: sum, files };
   };
-  new MutationObserver(seen).observe(document, { childList: true, subtree: true });
+  performance.setResourceTimingBufferSize(1000);
+  const seen = () => {
+    const now = performance.now();
+    if (window.__formAt === undefined && document.querySelector('form')) window.__formAt = now;
+    if (window.__signInAt === undefined) {
+      const ready = [...document.querySelectorAll('form button')]
+        .some((b) => !b.disabled && /^\s*(sign in|log ?in)\s*$/i.test(b.textContent));
+      if (ready) {
+        window.__signInAt = now;
+        window.__atSignIn = window.__bytesUntil(now);
+      }
+    }
+  };
+  new MutationObserver(seen).observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
+  document.addEventListener('DOMContentLoaded', seen);
 };
 
-/** Policy violations the page reports. */
-function watchViolations(page, into) {
-  page.on('console', (m) => { if (/Content Security Policy/.test(m.text())) into.push(m.text()); });
-}
-
-async function startOnce(url, violations) {
+/** One fresh load of `url`: until signing in works; for the console, then signing in at once as
+ * `user` and waiting for `until` (a heading). */
+async function startOnce(url, violations, throttled, user, until) {
   const browser = await freshBrowser();
   try {
     const page = browser.context.pages()[0] ?? await browser.context.newPage();
     watchViolations(page, violations);
-    await page.addInitScript(WATCH_FORM);
-    await page.goto(url, { waitUntil: 'commit' });
-    await page.waitForFunction(() => window.__formAt !== undefined, null, { timeout: 30_000, polling: 'raf' });
-    // The floor page has no console form; the console's comes once its module runs.
-    if (!url.endsWith('floor.html')) {
-      await page.waitForFunction(() => window.__appFormAt !== undefined, null, { timeout: 30_000, polling: 'raf' });
+    if (throttled) {
+      const cdp = await browser.context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+      await cdp.send('Network.emulateNetworkConditions', MOBILE);
     }
-    await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, null, { timeout: 30_000 });
-    return await page.evaluate(() => ({
+    await page.addInitScript(WATCH_SIGN_IN);
+    await page.goto(url, { waitUntil: 'commit' });
+    await page.waitForFunction(() => window.__signInAt !== undefined, null, { timeout: 60_000, polling: 'raf' });
+    await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, null, { timeout: 60_000 });
+    const out = await page.evaluate(() => ({
       form_ms: window.__formAt,
-      app_form_ms: window.__appFormAt ?? null,
+      sign_in_ms: window.__signInAt,
+      bytes: window.__atSignIn.bytes,
+      files: window.__atSignIn.files,
       fcp_ms: performance.getEntriesByName('first-contentful-paint')[0].startTime,
     }));
+    if (user) {
+      await page.locator('#boot-name').fill(user[0]);
+      await page.locator('#boot-secret').fill(user[1]);
+      const pressed = await page.evaluate(() => { window.__pressedAt = performance.now(); return window.__pressedAt; });
+      await page.locator('#boot-secret').press('Enter');
+      await page.getByRole('heading', { name: until, level: 1 }).waitFor({ timeout: 60_000 });
+      const after = await page.evaluate((t0) => {
+        const now = performance.now();
+        const all = window.__bytesUntil(now);
+        const before = window.__bytesUntil(t0);
+        const wasm = performance.getEntriesByType('resource')
+          .filter((e) => e.responseEnd > t0 && e.name.endsWith('.wasm'))
+          .reduce((sum, e) => sum + e.transferSize, 0);
+        return { page_ms: now - t0, page_bytes: all.bytes - before.bytes, page_wasm_bytes: wasm };
+      }, pressed);
+      Object.assign(out, after);
+    }
+    return out;
   } finally {
     await browser.close();
   }
 }
 
-async function start(consoleUrl, floorUrl, runs) {
-  const out = { console: { form_ms: [], app_form_ms: [], fcp_ms: [] }, floor: { form_ms: [], fcp_ms: [] }, violations: [] };
-  // Alternate the two pages so drift on a shared machine hits both alike.
+/** Fresh loads of the floor page, the console and any peers, alternating so drift on a shared
+ * machine hits all alike. The console is opened at `household` (a deep link): after signing in
+ * it shows the owner's household page. */
+async function start(consoleUrl, floorUrl, runs, throttled, peers) {
+  const apps = [['floor', floorUrl], ['console', new URL('household', consoleUrl).href], ...peers];
+  const out = { violations: [] };
+  for (const [name] of apps) out[name] = [];
   for (let i = 0; i < runs; i++) {
-    for (const [name, url] of [['floor', floorUrl], ['console', consoleUrl]]) {
-      const r = await startOnce(url, out.violations);
-      out[name].form_ms.push(r.form_ms);
-      if (name === 'console') out.console.app_form_ms.push(r.app_form_ms);
-      out[name].fcp_ms.push(r.fcp_ms);
+    for (const [name, url] of apps) {
+      const console = name === 'console';
+      out[name].push(await startOnce(url, out.violations, throttled,
+        console ? ['olivia', 'olivia-demo'] : null, console ? 'The Parkers' : null));
     }
   }
   return out;
@@ -160,9 +205,9 @@ async function download(consoleUrl, recordPath, title, artifactId, runs, user, p
   try {
     const page = browser.context.pages()[0] ?? await browser.context.newPage();
     watchViolations(page, out.violations);
-    // Trunk's loader announces the module's exports, its memory among them.
+    // The loader (boot.js) announces the module's exports, its memory among them.
     await page.addInitScript(() => {
-      addEventListener('TrunkApplicationStarted', (e) => { window.__wasmMemory = e.detail.wasm.memory; });
+      addEventListener('larder-started', (e) => { window.__wasmMemory = e.detail.wasm.memory; });
     });
     await page.goto(new URL('sign-in', consoleUrl).href);
     await page.getByLabel('Username').fill(user);
@@ -219,7 +264,10 @@ function parse(file, runs) {
 
 const [mode, ...rest] = process.argv.slice(2);
 let result;
-if (mode === 'start') result = await start(rest[0], rest[1], Number(rest[2]));
+if (mode === 'start') {
+  const peers = rest.slice(4).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]);
+  result = await start(rest[0], rest[1], Number(rest[2]), rest[3] === 'throttled', peers);
+}
 else if (mode === 'list') result = await list(rest[0], rest[1], Number(rest[2]), Number(rest[3]), rest[4], rest[5]);
 else if (mode === 'parse') result = parse(rest[0], Number(rest[1]));
 else if (mode === 'download') result = await download(rest[0], rest[1], rest[2], rest[3], Number(rest[4]), rest[5], rest[6]);

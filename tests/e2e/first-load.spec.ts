@@ -1,0 +1,58 @@
+import { test, expect } from './fixtures';
+import { goInApp } from './helpers';
+
+// The console arrives in parts (cargo xtask dist splits it): the start-up module that makes
+// index.html's form sign in, the console, and its pages. A part that does not arrive says so and
+// offers "Try again"; trying again once the network is back works.
+
+test('a page whose module does not arrive offers "Try again", which then works', async ({ page }) => {
+  let offline = true;
+  await page.route('**/split_knowledge_base_pages.wasm', (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
+  await page.goto('sign-in');
+  await page.getByLabel('Username').fill('curator');
+  await page.getByLabel('Password').fill('curator-demo');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('Signed in as curator')).toBeVisible();
+
+  await goInApp(page, '/records/articles');
+  await expect(page.getByRole('heading', { name: 'This page could not be loaded' })).toBeVisible();
+  // The rest of the console still works: the header is there, and so is signing out.
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  offline = false;
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByRole('heading', { name: 'Articles' })).toBeVisible();
+});
+
+test('the console whose module does not arrive after signing in offers "Try again"', async ({ page }) => {
+  let offline = true;
+  await page.route('**/split_console.wasm', (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
+  await page.goto('sign-in');
+  await page.getByLabel('Username').fill('curator');
+  await page.getByLabel('Password').fill('curator-demo');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'The console could not be loaded' })).toBeVisible();
+  offline = false;
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByText('Signed in as curator')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome, curator' })).toBeVisible();
+});
+
+test('a deep link opened without a session signs in and lands on it, query and all', async ({ page }) => {
+  await page.goto('records/articles?q=vitamin&limit=10');
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Frecords%2Farticles%3Fq%3Dvitamin%26limit%3D10$/);
+  await page.getByLabel('Username').fill('curator');
+  await page.getByLabel('Password').fill('curator-demo');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/records\/articles\?q=vitamin&limit=10$/);
+  await expect(page.getByRole('heading', { name: 'Articles' })).toBeVisible();
+  await expect(page.getByRole('searchbox')).toHaveValue('vitamin');
+});
+
+test('a sign-in link cannot send anyone to another site', async ({ page }) => {
+  await page.goto('sign-in?next=%2F%2Fevil.example%2F');
+  await page.getByLabel('Username').fill('curator');
+  await page.getByLabel('Password').fill('curator-demo');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Welcome, curator' })).toBeVisible();
+  expect(new URL(page.url()).origin).toBe(new URL(process.env.BASE_URL!).origin);
+});
