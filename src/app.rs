@@ -51,13 +51,6 @@ fn Console(client: ApiClient, identity: Option<Identity>) -> impl IntoView {
     // an unchanged answer must not re-mount the page and lose what a form holds.
     let signed_in = Memo::new(move |_| session.signed_in());
     let signed_in = move || Some(signed_in.get());
-    // Hides the screens from other users; the service still decides.
-    let is_admin = Memo::new(move |_| {
-        session
-            .identity
-            .with(|i| i.as_ref().is_some_and(|i| i.has_role("admin")))
-    });
-    let is_admin = move || Some(is_admin.get());
     view! {
         <Router base=base_path()>
             <a class="skip-link" href="#main">"Skip to content"</a>
@@ -69,8 +62,10 @@ fn Console(client: ApiClient, identity: Option<Identity>) -> impl IntoView {
                     // Households and members (owners and administrators).
                     <ProtectedRoute path=path!("/household") view=|| view! { <Deferred page=Page::MyHousehold/> } condition=signed_in redirect_path=sign_in_redirect/>
                     <ProtectedRoute path=path!("/household/members/:id") view=|| view! { <Deferred page=Page::Member/> } condition=signed_in redirect_path=sign_in_redirect/>
-                    <ProtectedRoute path=path!("/households") view=|| view! { <Deferred page=Page::Households/> } condition=is_admin redirect_path=|| "/"/>
-                    <ProtectedRoute path=path!("/households/:id") view=|| view! { <Deferred page=Page::Household/> } condition=is_admin redirect_path=|| "/"/>
+                    // Signed in without the role, these pages say "Not allowed" and which role they need.
+                    <ProtectedRoute path=path!("/households") view=|| view! { <Deferred page=Page::Households/> } condition=signed_in redirect_path=sign_in_redirect/>
+                    <ProtectedRoute path=path!("/households/:id") view=|| view! { <Deferred page=Page::Household/> } condition=signed_in redirect_path=sign_in_redirect/>
+                    <ProtectedRoute path=path!("/households/:household/members/:id") view=|| view! { <Deferred page=Page::Member/> } condition=signed_in redirect_path=sign_in_redirect/>
                     // The knowledge base.
                     <ProtectedRoute path=path!("/records/:collection") view=|| view! { <Deferred page=Page::Records/> } condition=signed_in redirect_path=sign_in_redirect/>
                     <ProtectedRoute path=path!("/records/:collection/new") view=|| view! { <Deferred page=Page::NewRecord/> } condition=signed_in redirect_path=sign_in_redirect/>

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use leptos_router::hooks::use_navigate;
+use leptos_router::hooks::{use_location, use_navigate};
 
 use crate::session::Session;
 use crate::ApiClient;
@@ -37,29 +37,54 @@ pub fn Header() -> impl IntoView {
             navigate("/sign-in", Default::default());
         }
     });
+    // On a phone the links and the account fold behind "Menu", so a page's title stays in the
+    // first screen; wider screens show everything in one row (style/main.css).
+    let open = RwSignal::new(false);
+    let location = use_location();
+    Effect::new(move || {
+        location.pathname.track();
+        open.set(false);
+    });
     view! {
         <header class="topbar">
             <A href=crate::hosting::link("/") attr:class="brand">"Larder"</A>
-            {move || session.identity.get().map(|identity| {
-                let links = links(identity.has_role("admin"), identity.username.is_some());
-                view! {
-                    <nav class="mainnav" aria-label="Main">
-                        {links.into_iter().map(|(href, text)| view! { <A href=crate::hosting::link(href)>{text}</A> }).collect_view()}
-                    </nav>
-                }
-            })}
-            <span class="spacer"></span>
             {move || session.retrying.get().map(|(attempt, of)| view! {
                 <span class="retrying" role="status">{format!("Retrying {attempt} of {of}…")}</span>
             })}
-            <ThemeToggle/>
-            {move || session.identity.get().map(|identity| view! {
-                <span class="who">
-                    "Signed in as " <strong>{identity.display_name().to_string()}</strong>
-                    {identity.roles.iter().map(|role| view! { <span class="chip">{role.clone()}</span> }).collect_view()}
-                </span>
-                <button type="button" on:click=move |_| { sign_out.dispatch(()); }>"Sign out"</button>
-            })}
+            <button type="button" class="menu-toggle" aria-controls="topbar-menu"
+                aria-expanded=move || open.get().to_string() on:click=move |_| open.update(|o| *o = !*o)>
+                "Menu"
+            </button>
+            <div id="topbar-menu" class="topbar-menu" class:open=move || open.get()
+                on:keydown=move |ev| if ev.key() == "Escape" { open.set(false) }
+                // Following a link closes the menu, even to the page already shown.
+                on:click=move |ev| {
+                    let on_link = ev
+                        .target()
+                        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+                        .is_some_and(|e| e.closest("a").ok().flatten().is_some());
+                    if on_link {
+                        open.set(false);
+                    }
+                }>
+                {move || session.identity.get().map(|identity| {
+                    let links = links(identity.has_role("admin"), identity.username.is_some());
+                    view! {
+                        <nav class="mainnav" aria-label="Main">
+                            {links.into_iter().map(|(href, text)| view! { <A href=crate::hosting::link(href)>{text}</A> }).collect_view()}
+                        </nav>
+                    }
+                })}
+                <span class="spacer"></span>
+                <ThemeToggle/>
+                {move || session.identity.get().map(|identity| view! {
+                    <span class="who">
+                        "Signed in as " <strong>{identity.display_name().to_string()}</strong>
+                        {identity.roles.iter().map(|role| view! { <span class="chip">{role.clone()}</span> }).collect_view()}
+                    </span>
+                    <button type="button" on:click=move |_| { sign_out.dispatch(()); }>"Sign out"</button>
+                })}
+            </div>
         </header>
     }
 }

@@ -1,6 +1,8 @@
 //! Pieces the household pages share: the facts panel, the age-group select, the create form.
 
 pub mod create;
+pub mod member;
+pub mod panel;
 
 use larder_api::enums::AGE_GROUP;
 use larder_api::types::{Household, Member};

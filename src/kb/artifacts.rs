@@ -59,14 +59,7 @@ pub fn ArtifactsOf(
             if has_embedded {
                 return Ok(Files::Listed(embedded.get_value()));
             }
-            match client
-                .artifacts_of(
-                    &parent.get_value(),
-                    larder_contract::limits::MAX_PAGE_SIZE,
-                    0,
-                )
-                .await
-            {
+            match client.all_artifacts_of(&parent.get_value()).await {
                 Ok(found) => Ok(Files::Listed(
                     found
                         .into_iter()
@@ -89,7 +82,13 @@ pub fn ArtifactsOf(
     let writable = can_create(schema_of(&ARTIFACTS));
     view! {
         <section class="card section" aria-labelledby="artifacts-heading">
-            <h2 id="artifacts-heading">"Artifacts"</h2>
+            <h2 id="artifacts-heading">
+                "Artifacts"
+                {move || match list.get() {
+                    Some(Ok(Files::Listed(items))) => format!(" ({})", items.len()),
+                    _ => String::new(),
+                }}
+            </h2>
             <Transition fallback=|| view! { <Loading what="Loading the files…"/> }>
                 {move || list.get().map(|result| match result {
                     Err(error) => view! { <ErrorView error retry=move |_| listed_version.update(|v| *v += 1)/> }.into_any(),

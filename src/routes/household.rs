@@ -1,26 +1,25 @@
 //! "My household": the owner's household, or a form that creates it when there is none.
 
-use larder_api::types::{Household, HouseholdChanges, Member, NewMember};
 use larder_api::ApiError;
 use leptos::prelude::*;
-use leptos_router::components::A;
 
-use crate::components::confirm::ConfirmButton;
 use crate::components::error_view::ErrorView;
-use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::loading::Loading;
-use crate::components::toast::Toasts;
-use crate::components::unsaved::UnsavedChanges;
 use crate::household::create::CreateHousehold;
-use crate::household::{age_label, AgeGroupSelect, HouseholdFacts, Loaded};
-use crate::paths::is_web_url;
+use crate::household::panel::{HouseholdPanel, Scope};
+use crate::household::Loaded;
 use crate::ApiClient;
 
+/// The caller's household with every member: `households/me` lists them all (production too);
+/// when a service leaves the list empty while counting members, they are read page by page.
 async fn own(client: ApiClient) -> Result<Option<Loaded>, ApiError> {
-    let Some(household) = client.own_household().await? else {
+    let Some(mut household) = client.own_household().await? else {
         return Ok(None);
     };
-    let members = client.members(&household.id, 100, 0).await?;
+    let mut members = std::mem::take(&mut household.members);
+    if members.is_empty() && household.member_count.unwrap_or(0) > 0 {
+        members = client.all_members(&household.id).await?;
+    }
     Ok(Some((household, members)))
 }
 
@@ -39,221 +38,8 @@ pub fn MyHousehold() -> impl IntoView {
             {move || household.get().map(|result| match result {
                 Err(error) => view! { <h1>"My household"</h1><ErrorView error retry=changed/> }.into_any(),
                 Ok(None) => view! { <CreateHousehold created=changed/> }.into_any(),
-                Ok(Some((household, members))) => view! { <HouseholdPanel household members changed/> }.into_any(),
+                Ok(Some((household, members))) => view! { <HouseholdPanel household members scope=Scope::Own changed/> }.into_any(),
             })}
         </Transition>
-    }
-}
-
-#[component]
-fn HouseholdPanel(
-    household: Household,
-    members: Vec<Member>,
-    changed: Callback<()>,
-) -> impl IntoView {
-    let editing = RwSignal::new(false);
-    let household = StoredValue::new(household);
-    let household_id = household.with_value(|h| h.id.clone());
-    view! {
-        <div class="title-row">
-            <h1>{household.with_value(|h| h.name.clone())}</h1>
-            <Show when=move || !editing.get()>
-                <button type="button" on:click=move |_| editing.set(true)>"Edit household"</button>
-            </Show>
-        </div>
-        <Show when=move || editing.get() fallback=move || view! { <HouseholdFacts household=household.get_value()/> }>
-            <EditHousehold household=household.get_value() done=Callback::new(move |saved: bool| {
-                editing.set(false);
-                if saved { changed.run(()) }
-            })/>
-        </Show>
-        <section aria-labelledby="members-title">
-            <h2 id="members-title">"Members"</h2>
-            {if members.is_empty() {
-                view! { <p class="empty">"No members yet: add the people who live in this household below."</p> }.into_any()
-            } else {
-                view! {
-                    <ul class="member-list">
-                        {members.into_iter().map(|member| view! {
-                            <li>
-                                <A href=crate::hosting::link(format!("/household/members/{}", member.id))>{member.name.clone()}</A>
-                                <span class="chip">{age_label(&member.age_group)}</span>
-                            </li>
-                        }).collect_view()}
-                    </ul>
-                }.into_any()
-            }}
-            <AddMember household_id=household_id.clone() added=changed/>
-        </section>
-        <section class="danger-zone" aria-label="Delete household">
-            <DeleteHousehold household=household.get_value() deleted=changed/>
-        </section>
-    }
-}
-
-#[component]
-fn EditHousehold(household: Household, done: Callback<bool>) -> impl IntoView {
-    let client = expect_context::<ApiClient>();
-    let toasts = expect_context::<Toasts>();
-    let original = StoredValue::new(household.clone());
-    let name = RwSignal::new(household.name.clone());
-    let region = RwSignal::new(household.region.clone().unwrap_or_default());
-    let metadata = KvState::new(&household.metadata);
-    let problem = RwSignal::new(None::<String>);
-    let error = RwSignal::new(None::<ApiError>);
-    let edited = move || -> Result<Household, String> {
-        let mut after = original.get_value();
-        after.name = name.get().trim().to_string();
-        let r = region.get().trim().to_string();
-        after.region = (!r.is_empty()).then_some(r);
-        after.metadata = metadata.read().map_err(|p| format!("Metadata: {p}"))?;
-        Ok(after)
-    };
-    let dirty = Signal::derive(move || {
-        edited()
-            .map(|after| !HouseholdChanges::between(&original.get_value(), &after).is_empty())
-            .unwrap_or(true)
-    });
-    UnsavedChanges::track(dirty);
-
-    let save = Action::new_local(move |changes: &HouseholdChanges| {
-        let (client, changes, id) = (
-            client.clone(),
-            changes.clone(),
-            original.with_value(|o| o.id.clone()),
-        );
-        async move { client.update_household(&id, &changes).await }
-    });
-    Effect::new(move || match save.value().get() {
-        Some(Ok(_)) => {
-            toasts.success("Household saved");
-            done.run(true);
-        }
-        Some(Err(e)) => {
-            toasts.error(&e);
-            error.set(Some(e));
-        }
-        None => {}
-    });
-    let submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        problem.set(None);
-        let after = match edited() {
-            Ok(after) if after.name.is_empty() => {
-                return problem.set(Some("The name cannot be empty.".into()))
-            }
-            Ok(after) => after,
-            Err(p) => return problem.set(Some(p)),
-        };
-        let changes = HouseholdChanges::between(&original.get_value(), &after);
-        if changes.is_empty() {
-            done.run(false);
-        } else {
-            save.dispatch(changes);
-        }
-    };
-    view! {
-        <form class="card stack" on:submit=submit novalidate>
-            <label for="edit-household-name">"Name"</label>
-            <input id="edit-household-name" type="text" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
-            <label for="edit-household-region">"Region"</label>
-            <input id="edit-household-region" type="text" prop:value=move || region.get() on:input=move |ev| region.set(event_target_value(&ev))/>
-            <KvEditor state=metadata label="Metadata" id="edit-household-metadata"/>
-            {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
-            {move || error.get().map(|error| view! { <ErrorView error/> })}
-            <div class="actions">
-                <button type="button" on:click=move |_| done.run(false)>"Cancel"</button>
-                <button type="submit" class="primary" disabled=move || save.pending().get()>
-                    {move || if save.pending().get() { "Saving…" } else { "Save household" }}
-                </button>
-            </div>
-        </form>
-    }
-}
-
-#[component]
-fn AddMember(household_id: String, added: Callback<()>) -> impl IntoView {
-    let client = expect_context::<ApiClient>();
-    let toasts = expect_context::<Toasts>();
-    let (name, age_group, image_url) = (
-        RwSignal::new(String::new()),
-        RwSignal::new("adult".to_string()),
-        RwSignal::new(String::new()),
-    );
-    let problem = RwSignal::new(None::<String>);
-    UnsavedChanges::track(Signal::derive(move || !name.get().trim().is_empty()));
-    let household_id = StoredValue::new(household_id);
-    let create = Action::new_local(move |member: &NewMember| {
-        let (client, member, id) = (client.clone(), member.clone(), household_id.get_value());
-        async move { client.create_member(&id, &member, None).await }
-    });
-    Effect::new(move || match create.value().get() {
-        Some(Ok(member)) => {
-            toasts.success(format!("{} added", member.name));
-            name.set(String::new());
-            image_url.set(String::new());
-            added.run(());
-        }
-        Some(Err(e)) => {
-            toasts.error(&e);
-            problem.set(Some(e.detail()));
-        }
-        None => {}
-    });
-    let submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        let member_name = name.get_untracked().trim().to_string();
-        if member_name.is_empty() {
-            return problem.set(Some("Give the member a name.".into()));
-        }
-        let image = image_url.get_untracked().trim().to_string();
-        if !image.is_empty() && !is_web_url(&image) {
-            return problem.set(Some(
-                "The image URL must start with https:// or http://.".into(),
-            ));
-        }
-        problem.set(None);
-        let mut member = NewMember::new(member_name, age_group.get_untracked());
-        member.image_url = (!image.is_empty()).then_some(image);
-        create.dispatch(member);
-    };
-    view! {
-        <form class="card inline-form" on:submit=submit novalidate aria-label="Add a member">
-            <h3>"Add a member"</h3>
-            <label for="add-member-name">"Member name"</label>
-            <input id="add-member-name" type="text" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
-            <label for="add-member-age">"Age group"</label>
-            <AgeGroupSelect id="add-member-age" value=age_group/>
-            <label for="add-member-image">"Image URL"</label>
-            <input id="add-member-image" type="url" placeholder="https://…" prop:value=move || image_url.get() on:input=move |ev| image_url.set(event_target_value(&ev))/>
-            {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
-            <button type="submit" class="primary" disabled=move || create.pending().get()>"Add member"</button>
-        </form>
-    }
-}
-
-#[component]
-fn DeleteHousehold(household: Household, deleted: Callback<()>) -> impl IntoView {
-    let client = expect_context::<ApiClient>();
-    let toasts = expect_context::<Toasts>();
-    let (id, name) = (household.id.clone(), household.name.clone());
-    let delete = Action::new_local(move |_: &()| {
-        let (client, id) = (client.clone(), id.clone());
-        async move { client.delete_household(&id).await }
-    });
-    let deleted_name = name.clone();
-    Effect::new(move || match delete.value().get() {
-        Some(Ok(_)) => {
-            toasts.success(format!("Household {deleted_name} deleted"));
-            deleted.run(());
-        }
-        Some(Err(e)) => toasts.error(&e),
-        None => {}
-    });
-    view! {
-        <ConfirmButton label="Delete household"
-            question=format!("Delete the household \u{201c}{name}\u{201d} with all its members and profiles? This cannot be undone.")
-            confirm_label="Delete household" disabled=delete.pending()
-            on_confirm=Callback::new(move |_| { delete.dispatch(()); })/>
     }
 }

@@ -6,12 +6,31 @@ use leptos_router::components::A;
 
 use crate::components::error_view::ErrorView;
 use crate::components::loading::Loading;
+use crate::components::not_allowed::NotAllowed;
 use crate::components::pager::{use_page, Pager, ONE_REQUEST};
+use crate::session::Session;
 use crate::ApiClient;
 
-/// The page.
+/// The page: the list for administrators, "Not allowed" for anyone else.
 #[component]
 pub fn Households() -> impl IntoView {
+    let session = expect_context::<Session>();
+    let is_admin = move || {
+        session
+            .identity
+            .with(|i| i.as_ref().is_some_and(|i| i.has_role("admin")))
+    };
+    move || {
+        if is_admin() {
+            view! { <EveryHousehold/> }.into_any()
+        } else {
+            view! { <NotAllowed needs="the role admin"/> }.into_any()
+        }
+    }
+}
+
+#[component]
+fn EveryHousehold() -> impl IntoView {
     let client = expect_context::<ApiClient>();
     let page = use_page(25, ONE_REQUEST);
     let households = LocalResource::new(move || {
@@ -48,11 +67,35 @@ fn HouseholdTable(households: Vec<Household>) -> impl IntoView {
                     <tr>
                         <td><A href=crate::hosting::link(format!("/households/{}", h.id))>{h.name.clone()}</A></td>
                         <td>{h.region.clone().unwrap_or_default()}</td>
-                        <td>{h.member_count.map(|n| n.to_string()).unwrap_or_else(|| h.members.len().to_string())}</td>
+                        <td><MemberCount id=h.id.clone() counted=h.member_count.unwrap_or(0)/></td>
                         <td>{h.owner_id.clone().unwrap_or_default()}</td>
                     </tr>
                 }).collect_view()}
             </tbody>
         </table>
     }
+}
+
+/// A household's member count. A count above zero is the service's; production answers 0 in
+/// this list whatever the household holds, so a zero is checked by reading the members.
+#[component]
+fn MemberCount(id: String, counted: i64) -> impl IntoView {
+    if counted > 0 {
+        return view! { <span>{counted.to_string()}</span> }.into_any();
+    }
+    let client = expect_context::<ApiClient>();
+    let members = LocalResource::new(move || {
+        let (client, id) = (client.clone(), id.clone());
+        async move { client.all_members(&id).await.map(|m| m.len()) }
+    });
+    view! {
+        <span aria-busy=move || members.get().is_none().to_string()>
+            {move || match members.get() {
+                None => "…".to_string(),
+                Some(Ok(n)) => n.to_string(),
+                Some(Err(_)) => "unknown".to_string(),
+            }}
+        </span>
+    }
+    .into_any()
 }

@@ -1,22 +1,16 @@
-//! A member of the owner's household: details, and the dietary profile.
+//! A member of a household (the owner's, `/household/members/{id}`, or any for administrators,
+//! `/households/{household}/members/{id}`): details and dietary profile.
 
-use larder_api::enums::DIETARY_GROUPS;
-use larder_api::types::{Member, MemberChanges, Profile, ProfileChanges, ProfileInput};
+use larder_api::types::{Member, Profile};
 use larder_api::ApiError;
 use leptos::prelude::*;
 use leptos_router::components::A;
-use leptos_router::hooks::{use_navigate, use_params_map};
-use serde_json::Value;
+use leptos_router::hooks::use_params_map;
 
-use crate::components::chip_select::ChipSelect;
-use crate::components::confirm::ConfirmButton;
 use crate::components::error_view::ErrorView;
-use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::loading::Loading;
-use crate::components::toast::Toasts;
-use crate::components::unsaved::UnsavedChanges;
-use crate::household::AgeGroupSelect;
-use crate::paths::is_web_url;
+use crate::household::member::{MemberDetails, ProfileForm};
+use crate::household::panel::Scope;
 use crate::ApiClient;
 
 async fn load(client: ApiClient, id: String) -> Result<(Member, Option<Profile>), ApiError> {
@@ -33,240 +27,36 @@ async fn load(client: ApiClient, id: String) -> Result<(Member, Option<Profile>)
 pub fn MemberPage() -> impl IntoView {
     let client = expect_context::<ApiClient>();
     let params = use_params_map();
-    let version = RwSignal::new(0u32);
     let id = move || params.with(|p| p.get("id").unwrap_or_default());
-    let member = LocalResource::new(move || {
-        version.track();
-        load(client.clone(), id())
-    });
+    let household = move || params.with(|p| p.get("household"));
+    let scope = move || {
+        if household().is_some() {
+            Scope::Any
+        } else {
+            Scope::Own
+        }
+    };
+    let back = move || scope().household_href(&household().unwrap_or_default());
+    let member = LocalResource::new(move || load(client.clone(), id()));
+    let title = RwSignal::new(String::new());
     view! {
-        <p><A href=crate::hosting::link("/household")>"← My household"</A></p>
+        <p>
+            <A href=move || crate::hosting::link(back())>
+                {move || if scope() == Scope::Own { "← My household" } else { "← The household" }}
+            </A>
+        </p>
         <Transition fallback=|| view! { <Loading what="Loading the member…"/> }>
             {move || member.get().map(|result| match result {
-                Err(error) => view! { <h1>"Member"</h1><ErrorView error retry=move |_| version.update(|v| *v += 1)/> }.into_any(),
-                Ok((member, profile)) => view! {
-                    <h1>{member.name.clone()}</h1>
-                    <MemberDetails member=member.clone() saved=Callback::new(move |_| version.update(|v| *v += 1))/>
-                    <ProfileForm member_id=member.id.clone() profile/>
-                }.into_any(),
+                Err(error) => view! { <h1>"Member"</h1><ErrorView error retry=move |_| member.refetch()/> }.into_any(),
+                Ok((member, profile)) => {
+                    title.set(member.name.clone());
+                    view! {
+                        <h1>{move || title.get()}</h1>
+                        <MemberDetails member=member.clone() household_href=back() title/>
+                        <ProfileForm member_id=member.id.clone() profile/>
+                    }.into_any()
+                }
             })}
         </Transition>
-    }
-}
-
-#[component]
-fn MemberDetails(member: Member, saved: Callback<()>) -> impl IntoView {
-    let client = expect_context::<ApiClient>();
-    let toasts = expect_context::<Toasts>();
-    let navigate = use_navigate();
-    let original = RwSignal::new(member.clone());
-    let name = RwSignal::new(member.name.clone());
-    let age_group = RwSignal::new(member.age_group.clone());
-    let image_url = RwSignal::new(member.image_url.clone().unwrap_or_default());
-    let error = RwSignal::new(None::<ApiError>);
-    let problem = RwSignal::new(None::<String>);
-    let edited = move || {
-        let mut after = original.get();
-        after.name = name.get().trim().to_string();
-        after.age_group = age_group.get();
-        let image = image_url.get().trim().to_string();
-        after.image_url = (!image.is_empty()).then_some(image);
-        after
-    };
-    UnsavedChanges::track(Signal::derive(move || {
-        !MemberChanges::between(&original.get(), &edited()).is_empty()
-    }));
-
-    let save = Action::new_local(move |changes: &MemberChanges| {
-        let (client, changes, id) = (
-            client.clone(),
-            changes.clone(),
-            original.with_untracked(|m| m.id.clone()),
-        );
-        async move { client.update_member(&id, &changes).await }
-    });
-    Effect::new(move || match save.value().get() {
-        Some(Ok(member)) => {
-            toasts.success(format!("{} saved", member.name));
-            // The service's answer is the new baseline for "unsaved changes".
-            original.set(member);
-            error.set(None);
-            saved.run(());
-        }
-        Some(Err(e)) => {
-            toasts.error(&e);
-            error.set(Some(e));
-        }
-        None => {}
-    });
-    let delete_client = expect_context::<ApiClient>();
-    let delete = Action::new_local(move |_: &()| {
-        let (client, id) = (
-            delete_client.clone(),
-            original.with_untracked(|m| m.id.clone()),
-        );
-        async move { client.delete_member(&id).await }
-    });
-    Effect::new(move || match delete.value().get() {
-        Some(Ok(_)) => {
-            toasts.success(format!(
-                "{} removed from the household",
-                original.with_untracked(|m| m.name.clone())
-            ));
-            navigate("/household", Default::default());
-        }
-        Some(Err(e)) => toasts.error(&e),
-        None => {}
-    });
-    let submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        let after = edited();
-        if after.name.is_empty() {
-            return problem.set(Some("The name cannot be empty.".into()));
-        }
-        if after.image_url.as_deref().is_some_and(|u| !is_web_url(u)) {
-            return problem.set(Some(
-                "The image URL must start with https:// or http://.".into(),
-            ));
-        }
-        problem.set(None);
-        let changes = MemberChanges::between(&original.get_untracked(), &after);
-        if changes.is_empty() {
-            toasts.success("Nothing to save");
-        } else {
-            save.dispatch(changes);
-        }
-    };
-    let image = member.image_url.clone().filter(|u| is_web_url(u));
-    view! {
-        <section aria-labelledby="details-title" class="card">
-            <h2 id="details-title">"Details"</h2>
-            {image.map(|src| view! { <img class="avatar" src=src alt=format!("Picture of {}", member.name)/> })}
-            <form class="stack" on:submit=submit novalidate>
-                <label for="member-name">"Name"</label>
-                <input id="member-name" type="text" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
-                <label for="member-age">"Age group"</label>
-                <AgeGroupSelect id="member-age" value=age_group/>
-                <label for="member-image">"Image URL"</label>
-                <input id="member-image" type="url" prop:value=move || image_url.get() on:input=move |ev| image_url.set(event_target_value(&ev))/>
-                {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
-                {move || error.get().map(|error| view! { <ErrorView error/> })}
-                <div class="actions">
-                    <ConfirmButton label="Delete member"
-                        question=format!("Remove {} and their profile from the household? This cannot be undone.", member.name)
-                        confirm_label="Delete member" disabled=delete.pending() on_confirm=Callback::new(move |_| { delete.dispatch(()); })/>
-                    <button type="submit" class="primary" disabled=move || save.pending().get()>"Save details"</button>
-                </div>
-            </form>
-        </section>
-    }
-}
-
-/// Dietary groups, allergies and nutritional preferences. Created on first save; afterwards only
-/// the changed fields are sent.
-#[component]
-fn ProfileForm(member_id: String, profile: Option<Profile>) -> impl IntoView {
-    let client = expect_context::<ApiClient>();
-    let toasts = expect_context::<Toasts>();
-    let original = RwSignal::new(profile.clone());
-    let start = profile.unwrap_or_default();
-    let groups = RwSignal::new(start.dietary_groups.clone());
-    let allergies = RwSignal::new(
-        start
-            .allergies
-            .iter()
-            .map(|a| {
-                a.as_str()
-                    .map(str::to_string)
-                    .unwrap_or_else(|| a.to_string())
-            })
-            .collect::<Vec<_>>(),
-    );
-    let preferences = KvState::new(&start.nutritional_preferences);
-    let error = RwSignal::new(None::<ApiError>);
-    let problem = RwSignal::new(None::<String>);
-    let edited = move || -> Result<Profile, String> {
-        let mut after = original.get().unwrap_or_default();
-        after.dietary_groups = groups.get();
-        after.allergies = allergies.get().into_iter().map(Value::String).collect();
-        after.nutritional_preferences = preferences
-            .read()
-            .map_err(|p| format!("Nutritional preferences: {p}"))?;
-        Ok(after)
-    };
-    let dirty = Signal::derive(move || match (original.get(), edited()) {
-        (_, Err(_)) => true,
-        (Some(before), Ok(after)) => !ProfileChanges::between(&before, &after).is_empty(),
-        (None, Ok(after)) => after != Profile::default(),
-    });
-    UnsavedChanges::track(dirty);
-
-    let member_id = StoredValue::new(member_id);
-    let save = Action::new_local(move |after: &Profile| {
-        let (client, after, id, before) = (
-            client.clone(),
-            after.clone(),
-            member_id.get_value(),
-            original.get_untracked(),
-        );
-        async move {
-            match before {
-                Some(before) => {
-                    client
-                        .update_profile(&id, &ProfileChanges::between(&before, &after))
-                        .await
-                }
-                None => {
-                    client
-                        .create_profile(&id, &ProfileInput::from(&after))
-                        .await
-                }
-            }
-        }
-    });
-    Effect::new(move || match save.value().get() {
-        Some(Ok(saved)) => {
-            toasts.success("Profile saved");
-            original.set(Some(saved));
-            error.set(None);
-        }
-        Some(Err(e)) => {
-            toasts.error(&e);
-            error.set(Some(e));
-        }
-        None => {}
-    });
-    let submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        match edited() {
-            Err(p) => problem.set(Some(p)),
-            Ok(after) => {
-                problem.set(None);
-                let unchanged = original
-                    .get_untracked()
-                    .is_some_and(|before| ProfileChanges::between(&before, &after).is_empty());
-                if unchanged {
-                    toasts.success("Nothing to save");
-                } else {
-                    save.dispatch(after);
-                }
-            }
-        }
-    };
-    view! {
-        <section aria-labelledby="profile-title" class="card">
-            <h2 id="profile-title">"Dietary profile"</h2>
-            {move || original.with(Option::is_none).then(|| view! { <p class="hint">"This member has no profile yet: it is created when you save."</p> })}
-            <form class="stack" on:submit=submit novalidate>
-                <ChipSelect selected=groups label="Dietary groups" id="profile-groups" options=DIETARY_GROUPS/>
-                <ChipSelect selected=allergies label="Allergies" id="profile-allergies"/>
-                <KvEditor state=preferences label="Nutritional preferences" id="profile-preferences"/>
-                {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
-                {move || error.get().map(|error| view! { <ErrorView error/> })}
-                <button type="submit" class="primary" disabled=move || save.pending().get()>
-                    {move || if save.pending().get() { "Saving…" } else { "Save profile" }}
-                </button>
-            </form>
-        </section>
     }
 }

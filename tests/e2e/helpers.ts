@@ -101,3 +101,32 @@ export async function uploadFile(request: APIRequestContext, token: string, pare
 export async function signInCurator(page: Page, username = 'curator', password = 'curator-demo') {
   await signIn(page, username, password);
 }
+
+/** Gives `username` (who owns none) a household through the API, with `members` named
+ * `Member 1`… (adults); members past the 100 a create takes are added one by one. Returns its id. */
+export async function householdFor(request: APIRequestContext, username: string, password: string,
+  fields: { name: string; region?: string; members?: number }) {
+  const token = await apiToken(request, username, password);
+  const headers = { Authorization: `Bearer ${token}` };
+  const total = fields.members ?? 0;
+  const named = (n: number) => ({ name: `Member ${String(n).padStart(3, '0')}`, age_group: 'adult' });
+  const first = Array.from({ length: Math.min(total, 100) }, (_, i) => named(i + 1));
+  const created = await request.post(api('households'), {
+    headers, data: { name: fields.name, ...(fields.region ? { region: fields.region } : {}), members: first },
+  });
+  expect(created.ok(), await created.text()).toBeTruthy();
+  const id = (await created.json()).result.id as string;
+  for (let n = 101; n <= total; n++) {
+    const added = await request.post(api('members'), { headers, data: { household_id: id, ...named(n) } });
+    expect(added.ok(), await added.text()).toBeTruthy();
+  }
+  return id;
+}
+
+/** Deletes `username`'s household, if there is one (a journey's clean-up). */
+export async function removeHousehold(request: APIRequestContext, username: string, password: string) {
+  const headers = { Authorization: `Bearer ${await apiToken(request, username, password)}` };
+  const own = await request.get(api('households/me'), { headers });
+  if (own.status() === 404) return;
+  await request.delete(api(`households/${(await own.json()).result.id}`), { headers });
+}

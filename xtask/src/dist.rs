@@ -148,19 +148,20 @@ fn add_policy(html: &str) -> Result<String> {
 fn precompress(dir: &Path) -> Result<()> {
     let mut files = Vec::new();
     crate::split::walk(dir, &mut files)?;
-    for file in files {
+    files.retain(|file| {
         let name = file.to_string_lossy();
-        let compressible = [".wasm", ".js", ".css", ".html", ".json"]
+        [".wasm", ".js", ".css", ".html", ".json"]
             .iter()
-            .any(|ext| name.ends_with(ext));
-        if !compressible || name.ends_with("config.json") {
-            continue;
-        }
-        let bytes = std::fs::read(&file)?;
+            .any(|ext| name.ends_with(ext))
+            && !name.ends_with("config.json")
+    });
+    crate::split::on_both_cores(&files, |file| {
+        let name = file.to_string_lossy();
+        let bytes = std::fs::read(file)?;
         std::fs::write(format!("{name}.gz"), gzip(&bytes)?)?;
         std::fs::write(format!("{name}.br"), brotli(&bytes)?)?;
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 pub fn gzip(bytes: &[u8]) -> Result<Vec<u8>> {

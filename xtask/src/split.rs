@@ -95,9 +95,7 @@ pub fn build(dist: &Path) -> Result<Build> {
 
     let mut modules = vec![stage.join(format!("{OUT_NAME}_bg.wasm"))];
     modules.extend(split.split_modules.iter().cloned());
-    for module in &modules {
-        optimise(module)?;
-    }
+    on_both_cores(&modules, |module| optimise(module))?;
     std::fs::write(stage.join("boot.js"), BOOT)?;
     let mut css = String::new();
     for style in STYLES {
@@ -119,6 +117,20 @@ pub fn build(dist: &Path) -> Result<Build> {
         .collect();
     chunks.sort();
     Ok(Build { folder, chunks })
+}
+
+/// Runs `work` over `items` on two threads (this machine has two cores), first error wins.
+pub fn on_both_cores<T: Sync>(items: &[T], work: impl Fn(&T) -> Result<()> + Sync) -> Result<()> {
+    let half = items.len().div_ceil(2);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(half.max(1))
+            .map(|part| scope.spawn(|| part.iter().try_for_each(&work)))
+            .collect();
+        handles
+            .into_iter()
+            .try_for_each(|h| h.join().map_err(|_| anyhow::anyhow!("a worker panicked"))?)
+    })
 }
 
 /// `wasm-opt -Oz` in place, with the features rustc emits for wasm32 (the chunks carry no

@@ -124,6 +124,30 @@ impl<T: Transport> Client<T> {
             .collect()
     }
 
+    /// Every artifact of a parent, page after page of [`larder_contract::limits::MAX_PAGE_SIZE`].
+    /// Reading stops at a short page, or when a page repeats the first entry already read (a
+    /// service that ignores `offset`).
+    pub async fn all_artifacts_of(&self, parent_urn: &str) -> Result<Vec<Artifact>, ApiError> {
+        let page_size = larder_contract::limits::MAX_PAGE_SIZE;
+        let mut all: Vec<Artifact> = Vec::new();
+        loop {
+            let page = self
+                .artifacts_of(parent_urn, page_size, all.len() as u32)
+                .await?;
+            let last = (page.len() as u32) < page_size;
+            let repeated = page
+                .first()
+                .is_some_and(|first| first.id.is_some() && all.iter().any(|a| a.id == first.id));
+            if repeated {
+                return Ok(all);
+            }
+            all.extend(page);
+            if last {
+                return Ok(all);
+            }
+        }
+    }
+
     /// `POST artifacts` with the metadata of a file stored elsewhere.
     pub async fn create_artifact(&self, artifact: &NewArtifact) -> Result<Artifact, ApiError> {
         let body = serde_json::to_value(artifact).map_err(|e| ApiError::Caller(e.to_string()))?;

@@ -120,6 +120,30 @@ impl<T: Transport> Client<T> {
         list_from_result(self.execute(request).await?)
     }
 
+    /// Every member of a household, reading page after page of [`DEFAULT_LIMIT`] (the service
+    /// answers at most that many at once), newest first as the service orders them.
+    pub async fn all_members(&self, household_id: &str) -> Result<Vec<Member>, ApiError> {
+        let mut all: Vec<Member> = Vec::new();
+        loop {
+            let page = self
+                .members(household_id, DEFAULT_LIMIT, all.len() as u32)
+                .await?;
+            let last = (page.len() as u32) < DEFAULT_LIMIT;
+            // A service that ignored `offset` would answer the same page again: stop there
+            // rather than read it for ever.
+            let repeated = page
+                .first()
+                .is_some_and(|first| all.iter().any(|m| m.id == first.id));
+            if repeated {
+                return Ok(all);
+            }
+            all.extend(page);
+            if last || all.len() >= larder_contract::limits::MAX_MEMBERS_PER_HOUSEHOLD {
+                return Ok(all);
+            }
+        }
+    }
+
     /// `POST members`: a member of `household_id`, with a profile when given.
     pub async fn create_member(
         &self,

@@ -339,3 +339,76 @@ fn retry_after_as_an_http_date_through_the_client() {
     block_on(client.execute(Request::data_get("articles"))).unwrap();
     assert_eq!(fake.sleeps(), [30_000]);
 }
+
+#[test]
+fn every_member_is_read_page_by_page() {
+    let member = |n: usize| json!({"id": format!("m{n}"), "household_id": "h1", "name": format!("M{n}"), "age_group": "adult"});
+    let (fake, client) = scripted(vec![
+        ok(json!((0..100).map(member).collect::<Vec<_>>())),
+        ok(json!((100..130).map(member).collect::<Vec<_>>())),
+    ]);
+    let all = block_on(client.all_members("h1")).unwrap();
+    assert_eq!(all.len(), 130);
+    assert_eq!(all[129].id, "m129");
+    let lines: Vec<_> = fake.requests().iter().map(line).collect();
+    assert_eq!(
+        lines,
+        [
+            "GET http://sys/api/v1/members?household_id=h1&limit=100&offset=0",
+            "GET http://sys/api/v1/members?household_id=h1&limit=100&offset=100",
+        ]
+    );
+    // A service that ignores `offset` answers the first page again: reading stops.
+    let (_, client) = scripted(vec![
+        ok(json!((0..100).map(member).collect::<Vec<_>>())),
+        ok(json!((0..100).map(member).collect::<Vec<_>>())),
+    ]);
+    assert_eq!(block_on(client.all_members("h1")).unwrap().len(), 100);
+}
+
+#[test]
+fn an_emptied_region_or_picture_is_sent_as_null() {
+    let household: larder_api::types::Household =
+        serde_json::from_value(json!({"id": "h1", "name": "Home", "region": "GB"})).unwrap();
+    let mut cleared = household.clone();
+    cleared.region = None;
+    let changes = HouseholdChanges::between(&household, &cleared);
+    assert_eq!(
+        serde_json::to_value(&changes).unwrap(),
+        json!({"region": null})
+    );
+    let mut renamed = household.clone();
+    renamed.name = "House".into();
+    assert_eq!(
+        serde_json::to_value(HouseholdChanges::between(&household, &renamed)).unwrap(),
+        json!({"name": "House"})
+    );
+    let member: larder_api::types::Member = serde_json::from_value(
+        json!({"id": "m1", "household_id": "h1", "name": "Ann", "age_group": "adult", "image_url": "https://x/a.png"}),
+    )
+    .unwrap();
+    let mut no_picture = member.clone();
+    no_picture.image_url = None;
+    assert_eq!(
+        serde_json::to_value(MemberChanges::between(&member, &no_picture)).unwrap(),
+        json!({"image_url": null})
+    );
+}
+
+#[test]
+fn every_artifact_of_a_parent_is_read_page_by_page() {
+    let artifact = |n: usize| json!({"id": format!("a{n}"), "parent_urn": "urn:guide:g", "title": format!("f{n}")});
+    let (fake, client) = scripted(vec![
+        ok(json!((0..1000).map(artifact).collect::<Vec<_>>())),
+        ok(json!((1000..1130).map(artifact).collect::<Vec<_>>())),
+    ]);
+    let all = block_on(client.all_artifacts_of("urn:guide:g")).unwrap();
+    assert_eq!(all.len(), 1130);
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 2);
+    assert!(
+        line(&requests[1]).ends_with("limit=1000&offset=1000"),
+        "{}",
+        line(&requests[1])
+    );
+}

@@ -21,6 +21,9 @@ fn odd_bodies() -> Vec<Value> {
         json!({"title": {"nested": true}, "urn": ["x"], "page_no": 9223372036854775807u64, "sequence_no": -1}),
         json!({"guide_urn": 5, "textbook_urn": null, "parent_urn": {}, "household_id": [], "agent": 1}),
         json!({"q": [], "fq": [1], "sort": 5, "limit": 1e300, "fields": {"a": 1}}),
+        // Once 500s ("Expression tree is too large"): now capped with a 400.
+        json!({"q": "a", "fq": vec!["status:active"; 1001], "sort": vec!["title asc"; 1001].join(", ")}),
+        json!({"fields": vec!["status"; 500], "highlight": true}),
         json!({"passages": "all", "guidelines": {}, "structure_tree": [[]], "members": 3, "profile": []}),
         json!({"name": "x", "age_group": "adult", "dietary_groups": [null], "metadata": "m"}),
         json!({"sequence_no": 9223372036854775807i64, "page_no": 1, "text": "t", "rule_text": "r", "title": "t"}),

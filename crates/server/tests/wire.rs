@@ -221,3 +221,24 @@ async fn households_answer_in_production_shapes() {
     );
     server.stop().await;
 }
+
+#[test]
+fn help_is_printed_and_succeeds() {
+    for flag in ["--help", "-h"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_larder-server"))
+            .arg(flag)
+            .output()
+            .expect("larder-server runs");
+        assert!(out.status.success(), "{flag}: {:?}", out.status);
+        let usage = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            usage.contains("--wire") && usage.contains("--static"),
+            "{usage}"
+        );
+    }
+    let wrong = std::process::Command::new(env!("CARGO_BIN_EXE_larder-server"))
+        .arg("--no-such-option")
+        .output()
+        .expect("larder-server runs");
+    assert!(!wrong.status.success());
+}

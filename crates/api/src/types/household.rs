@@ -149,9 +149,10 @@ pub struct HouseholdChanges {
     /// New name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// New region.
+    /// New region; `Some(None)` clears it (sent as `null`, which the systemic service reads as
+    /// "clear").
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub region: Option<String>,
+    pub region: Option<Option<String>>,
     /// New metadata (replaces the old).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Map<String, Value>>,
@@ -162,7 +163,7 @@ impl HouseholdChanges {
     pub fn between(before: &Household, after: &Household) -> HouseholdChanges {
         HouseholdChanges {
             name: changed(&before.name, &after.name),
-            region: changed(&before.region, &after.region).flatten(),
+            region: changed(&before.region, &after.region),
             metadata: changed(&before.metadata, &after.metadata),
         }
     }
@@ -181,9 +182,9 @@ pub struct MemberChanges {
     /// New age group.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub age_group: Option<String>,
-    /// New picture.
+    /// New picture; `Some(None)` clears it (sent as `null`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub image_url: Option<String>,
+    pub image_url: Option<Option<String>>,
 }
 
 impl MemberChanges {
@@ -192,7 +193,7 @@ impl MemberChanges {
         MemberChanges {
             name: changed(&before.name, &after.name),
             age_group: changed(&before.age_group, &after.age_group),
-            image_url: changed(&before.image_url, &after.image_url).flatten(),
+            image_url: changed(&before.image_url, &after.image_url),
         }
     }
     /// Whether nothing would change.
