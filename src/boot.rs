@@ -14,7 +14,8 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{Document, Element, HtmlButtonElement, HtmlInputElement};
 
-use crate::error_text::error_title;
+use crate::error_text::{error_detail, error_title};
+use crate::i18n::t;
 use crate::ApiClient;
 
 /// The ids of `index.html`'s start-up form.
@@ -38,14 +39,16 @@ pub fn start() {
     let origin = web_sys::window()
         .and_then(|w| w.location().origin().ok())
         .unwrap_or_default();
-    let defaults =
-        crate::config::parse(None, &origin).unwrap_or_else(|_| ClientConfig::new(origin.clone()));
+    let defaults = crate::config::parse(None, &origin)
+        .map(|c| c.client)
+        .unwrap_or_else(|_| ClientConfig::new(origin.clone()));
     let client: ApiClient = larder_api::Client::new(GlooTransport, defaults);
     CLIENT.with(|c| *c.borrow_mut() = Some(client.clone()));
     if document.get_element_by_id(SHELL).is_none() {
         wasm_bindgen_futures::spawn_local(async move {
             if let Ok(config) = crate::config::load().await {
-                client.set_config(config);
+                client.set_config(config.client);
+                crate::i18n::choose::start(config.default_language, config.languages).await;
             }
             open_console(None).await;
         });
@@ -74,13 +77,39 @@ pub fn start() {
     wire_kind_switch(&document);
     wasm_bindgen_futures::spawn_local(async move {
         match crate::config::load().await {
-            Ok(config) => client.set_config(config),
-            Err(problem) => return show_config_problem(&problem),
+            Ok(config) => {
+                client.set_config(config.client);
+                crate::i18n::choose::start(config.default_language, config.languages).await;
+            }
+            Err(problem) => {
+                // No configuration, no languages: the browser's own, if the console has it.
+                crate::i18n::choose::start(None, crate::i18n::Lang::ALL.to_vec()).await;
+                return show_config_problem(&problem);
+            }
         }
+        translate_shell();
         enable_sign_in();
         // The console's module comes while people type; signing in does not wait for it.
         let _ = crate::console::fetch().await;
     });
+}
+
+/// The start-up form's texts in the chosen language (`data-i18n` names each one's key).
+fn translate_shell() {
+    let Some(shell) = element(SHELL) else {
+        return;
+    };
+    if let Ok(texts) = shell.query_selector_all("[data-i18n]") {
+        for index in 0..texts.length() {
+            let Some(node) = texts.item(index).and_then(|n| n.dyn_into::<Element>().ok()) else {
+                continue;
+            };
+            if let Some(key) = node.get_attribute("data-i18n") {
+                node.set_text_content(Some(&t(&key)));
+            }
+        }
+    }
+    update_labels();
 }
 
 /// Switches the labels between a person's and a machine client's credentials.
@@ -99,12 +128,12 @@ fn wire_kind_switch(document: &Document) {
 fn update_labels() {
     let machine = input(MACHINE).is_some_and(|i| i.checked());
     let (name, secret, name_auto, secret_auto) = if machine {
-        ("Client ID", "Client secret", "off", "off")
+        (t("Client ID"), t("Client secret"), "off", "off")
     } else {
-        ("Username", "Password", "username", "current-password")
+        (t("Username"), t("Password"), "username", "current-password")
     };
-    set_label(NAME, name);
-    set_label(SECRET, secret);
+    set_label(NAME, &name);
+    set_label(SECRET, &secret);
     if let Some(i) = input(NAME) {
         let _ = i.set_attribute("autocomplete", name_auto);
     }
@@ -125,13 +154,16 @@ fn enable_sign_in() {
     let _ = form.add_event_listener_with_callback("submit", on_submit.as_ref().unchecked_ref());
     on_submit.forget();
     let _ = form.set_attribute("novalidate", "");
-    set_button("Sign in", false);
+    set_button(&t("Sign in"), false);
 }
 
 async fn submit() {
     let value = |id: &str| input(id).map(|i| i.value()).unwrap_or_default();
     let (name, secret) = (value(NAME), value(SECRET));
     let machine = input(MACHINE).is_some_and(|i| i.checked());
+    if let Some(missing) = crate::error_text::missing_credentials(machine, &name, &secret) {
+        return show_error(&ApiError::InvalidCredentials(missing));
+    }
     let credentials = if machine {
         Credentials::from_fields("", "", &name, &secret)
     } else {
@@ -142,7 +174,7 @@ async fn submit() {
         Err(error) => return show_error(&error),
     };
     clear_error();
-    set_button("Signing in…", true);
+    set_button(&t("Signing in…"), true);
     let Some(client) = CLIENT.with(|c| c.borrow().clone()) else {
         return;
     };
@@ -162,7 +194,7 @@ async fn submit() {
             open_console(Some(identity)).await;
         }
         Err(error) => {
-            set_button("Sign in", false);
+            set_button(&t("Sign in"), false);
             show_error(&error);
         }
     }
@@ -170,7 +202,7 @@ async fn submit() {
 
 /// Mounts the console, once its module is here; says so, with "Try again", when it cannot come.
 async fn open_console(identity: Option<Identity>) {
-    set_status("Loading the console…");
+    set_status(&t("Loading the console…"));
     let Some(client) = CLIENT.with(|c| c.borrow().clone()) else {
         return;
     };
@@ -189,10 +221,16 @@ fn show_console_missing(identity: Option<Identity>) {
         return;
     };
     section.set_inner_html(
-        "<h1>The console could not be loaded</h1>\
-         <p role=\"alert\" class=\"error\">Its module did not arrive: the connection may be down, \
-         or a newer version was published meanwhile.</p>\
-         <p><button type=\"button\" class=\"primary\" id=\"boot-retry\">Try again</button></p>",
+        "<h1></h1><p role=\"alert\" class=\"error\"></p>\
+         <p><button type=\"button\" class=\"primary\" id=\"boot-retry\"></button></p>",
+    );
+    fill_texts(
+        &section,
+        &[
+            ("h1", t("The console could not be loaded")),
+            ("[role=alert]", t("Its module did not arrive: the connection may be down, or a newer version was published meanwhile.")),
+            ("button", t("Try again")),
+        ],
     );
     let identity = RefCell::new(identity);
     let retry = Closure::<dyn Fn()>::new(move || {
@@ -211,17 +249,26 @@ fn show_config_problem(problem: &str) {
         return;
     };
     section.set_inner_html(
-        "<h1>Larder cannot start</h1><p role=\"alert\" class=\"error\"></p>\
-         <p>Place a file named <code>config.json</code> beside <code>index.html</code>, or remove \
-         it to use this page's own origin for both APIs. It should look like this:</p>\
-         <pre class=\"code\"></pre>",
+        "<h1></h1><p role=\"alert\" class=\"error\"></p><p class=\"advice\"></p><pre class=\"code\"></pre>",
     );
     // Text, never markup: the problem quotes the file.
-    if let Some(alert) = section.query_selector("[role=alert]").ok().flatten() {
-        alert.set_text_content(Some(problem));
-    }
-    if let Some(example) = section.query_selector("pre").ok().flatten() {
-        example.set_text_content(Some(crate::config::EXAMPLE));
+    fill_texts(
+        &section,
+        &[
+            ("h1", t("Larder cannot start")),
+            ("[role=alert]", problem.to_string()),
+            (".advice", t("Place a file named config.json beside index.html, or remove it to use this page's own origin for both APIs. It should look like this:")),
+            ("pre", crate::config::EXAMPLE.to_string()),
+        ],
+    );
+}
+
+/// Sets the text (never markup) of the first element matching each selector.
+fn fill_texts(root: &Element, texts: &[(&str, String)]) {
+    for (selector, text) in texts {
+        if let Some(node) = root.query_selector(selector).ok().flatten() {
+            node.set_text_content(Some(text));
+        }
     }
 }
 
@@ -241,7 +288,7 @@ fn show_error(error: &ApiError) {
         title.set_text_content(Some(&error_title(error)));
         let _ = alert.append_child(&title);
     }
-    let _ = alert.append_with_str_1(&format!(" {}", error.detail()));
+    let _ = alert.append_with_str_1(&format!(" {}", error_detail(error)));
     let button = form.query_selector("button").ok().flatten();
     let _ = form.insert_before(&alert, button.as_ref().map(|b| b.unchecked_ref()));
 }

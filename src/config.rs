@@ -5,6 +5,8 @@ use larder_api::config::DEFAULT_TIMEOUT_MS;
 use larder_api::ClientConfig;
 use serde::Deserialize;
 
+use crate::i18n::Lang;
+
 /// What `config.json` may contain; every key is optional.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -12,18 +14,32 @@ struct ConfigFile {
     data_api_base: Option<String>,
     system_api_base: Option<String>,
     timeout_seconds: Option<f64>,
+    default_language: Option<String>,
+    languages: Option<Vec<String>>,
+}
+
+/// The console's configuration: the client's, and the languages.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    pub client: ClientConfig,
+    /// The language for browsers that ask for none the console offers.
+    pub default_language: Option<Lang>,
+    /// The languages offered (all of them unless the file names some).
+    pub languages: Vec<Lang>,
 }
 
 /// What a correct file looks like, shown when the file is wrong.
 pub const EXAMPLE: &str = r#"{
   "data_api_base": "https://data.example.org",
   "system_api_base": "https://system.example.org",
-  "timeout_seconds": 30
+  "timeout_seconds": 30,
+  "default_language": "en",
+  "languages": ["en", "hu", "sl", "el"]
 }"#;
 
-/// Builds the client configuration from the file's text (`None` when there is no file);
-/// absent base URLs are the page's own origin.
-pub fn parse(text: Option<&str>, page_origin: &str) -> Result<ClientConfig, String> {
+/// Builds the configuration from the file's text (`None` when there is no file); absent base
+/// URLs are the page's own origin.
+pub fn parse(text: Option<&str>, page_origin: &str) -> Result<Config, String> {
     let file: ConfigFile = match text {
         None => ConfigFile::default(),
         Some(text) => {
@@ -50,16 +66,34 @@ pub fn parse(text: Option<&str>, page_origin: &str) -> Result<ClientConfig, Stri
             ))
         }
     };
-    Ok(ClientConfig {
-        data_base: base(file.data_api_base, "data_api_base")?,
-        system_base: base(file.system_api_base, "system_api_base")?,
-        timeout_ms,
+    let language = |tag: &str| {
+        Lang::from_tag(tag).ok_or_else(|| {
+            let known: Vec<&str> = Lang::ALL.iter().map(|l| l.code()).collect();
+            format!(
+                "{tag:?} is not a language of the console ({}).",
+                known.join(", ")
+            )
+        })
+    };
+    let languages = match file.languages {
+        None => Lang::ALL.to_vec(),
+        Some(tags) if tags.is_empty() => return Err("languages must name at least one.".into()),
+        Some(tags) => tags.iter().map(|t| language(t)).collect::<Result<_, _>>()?,
+    };
+    Ok(Config {
+        client: ClientConfig {
+            data_base: base(file.data_api_base, "data_api_base")?,
+            system_base: base(file.system_api_base, "system_api_base")?,
+            timeout_ms,
+        },
+        default_language: file.default_language.as_deref().map(language).transpose()?,
+        languages,
     })
 }
 
 /// Fetches `config.json` relative to the document (so a sub-path hosting works) and parses it.
 #[cfg(target_arch = "wasm32")]
-pub async fn load() -> Result<ClientConfig, String> {
+pub async fn load() -> Result<Config, String> {
     let window = web_sys::window().ok_or("no window")?;
     let origin = window
         .location()
@@ -94,7 +128,7 @@ mod tests {
 
     #[test]
     fn absent_file_or_keys_mean_the_page_origin() {
-        let config = parse(None, "https://console.example").unwrap();
+        let config = parse(None, "https://console.example").unwrap().client;
         assert_eq!(
             (config.data_base.as_str(), config.system_base.as_str()),
             ("https://console.example", "https://console.example")
@@ -104,7 +138,8 @@ mod tests {
             Some(r#"{"system_api_base": "https://sys.example/"}"#),
             "https://c",
         )
-        .unwrap();
+        .unwrap()
+        .client;
         assert_eq!(
             (partial.data_base.as_str(), partial.system_base.as_str()),
             ("https://c", "https://sys.example/")
@@ -114,8 +149,10 @@ mod tests {
     #[test]
     fn the_example_is_valid() {
         let config = parse(Some(EXAMPLE), "https://c").unwrap();
-        assert_eq!(config.data_base, "https://data.example.org");
-        assert_eq!(config.timeout_ms, 30_000);
+        assert_eq!(config.client.data_base, "https://data.example.org");
+        assert_eq!(config.client.timeout_ms, 30_000);
+        assert_eq!(config.default_language, Some(Lang::En));
+        assert_eq!(config.languages, Lang::ALL);
     }
 
     #[test]
@@ -126,6 +163,9 @@ mod tests {
             (r#"{"data_api": "https://x"}"#, "unknown field"),
             (r#"{"data_api_base": "ftp://x"}"#, "data_api_base must be"),
             (r#"{"timeout_seconds": -1}"#, "timeout_seconds"),
+            (r#"{"languages": ["en", "de"]}"#, "\"de\" is not a language"),
+            (r#"{"default_language": "fr"}"#, "\"fr\" is not a language"),
+            (r#"{"languages": []}"#, "at least one"),
         ] {
             let error = parse(Some(text), "https://c").unwrap_err();
             assert!(error.contains(expected), "{text}: {error}");

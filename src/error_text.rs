@@ -3,12 +3,61 @@
 
 use larder_api::ApiError;
 
-/// The title people read: a refusal says "Not allowed" (and the session stays).
+use crate::i18n::{t, tf};
+
+/// The title people read, in the console's language: a refusal says "Not allowed" (and the
+/// session stays); other failures the service answered keep the service's own title (its
+/// words, like its detail); the client's own failures have theirs.
 pub fn error_title(error: &ApiError) -> String {
-    if error.is_kind(larder_api::ErrorKind::Authorization) {
-        "Not allowed".into()
-    } else {
-        error.title()
+    match error {
+        _ if error.is_kind(larder_api::ErrorKind::Authorization) => t("Not allowed"),
+        ApiError::Api(failure) if !failure.title.is_empty() => failure.title.clone(),
+        ApiError::Api(failure) => tf("Error {status}", &[("status", &failure.status.to_string())]),
+        ApiError::Network(_) => t("Network error"),
+        ApiError::Timeout { .. } => t("Timed out"),
+        ApiError::Decode { .. } => t("Unexpected answer"),
+        ApiError::InvalidCredentials(_) => t("Invalid credentials"),
+        ApiError::Authentication { .. } => t("Sign-in failed"),
+        ApiError::Caller(_) => t("Invalid request"),
+        ApiError::Cancelled => t("Cancelled"),
+    }
+}
+
+/// The sentence people read: the service's own when it gave one, else the client's, in the
+/// console's language.
+pub fn error_detail(error: &ApiError) -> String {
+    match error {
+        ApiError::Api(failure) if failure.detail.is_empty() => tf(
+            "The service answered with status {status}.",
+            &[("status", &failure.status.to_string())],
+        ),
+        ApiError::Network(message) => tf(
+            "The service could not be reached: {message}",
+            &[("message", message)],
+        ),
+        ApiError::Timeout { after_ms } => tf(
+            "No answer within {seconds} s.",
+            &[("seconds", &(after_ms / 1000).to_string())],
+        ),
+        ApiError::Decode { path, message } => tf(
+            "The answer could not be read at {path}: {message}",
+            &[("path", path), ("message", message)],
+        ),
+        ApiError::Cancelled => t("The request was cancelled."),
+        other => other.detail(),
+    }
+}
+
+/// What is missing from a sign-in form, checked before anything is sent.
+pub fn missing_credentials(machine: bool, name: &str, secret: &str) -> Option<String> {
+    match (machine, name.trim().is_empty(), secret.is_empty()) {
+        (_, false, false) => None,
+        (false, true, true) => Some(t("Give a username and password.")),
+        (false, true, false) => Some(t("The username is missing.")),
+        (false, false, true) => Some(t("The password is missing.")),
+        (true, true, true) => Some(t("Give a client ID and secret.")),
+        (true, true, false) => Some(t("The client ID is missing.")),
+        (true, false, true) => Some(t("The client secret is missing.")),
     }
 }
 
@@ -43,5 +92,19 @@ mod tests {
         assert!(worth_retrying(&answer(503, "busy")));
         assert!(worth_retrying(&ApiError::Network("offline".into())));
         assert!(!worth_retrying(&answer(422, r#"{"detail":[]}"#)));
+        assert_eq!(error_title(&answer(500, "")), "Error 500");
+        assert_eq!(
+            error_detail(&answer(500, "")),
+            "The service answered with status 500."
+        );
+        assert_eq!(
+            missing_credentials(false, " ", ""),
+            Some("Give a username and password.".into())
+        );
+        assert_eq!(
+            missing_credentials(true, "id", ""),
+            Some("The client secret is missing.".into())
+        );
+        assert_eq!(missing_credentials(false, "a", "b"), None);
     }
 }

@@ -1,6 +1,7 @@
 //! Key/value pairs with typed values, as the console edits household metadata and nutritional
 //! preferences: rows a person can type into, turned into a JSON object and back without loss.
 
+use crate::i18n::{k, t, tf};
 use serde_json::{Map, Number, Value};
 
 /// The type of a value, chosen per row.
@@ -21,11 +22,11 @@ pub enum ValueKind {
 impl ValueKind {
     /// Every kind with its label, for the select.
     pub const ALL: [(ValueKind, &'static str); 5] = [
-        (ValueKind::Text, "Text"),
-        (ValueKind::Number, "Number"),
-        (ValueKind::YesNo, "Yes/no"),
-        (ValueKind::List, "List"),
-        (ValueKind::Json, "JSON"),
+        (ValueKind::Text, k("Text")),
+        (ValueKind::Number, k("Number")),
+        (ValueKind::YesNo, k("Yes/no")),
+        (ValueKind::List, k("List")),
+        (ValueKind::Json, k("JSON")),
     ];
 
     /// The kind of a label's value attribute.
@@ -85,7 +86,12 @@ impl KvRow {
                     .ok()
                     .and_then(Number::from_f64)
                     .map(Value::Number)
-                    .ok_or_else(|| format!("{text:?} is not a number"))
+                    .ok_or_else(|| {
+                        tf(
+                            "{value} is not a number",
+                            &[("value", &format!("{text:?}"))],
+                        )
+                    })
             }
             ValueKind::YesNo => Ok(Value::Bool(text == "true")),
             ValueKind::List => Ok(Value::Array(
@@ -95,9 +101,8 @@ impl KvRow {
                     .map(|s| Value::String(s.to_string()))
                     .collect(),
             )),
-            ValueKind::Json => {
-                serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))
-            }
+            ValueKind::Json => serde_json::from_str(text)
+                .map_err(|e| tf("not valid JSON: {problem}", &[("problem", &e.to_string())])),
         }
     }
 }
@@ -149,11 +154,17 @@ pub fn map_from_rows(rows: &[KvRow]) -> Result<Map<String, Value>, Vec<(usize, S
             continue;
         }
         if key.is_empty() {
-            problems.push((index, "the key is empty".to_string()));
+            problems.push((index, t("the key is empty")));
             continue;
         }
         if map.contains_key(key) {
-            problems.push((index, format!("the key {key:?} appears twice")));
+            problems.push((
+                index,
+                tf(
+                    "the key {key} appears twice",
+                    &[("key", &format!("{key:?}"))],
+                ),
+            ));
             continue;
         }
         match row.value() {
@@ -174,8 +185,11 @@ pub fn map_from_rows(rows: &[KvRow]) -> Result<Map<String, Value>, Vec<(usize, S
 pub fn map_from_json(text: &str) -> Result<Map<String, Value>, String> {
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err("the JSON must be an object: { \"key\": value, ... }".into()),
-        Err(e) => Err(format!("not valid JSON: {e}")),
+        Ok(_) => Err(t("the JSON must be an object of keys and values")),
+        Err(e) => Err(tf(
+            "not valid JSON: {problem}",
+            &[("problem", &e.to_string())],
+        )),
     }
 }
 

@@ -12,6 +12,7 @@ use leptos::prelude::*;
 
 use crate::components::loading::Loading;
 use crate::console::ChunkFailed;
+use crate::i18n::{k, t};
 use crate::routes::household::MyHousehold;
 use crate::routes::household_view::HouseholdView;
 use crate::routes::households::Households;
@@ -133,7 +134,7 @@ pub fn Deferred(page: Page) -> impl IntoView {
         fetch();
     }
     move || match arrival.get() {
-        Arrival::Waiting => view! { <Loading what="Loading the page…"/> }.into_any(),
+        Arrival::Waiting => view! { <Loading what=k("Loading the page…")/> }.into_any(),
         Arrival::Here => page
             .render()
             .unwrap_or_else(|ChunkFailed| view! { <NotArrived retry=fetch/> }.into_any()),
@@ -146,14 +147,14 @@ pub fn Deferred(page: Page) -> impl IntoView {
 fn NotArrived(retry: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoView {
     view! {
         <section class="card" role="alert">
-            <h1>"This page could not be loaded"</h1>
+            <h1>{move || t("This page could not be loaded")}</h1>
             <p>"Its part of the console did not arrive: the connection may be down, or a newer version \
                 of the console was published meanwhile. What you entered elsewhere is kept."</p>
             <p class="actions">
-                <button type="button" class="primary" on:click=move |_| retry()>"Try again"</button>
+                <button type="button" class="primary" on:click=move |_| retry()>{move || t("Try again")}</button>
                 " "
                 <button type="button" on:click=|_| { let _ = web_sys::window().map(|w| w.location().reload()); }>
-                    "Reload (signs you out)"
+                    {move || t("Reload (signs you out)")}
                 </button>
             </p>
         </section>

@@ -20,7 +20,8 @@ fn client() -> larder::ApiClient {
         )),
         "http://unused",
     )
-    .unwrap();
+    .unwrap()
+    .client;
     larder_api::Client::new(larder_api::transport::gloo::GlooTransport, config)
 }
 

@@ -1,6 +1,7 @@
 //! A list of strings as removable chips: chosen from an enumeration by typing to filter, or
 //! typed freely when there is no enumeration.
 
+use crate::i18n::{t, tf, value_label};
 use leptos::prelude::*;
 
 /// Chips for `selected`; `options` limits the choice to an enumeration.
@@ -10,6 +11,9 @@ pub fn ChipSelect(
     label: &'static str,
     id: &'static str,
     #[prop(optional)] options: Option<&'static [&'static str]>,
+    /// The enumeration the options belong to, for their readable labels (`dietary_group`).
+    #[prop(optional)]
+    enumeration: Option<&'static str>,
 ) -> impl IntoView {
     let query = RwSignal::new(String::new());
     let matches = move || -> Vec<&'static str> {
@@ -47,29 +51,29 @@ pub fn ChipSelect(
     };
     view! {
         <fieldset class="chips">
-            <legend>{label}</legend>
-            <ul class="chip-list" aria-label=format!("Chosen {}", label.to_lowercase())>
+            <legend>{move || t(label)}</legend>
+            <ul class="chip-list" aria-label=move || tf("Chosen {what}", &[("what", &t(label).to_lowercase())])>
                 {move || selected.get().into_iter().map(|value| {
                     // Enumeration values read as words; free text is shown exactly as it is.
-                    let shown = if options.is_some() { value.replace('_', " ") } else { value.clone() };
+                    let shown = match enumeration { Some(e) => value_label(e, &value), None => value.clone() };
                     let removed = value.clone();
                     view! {
                         <li class="chip chosen">{shown.clone()}
-                            <button type="button" class="icon" aria-label=format!("Remove {shown}")
+                            <button type="button" class="icon" aria-label=tf("Remove {what}", &[("what", &shown)])
                                 on:click=move |_| selected.update(|s| s.retain(|v| *v != removed))>"×"</button>
                         </li>
                     }
                 }).collect_view()}
             </ul>
-            <label for=id class="sr-only">{if options.is_some() { format!("Search {}", label.to_lowercase()) } else { format!("Add to {}", label.to_lowercase()) }}</label>
+            <label for=id class="sr-only">{move || if options.is_some() { tf("Search {what}", &[("what", &t(label).to_lowercase())]) } else { tf("Add to {what}", &[("what", &t(label).to_lowercase())]) }}</label>
             <input id=id type="text" autocomplete="off"
-                placeholder=if options.is_some() { "Type to search, Enter to add" } else { "Type, then Enter to add" }
+                placeholder=move || if options.is_some() { t("Type to search, Enter to add") } else { t("Type, then Enter to add") }
                 prop:value=move || query.get() on:input=move |ev| query.set(event_target_value(&ev)) on:keydown=on_key/>
             {move || options.map(|_| view! {
-                <div class="chip-options" role="group" aria-label=format!("{label} to add")>
+                <div class="chip-options" role="group" aria-label=move || tf("{what} to add", &[("what", &t(label))])>
                     {matches().into_iter().map(|option| view! {
                         <button type="button" class="chip option" on:click=move |_| add(option.to_string())>
-                            {format!("+ {}", option.replace('_', " "))}
+                            {move || format!("+ {}", enumeration.map(|e| value_label(e, option)).unwrap_or_else(|| option.to_string()))}
                         </button>
                     }).collect_view()}
                 </div>

@@ -1,5 +1,7 @@
 //! A button that asks before doing something that cannot be undone.
 
+use crate::components::modal::Modal;
+use crate::i18n::t;
 use leptos::prelude::*;
 
 /// Shows `label`; on click, a dialog asks `question` and runs `on_confirm` only on "yes".
@@ -7,13 +9,13 @@ use leptos::prelude::*;
 pub fn ConfirmButton(
     /// The button's text, e.g. "Delete household".
     #[prop(into)]
-    label: String,
+    label: Signal<String>,
     /// The question, naming what will be lost.
     #[prop(into)]
     question: Signal<String>,
     /// The confirming button's text.
-    #[prop(into, default = "Delete".to_string())]
-    confirm_label: String,
+    #[prop(into)]
+    confirm_label: Signal<String>,
     /// Runs after confirmation.
     on_confirm: Callback<()>,
     /// Disables the button (e.g. while a request runs).
@@ -21,23 +23,19 @@ pub fn ConfirmButton(
     disabled: Signal<bool>,
 ) -> impl IntoView {
     let open = RwSignal::new(false);
-    let confirm_label = StoredValue::new(confirm_label);
     view! {
-        <button type="button" class="danger" disabled=move || disabled.get() on:click=move |_| open.set(true)>{label}</button>
+        <button type="button" class="danger" disabled=move || disabled.get() on:click=move |_| open.set(true)>{move || label.get()}</button>
         <Show when=move || open.get()>
-            <div class="modal-backdrop">
-                <div class="modal card" role="alertdialog" aria-modal="true" aria-labelledby="confirm-question"
-                    on:keydown=move |ev| if ev.key() == "Escape" { open.set(false) }>
-                    <p id="confirm-question">{move || question.get()}</p>
-                    <div class="actions">
-                        <button type="button" on:click=move |_| open.set(false)>"Cancel"</button>
-                        <button type="button" class="danger" autofocus
-                            on:click=move |_| { open.set(false); on_confirm.run(()); }>
-                            {confirm_label.get_value()}
-                        </button>
-                    </div>
+            <Modal role="alertdialog" labelled_by="confirm-question" on_escape=Callback::new(move |_| open.set(false))>
+                <p id="confirm-question">{move || question.get()}</p>
+                <div class="actions">
+                    <button type="button" data-initial-focus on:click=move |_| open.set(false)>{move || t("Cancel")}</button>
+                    <button type="button" class="danger"
+                        on:click=move |_| { open.set(false); on_confirm.run(()); }>
+                        {move || confirm_label.get()}
+                    </button>
                 </div>
-            </div>
+            </Modal>
         </Show>
     }
 }

@@ -17,6 +17,9 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::components::toast::Toasts;
+use crate::error_text::error_detail;
+use crate::i18n::format::bytes;
+use crate::i18n::{t, tf};
 use crate::ApiClient;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -32,7 +35,7 @@ fn js_text(error: JsValue) -> String {
         .dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))
         .or_else(|| error.as_string())
-        .unwrap_or_else(|| "the browser stopped the download".into())
+        .unwrap_or_else(|| t("the browser stopped the download"))
 }
 
 fn get(target: &JsValue, key: &str) -> Result<JsValue, JsValue> {
@@ -115,10 +118,14 @@ pub fn DownloadButton(
     let controller: StoredValue<Option<(web_sys::AbortController, CancelToken)>, LocalStorage> =
         StoredValue::new_local(None);
     let id = StoredValue::new(artifact_id);
-    let label = if label.is_empty() {
-        "Download".to_string()
-    } else {
-        label
+    let label = StoredValue::new(label);
+    let label = move || {
+        let label = label.get_value();
+        if label.is_empty() {
+            t("Download")
+        } else {
+            label
+        }
     };
     let start = move |_| {
         let Ok(abort) = web_sys::AbortController::new() else {
@@ -137,10 +144,10 @@ pub fn DownloadButton(
                 .await;
             let download = match opened {
                 Ok(download) => download,
-                Err(ApiError::Cancelled) => return state.set(State::Failed("Cancelled.".into())),
+                Err(ApiError::Cancelled) => return state.set(State::Failed(t("Cancelled."))),
                 Err(error) => {
                     toasts.error(&error);
-                    return state.set(State::Failed(error.detail()));
+                    return state.set(State::Failed(error_detail(&error)));
                 }
             };
             let total = download.content_length;
@@ -157,8 +164,11 @@ pub fn DownloadButton(
             controller.set_value(None);
             state.set(match outcome {
                 Ok(()) => State::Done(name),
-                Err(_) if abort.signal().aborted() => State::Failed("Cancelled.".into()),
-                Err(error) => State::Failed(format!("The download failed: {}", js_text(error))),
+                Err(_) if abort.signal().aborted() => State::Failed(t("Cancelled.")),
+                Err(error) => State::Failed(tf(
+                    "The download failed: {problem}",
+                    &[("problem", &js_text(error))],
+                )),
             });
         });
     };
@@ -175,11 +185,11 @@ pub fn DownloadButton(
             {move || match state.get() {
                 State::Idle => ().into_any(),
                 State::Running { loaded, total } => view! {
-                    <progress max=total.unwrap_or(0).max(1) value=total.map(|_| loaded) aria-label="Download progress"></progress>
-                    <span role="status">{match total { Some(t) => format!("{loaded} of {t} bytes"), None => format!("{loaded} bytes") }}</span>
-                    <button type="button" on:click=cancel>"Cancel download"</button>
+                    <progress max=total.unwrap_or(0).max(1) value=total.map(|_| loaded) aria-label=move || t("Download progress")></progress>
+                    <span role="status">{move || match total { Some(all) => tf("{loaded} of {total}", &[("loaded", &bytes(loaded)), ("total", &bytes(all))]), None => bytes(loaded) }}</span>
+                    <button type="button" on:click=cancel>{move || t("Cancel download")}</button>
                 }.into_any(),
-                State::Done(name) => view! { <span role="status">{format!("Saved as {name}.")}</span> }.into_any(),
+                State::Done(name) => view! { <span role="status">{move || tf("Saved as {name}.", &[("name", &name)])}</span> }.into_any(),
                 State::Failed(message) => view! { <span role="status" class="error-text">{message}</span> }.into_any(),
             }}
         </div>

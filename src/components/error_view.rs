@@ -1,5 +1,6 @@
 //! One way to show an error: its title, the service's detail, and the help link when there is one.
 
+use crate::i18n::t;
 use larder_api::ApiError;
 use leptos::prelude::*;
 
@@ -22,8 +23,8 @@ pub fn ErrorView(
             <strong>{error_title(&error)}</strong>
             " "
             <span>{error.detail()}</span>
-            {help.map(|href| view! { " " <a href=href target="_blank" rel="noopener noreferrer">"Details"</a> })}
-            {retry.map(|retry| view! { " " <button type="button" on:click=move |_| retry.run(())>"Try again"</button> })}
+            {help.map(|href| view! { " " <a href=href target="_blank" rel="noopener noreferrer">{move || t("Details")}</a> })}
+            {retry.map(|retry| view! { " " <button type="button" on:click=move |_| retry.run(())>{move || t("Try again")}</button> })}
         </div>
     }
 }

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 
 use crate::components::pager::{use_page, LONGEST_PAGE};
+use crate::i18n::{t, tf};
 use crate::schema::search::SearchState;
 use crate::schema::value::display;
 use crate::schema::{filter, label, Schema};
@@ -27,7 +28,8 @@ pub fn Facets(
         .filter(|(_, counts)| !counts.is_empty())
         .collect();
     if groups.is_empty() {
-        return view! { <p class="hint">"No facets for these results."</p> }.into_any();
+        return view! { <p class="hint">{move || t("No facets for these results.")}</p> }
+            .into_any();
     }
     view! {
         <div class="facets">
@@ -35,7 +37,7 @@ pub fn Facets(
                 let heading = label(&field);
                 let navigate = navigate.clone();
                 view! {
-                    <section class="facet" aria-label=format!("Filter by {heading}")>
+                    <section class="facet" aria-label=tf("Filter by {field}", &[("field", &heading)])>
                         <h2>{heading.clone()}</h2>
                         <ul>
                             {counts.into_iter().map(|count| {
@@ -43,7 +45,7 @@ pub fn Facets(
                                 let active_fq = fq.clone();
                                 let active = move || state.get().fq.contains(&active_fq);
                                 let text = display(&count.value);
-                                let text = if text.is_empty() { "(none)".to_string() } else { text };
+                                let text = if text.is_empty() { t("(none)") } else { text };
                                 let navigate = navigate.clone();
                                 let toggle = move |_| {
                                     let mut next = state.get_untracked();
@@ -81,14 +83,14 @@ pub fn ActiveFilters(state: Memo<SearchState>) -> impl IntoView {
         let filters = state.get().fq;
         let navigate = navigate.clone();
         (!filters.is_empty()).then(|| view! {
-            <ul class="chip-list active-filters" aria-label="Filters in force">
+            <ul class="chip-list active-filters" aria-label=move || t("Filters in force")>
                 {filters.into_iter().map(|f| {
                     let navigate = navigate.clone();
                     let removed = f.clone();
                     view! {
                         <li class="chip chip-item">
                             <span>{f.clone()}</span>
-                            <button type="button" class="chip-remove" aria-label=format!("Remove filter {f}")
+                            <button type="button" class="chip-remove" aria-label=tf("Remove filter {filter}", &[("filter", &f)])
                                 on:click=move |_| {
                                     let mut next = state.get_untracked();
                                     next.fq.retain(|x| *x != removed);

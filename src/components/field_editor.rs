@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use leptos::prelude::*;
 
+use crate::i18n::{t, tf};
 use crate::schema::form::{Editor, Errors};
 use crate::schema::value::{items, parse, pretty};
 use crate::schema::FieldKind;
@@ -60,7 +61,7 @@ pub fn FieldEditor(editor: Editor, inputs: Inputs, errors: RwSignal<Errors>) -> 
             <label for=id.clone()>{label}</label>
             // Beside the label, not in it: the field's name stays its name for assistive tools,
             // which learn it is required from the form's own check and its message.
-            {required.then(|| view! { <span class="required-mark">"required"</span> })}
+            {required.then(|| view! { <span class="required-mark">{move || t("required")}</span> })}
             {control}
             {move || error.get().map(|message| view! { <p class="field-error" id=error_id.clone()>{message}</p> })}
         </div>
@@ -100,9 +101,9 @@ fn control(
         .into_any(),
         FieldKind::YesNo => view! {
             <select id=id on:change=on_input aria-invalid=invalid aria-describedby=described>
-                <option value="" selected=move || value.get().is_empty()>"Not set"</option>
-                <option value="true" selected=move || value.get() == "true">"Yes"</option>
-                <option value="false" selected=move || value.get() == "false">"No"</option>
+                <option value="" selected=move || value.get().is_empty()>{move || t("Not set")}</option>
+                <option value="true" selected=move || value.get() == "true">{move || t("Yes")}</option>
+                <option value="false" selected=move || value.get() == "false">{move || t("No")}</option>
             </select>
         }
         .into_any(),
@@ -115,7 +116,7 @@ fn control(
             }
             view! {
                 <select id=id on:change=on_input aria-invalid=invalid aria-describedby=described>
-                    <option value="" selected=move || value.get().is_empty()>"Not set"</option>
+                    <option value="" selected=move || value.get().is_empty()>{move || t("Not set")}</option>
                     {options.into_iter().map(|option| {
                         let selected = option.clone();
                         view! { <option value=option.clone() selected=move || value.get() == selected>{option.clone()}</option> }
@@ -168,23 +169,23 @@ fn Chips(
     let label = StoredValue::new(label);
     view! {
         <div class="chips">
-            <ul class="chip-list" aria-label=move || format!("{} values", label.get_value())>
+            <ul class="chip-list" aria-label=move || tf("{field} values", &[("field", &label.get_value())])>
                 {move || items(&value.get()).into_iter().map(|item| {
                     let removed = item.clone();
                     view! {
                         <li class="chip chip-item">
                             <span>{item.clone()}</span>
-                            <button type="button" class="chip-remove" aria-label=format!("Remove {item} from {}", label.get_value())
+                            <button type="button" class="chip-remove" aria-label=tf("Remove {item} from {field}", &[("item", &item), ("field", &label.get_value())])
                                 on:click=move |_| remove(removed.clone())>"×"</button>
                         </li>
                     }
                 }).collect_view()}
             </ul>
             <div class="chip-add">
-                <input id=id type="text" list=list_id.clone() placeholder="Add a value and press Enter"
+                <input id=id type="text" list=list_id.clone() placeholder=move || t("Add a value and press Enter")
                     prop:value=move || draft.get() on:input=move |ev| draft.set(event_target_value(&ev))
                     on:keydown=move |ev| if ev.key() == "Enter" { ev.prevent_default(); add(); }/>
-                <button type="button" on:click=move |_| add() aria-label=move || format!("Add to {}", label.get_value())>"Add"</button>
+                <button type="button" on:click=move |_| add() aria-label=move || tf("Add to {what}", &[("what", &label.get_value())])>{move || t("Add")}</button>
             </div>
             <datalist id=list_id>
                 {suggestions.iter().map(|s| view! { <option value=*s></option> }).collect_view()}
@@ -213,8 +214,8 @@ fn JsonEditor(
                 <span id=status_id class:error-text=move || problem().is_some()>
                     {move || match problem() {
                         Some(problem) => problem,
-                        None if value.get().trim().is_empty() => "Empty: no value.".into(),
-                        None => "Valid JSON.".into(),
+                        None if value.get().trim().is_empty() => t("Empty: no value."),
+                        None => t("Valid JSON."),
                     }}
                 </span>
                 <button type="button" disabled=move || problem().is_some() || value.get().trim().is_empty()
@@ -222,7 +223,7 @@ fn JsonEditor(
                         if let Ok(parsed) = serde_json::from_str::<serde_json::Value>(&value.get_untracked()) {
                             set.run(pretty(&parsed));
                         }
-                    }>"Format JSON"</button>
+                    }>{move || t("Format JSON")}</button>
             </div>
         </div>
     }

@@ -5,19 +5,20 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_location, use_navigate};
 
+use crate::i18n::{t, tf, Lang};
 use crate::session::Session;
 use crate::ApiClient;
 
 /// Links shown to everyone signed in, and to administrators only.
-fn links(is_admin: bool, is_user: bool) -> Vec<(&'static str, &'static str)> {
+fn links(is_admin: bool, is_user: bool) -> Vec<(&'static str, String)> {
     let mut links = Vec::new();
     if is_user {
-        links.push(("/household", "My household"));
+        links.push(("/household", t("My household")));
     }
     if is_admin {
-        links.push(("/households", "Households"));
+        links.push(("/households", t("Households")));
     }
-    links.push(("/records/articles", "Knowledge base"));
+    links.push(("/records/articles", t("Knowledge base")));
     links
 }
 
@@ -41,19 +42,22 @@ pub fn Header() -> impl IntoView {
     // first screen; wider screens show everything in one row (style/main.css).
     let open = RwSignal::new(false);
     let location = use_location();
-    Effect::new(move || {
-        location.pathname.track();
+    // Closes the menu after a navigation; the path is read, not only tracked (see app.rs's
+    // FocusOnNavigation).
+    let close_on_navigation = move || {
+        let _path = location.pathname.get();
         open.set(false);
-    });
+    };
     view! {
         <header class="topbar">
+            {close_on_navigation}
             <A href=crate::hosting::link("/") attr:class="brand">"Larder"</A>
             {move || session.retrying.get().map(|(attempt, of)| view! {
-                <span class="retrying" role="status">{format!("Retrying {attempt} of {of}…")}</span>
+                <span class="retrying" role="status">{tf("Retrying {attempt} of {of}…", &[("attempt", &attempt.to_string()), ("of", &of.to_string())])}</span>
             })}
             <button type="button" class="menu-toggle" aria-controls="topbar-menu"
                 aria-expanded=move || open.get().to_string() on:click=move |_| open.update(|o| *o = !*o)>
-                "Menu"
+                {move || t("Menu")}
             </button>
             <div id="topbar-menu" class="topbar-menu" class:open=move || open.get()
                 on:keydown=move |ev| if ev.key() == "Escape" { open.set(false) }
@@ -70,22 +74,49 @@ pub fn Header() -> impl IntoView {
                 {move || session.identity.get().map(|identity| {
                     let links = links(identity.has_role("admin"), identity.username.is_some());
                     view! {
-                        <nav class="mainnav" aria-label="Main">
+                        <nav class="mainnav" aria-label=t("Main")>
                             {links.into_iter().map(|(href, text)| view! { <A href=crate::hosting::link(href)>{text}</A> }).collect_view()}
                         </nav>
                     }
                 })}
                 <span class="spacer"></span>
+                <LanguageSelect/>
                 <ThemeToggle/>
                 {move || session.identity.get().map(|identity| view! {
                     <span class="who">
-                        "Signed in as " <strong>{identity.display_name().to_string()}</strong>
+                        {t("Signed in as")} " " <strong>{identity.display_name().to_string()}</strong>
                         {identity.roles.iter().map(|role| view! { <span class="chip">{role.clone()}</span> }).collect_view()}
                     </span>
-                    <button type="button" on:click=move |_| { sign_out.dispatch(()); }>"Sign out"</button>
+                    <button type="button" on:click=move |_| { sign_out.dispatch(()); }>{t("Sign out")}</button>
                 })}
             </div>
         </header>
+    }
+}
+
+/// The console's language, among those `config.json` offers. A change applies at once, without
+/// a reload and without touching what forms hold, and is remembered.
+#[component]
+fn LanguageSelect() -> impl IntoView {
+    let offered = crate::i18n::choose::offered();
+    let current = RwSignal::new(crate::i18n::lang());
+    let change = move |ev: leptos::ev::Event| {
+        let Some(lang) = Lang::from_tag(&event_target_value(&ev)) else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            if crate::i18n::choose::switch_to(lang).await.is_ok() {
+                crate::i18n::choose::remember(lang);
+                current.set(lang);
+            }
+        });
+    };
+    view! {
+        <select class="language" aria-label=move || t("Language") on:change=change>
+            {offered.into_iter().map(|lang| view! {
+                <option value=lang.code() lang=lang.code() selected=move || current.get() == lang>{lang.native_name()}</option>
+            }).collect_view()}
+        </select>
     }
 }
 
@@ -104,6 +135,11 @@ fn ThemeToggle() -> impl IntoView {
             };
         }
     });
+    let name = |theme: &str| match theme {
+        "light" => t("Light"),
+        "dark" => t("Dark"),
+        _ => t("System"),
+    };
     let next = move || match theme.get() {
         "system" => "light",
         "light" => "dark",
@@ -111,8 +147,9 @@ fn ThemeToggle() -> impl IntoView {
     };
     view! {
         <button type="button" class="theme" on:click=move |_| theme.set(next())
-            aria-label=move || format!("Theme: {}. Switch to {}", theme.get(), next())>
-            {move || match theme.get() { "light" => "☀ Light", "dark" => "☾ Dark", _ => "◐ System" }}
+            aria-label=move || tf("Theme: {theme}. Switch to {next}", &[("theme", &name(theme.get())), ("next", &name(next()))])>
+            {move || match theme.get() { "light" => "☀ ", "dark" => "☾ ", _ => "◐ " }}
+            {move || name(theme.get())}
         </button>
     }
 }

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 use serde_json::{Map, Value};
 
+use crate::i18n::{t, tf};
 use crate::kv::{map_from_json, map_from_rows, rows_from_map, KvRow, ValueKind};
 
 /// The editor's state, owned by the form that contains it.
@@ -61,7 +62,12 @@ impl KvState {
             None => map_from_rows(&self.row_values()).map_err(|problems| {
                 problems
                     .into_iter()
-                    .map(|(i, p)| format!("row {}: {p}", i + 1))
+                    .map(|(i, p)| {
+                        tf(
+                            "row {row}: {problem}",
+                            &[("row", &(i + 1).to_string()), ("problem", &p)],
+                        )
+                    })
                     .collect::<Vec<_>>()
                     .join("; ")
             }),
@@ -87,14 +93,19 @@ impl KvState {
 
 /// The editor; `label` names the group (e.g. "Nutritional preferences").
 #[component]
-pub fn KvEditor(state: KvState, label: &'static str, id: &'static str) -> impl IntoView {
+pub fn KvEditor(
+    state: KvState,
+    /// The group's name, a key of the catalog.
+    label: &'static str,
+    id: &'static str,
+) -> impl IntoView {
     let problem = RwSignal::new(None::<String>);
     let live_problem = move || state.read().err();
     view! {
         <fieldset class="kv" aria-describedby=format!("{id}-problem")>
-            <legend>{label}</legend>
+            <legend>{move || t(label)}</legend>
             <Show when=move || state.raw.get().is_none() fallback=move || view! {
-                <label for=format!("{id}-raw") class="sr-only">{format!("{label} as JSON")}</label>
+                <label for=format!("{id}-raw") class="sr-only">{move || tf("{what} as JSON", &[("what", &t(label))])}</label>
                 <textarea id=format!("{id}-raw") class="json" rows="8" spellcheck="false"
                     prop:value=move || state.raw.get().unwrap_or_default()
                     on:input=move |ev| state.raw.set(Some(event_target_value(&ev)))></textarea>
@@ -102,11 +113,11 @@ pub fn KvEditor(state: KvState, label: &'static str, id: &'static str) -> impl I
                 <For each=move || state.rows.get() key=|(id, _)| *id let:((row_id, row))>
                     <KvRowEditor row label row_id remove=Callback::new(move |_| state.rows.update(|rows| rows.retain(|(i, _)| *i != row_id)))/>
                 </For>
-                <button type="button" on:click=move |_| state.add_row()>{format!("Add {}", label.to_lowercase())}</button>
+                <button type="button" on:click=move |_| state.add_row()>{move || tf("Add {what}", &[("what", &t(label).to_lowercase())])}</button>
             </Show>
             <div class="kv-tools">
                 <button type="button" on:click=move |_| problem.set(state.toggle_raw().err())>
-                    {move || if state.raw.get().is_some() { "Edit as rows" } else { "Edit as JSON" }}
+                    {move || if state.raw.get().is_some() { t("Edit as rows") } else { t("Edit as JSON") }}
                 </button>
             </div>
             <p id=format!("{id}-problem") class="field-error" role="alert">{move || problem.get().or_else(live_problem)}</p>
@@ -126,24 +137,24 @@ fn KvRowEditor(
     let kind = move || row.with(|r| r.kind);
     view! {
         <div class="kv-row">
-            <label for=key_id.clone() class="sr-only">"Key"</label>
+            <label for=key_id.clone() class="sr-only">{move || t("Key")}</label>
             <input id=key_id type="text" placeholder="key" prop:value=move || row.with(|r| r.key.clone())
                 on:input=move |ev| row.update(|r| r.key = event_target_value(&ev))/>
-            <label class="sr-only" for=format!("{value_id}-kind")>"Type"</label>
+            <label class="sr-only" for=format!("{value_id}-kind")>{move || t("Type")}</label>
             <select id=format!("{value_id}-kind") on:change=move |ev| row.update(|r| {
                 r.kind = ValueKind::from_name(&event_target_value(&ev));
                 if r.kind == ValueKind::YesNo && r.text != "true" { r.text = "false".into(); }
             })>
                 {ValueKind::ALL.iter().map(|(k, name)| view! {
-                    <option value=k.name() selected=move || kind() == *k>{*name}</option>
+                    <option value=k.name() selected=move || kind() == *k>{move || t(name)}</option>
                 }).collect_view()}
             </select>
-            <label for=value_id.clone() class="sr-only">"Value"</label>
+            <label for=value_id.clone() class="sr-only">{move || t("Value")}</label>
             {move || if kind() == ValueKind::YesNo {
                 view! {
                     <select id=value_id.clone() on:change=move |ev| row.update(|r| r.text = event_target_value(&ev))>
-                        <option value="true" selected=move || row.with(|r| r.text == "true")>"Yes"</option>
-                        <option value="false" selected=move || row.with(|r| r.text != "true")>"No"</option>
+                        <option value="true" selected=move || row.with(|r| r.text == "true")>{move || t("Yes")}</option>
+                        <option value="false" selected=move || row.with(|r| r.text != "true")>{move || t("No")}</option>
                     </select>
                 }.into_any()
             } else {
@@ -155,7 +166,7 @@ fn KvRowEditor(
                         on:input=move |ev| row.update(|r| r.text = event_target_value(&ev))/>
                 }.into_any()
             }}
-            <button type="button" class="icon" aria-label=move || format!("Remove {}", row.with(|r| r.key.clone()))
+            <button type="button" class="icon" aria-label=move || tf("Remove {what}", &[("what", &row.with(|r| r.key.clone()))])
                 on:click=move |_| remove.run(())>"×"</button>
         </div>
     }

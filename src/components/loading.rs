@@ -1,5 +1,6 @@
 //! The line a page or panel shows while its data (or its module) arrives.
 
+use crate::i18n::t;
 use leptos::prelude::*;
 
 /// "Loading …", announced politely to screen readers.
@@ -8,5 +9,5 @@ pub fn Loading(
     /// What is loading, as a sentence: "Loading the record…".
     what: &'static str,
 ) -> impl IntoView {
-    view! { <p class="loading" role="status" aria-busy="true">{what}</p> }
+    view! { <p class="loading" role="status" aria-busy="true">{move || t(what)}</p> }
 }

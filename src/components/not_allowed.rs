@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 use leptos_router::components::A;
 
+use crate::i18n::{t, tf};
 use crate::session::Session;
 
 /// "Not allowed", naming what the page needs (e.g. "the role admin").
@@ -15,23 +16,23 @@ pub fn NotAllowed(
     let session = expect_context::<Session>();
     let who = move || {
         session.identity.with(|identity| match identity {
-            Some(identity) if identity.roles.is_empty() => {
-                format!(
-                    "You are signed in as {}, with no role.",
-                    identity.display_name()
-                )
-            }
-            Some(identity) => format!(
-                "You are signed in as {}, with the roles {}.",
-                identity.display_name(),
-                identity.roles.join(", ")
+            Some(identity) if identity.roles.is_empty() => tf(
+                "You are signed in as {name}, with no role.",
+                &[("name", identity.display_name())],
+            ),
+            Some(identity) => tf(
+                "You are signed in as {name}, with the roles {roles}.",
+                &[
+                    ("name", identity.display_name()),
+                    ("roles", &identity.roles.join(", ")),
+                ],
             ),
             None => String::new(),
         })
     };
     view! {
-        <h1>"Not allowed"</h1>
-        <p role="alert" class="error">{format!("This page needs {needs}.")} " " {who}</p>
-        <p><A href=crate::hosting::link("/")>"Go to the start page"</A></p>
+        <h1>{move || t("Not allowed")}</h1>
+        <p role="alert" class="error">{move || tf("This page needs {what}.", &[("what", &t(needs))])} " " {who}</p>
+        <p><A href=crate::hosting::link("/")>{move || t("Go to the start page")}</A></p>
     }
 }

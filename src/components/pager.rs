@@ -1,5 +1,7 @@
 //! Paging whose state is the URL's `limit` and `offset`, so a page can be linked and reloaded.
 
+use crate::i18n::format::number;
+use crate::i18n::{t, tf};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
@@ -72,18 +74,18 @@ pub fn Pager(
         }
     };
     view! {
-        <nav class="pager" aria-label="Pages">
+        <nav class="pager" aria-label=move || t("Pages")>
             <button type="button" disabled=move || page.get().1 == 0
-                on:click=move |_| { let (l, o) = page.get_untracked(); go_prev(l, o.saturating_sub(l)); }>"Previous"</button>
+                on:click=move |_| { let (l, o) = page.get_untracked(); go_prev(l, o.saturating_sub(l)); }>{move || t("Previous")}</button>
             <span class="range">{move || {
                 let (_, offset) = page.get();
                 let shown = shown.get() as u32;
-                let range = if shown == 0 { "none".to_string() } else { format!("{}–{}", offset + 1, offset + shown) };
-                match total.get() { Some(t) => format!("{range} of {t}"), None => range }
+                let range = if shown == 0 { t("none") } else { format!("{}–{}", number(f64::from(offset + 1)), number(f64::from(offset + shown))) };
+                match total.get() { Some(all) => tf("{range} of {total}", &[("range", &range), ("total", &number(all as f64))]), None => range }
             }}</span>
             <button type="button" disabled=move || !has_next()
-                on:click=move |_| { let (l, o) = page.get_untracked(); go_next(l, o + l); }>"Next"</button>
-            <label class="page-size">"Per page "
+                on:click=move |_| { let (l, o) = page.get_untracked(); go_next(l, o + l); }>{move || t("Next")}</button>
+            <label class="page-size">{move || t("Per page")} " "
                 <select on:change=move |ev| { let l = event_target_value(&ev).parse().unwrap_or(25); go(l, 0); }>
                     {PAGE_SIZES.iter().filter(|size| **size <= longest).map(|size| view! {
                         <option value=size.to_string() selected=move || page.get().0 == *size>{size.to_string()}</option>

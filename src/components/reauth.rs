@@ -4,7 +4,9 @@
 use larder_api::Identity;
 use leptos::prelude::*;
 
+use crate::components::modal::Modal;
 use crate::components::sign_in_form::SignInForm;
+use crate::i18n::t;
 use crate::session::Session;
 
 /// The dialog; shown while the session is lost and someone was signed in.
@@ -14,18 +16,16 @@ pub fn ReauthDialog() -> impl IntoView {
     let open = move || session.lost.get() && session.signed_in();
     view! {
         <Show when=open>
-            <div class="modal-backdrop">
-                <div class="modal card" role="dialog" aria-modal="true" aria-labelledby="reauth-title">
-                    <h2 id="reauth-title">"Your session has ended"</h2>
-                    <p>"Sign in again to carry on; this page keeps what you entered."</p>
+            <Modal role="dialog" labelled_by="reauth-title">
+                    <h2 id="reauth-title">{move || t("Your session has ended")}</h2>
+                    <p>{move || t("Sign in again to carry on; this page keeps what you entered.")}</p>
                     <SignInForm id_prefix="reauth"
                         username=session.identity.get_untracked().and_then(|i| i.username).unwrap_or_default()
                         on_success=Callback::new(move |identity: Identity| {
                             session.identity.set(Some(identity));
                             session.lost.set(false);
                         })/>
-                </div>
-            </div>
+            </Modal>
         </Show>
     }
 }

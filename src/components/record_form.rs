@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use crate::components::error_view::ErrorView;
 use crate::components::field_editor::{FieldEditor, Inputs};
+use crate::i18n::{t, tn};
 use crate::schema::form::{Editor, Errors};
 
 /// Puts the service's field-level problems of `error` on the form's fields.
@@ -49,23 +50,23 @@ pub fn RecordForm(
     let summary = move || {
         let count = errors.with(|e| e.len());
         (count > 0).then(|| view! {
-            <p class="error" role="alert">{format!("{count} field(s) need attention; see the messages below them.")}</p>
+            <p class="error" role="alert">{move || tn("{count} fields need attention; see the messages below them.", count as i64, &[])}</p>
         })
     };
     view! {
         <form class="record-form" novalidate on:submit=move |ev| { ev.prevent_default(); on_submit.run(()); }>
             {slug.map(|slug| view! {
                 <div class="field" class:field-invalid=move || slug_error.get().is_some()>
-                    <label for="field-urn">"URN slug"</label>
-                    <span class="required-mark">"required"</span>
+                    <label for="field-urn">{move || t("URN slug")}</label>
+                    <span class="required-mark">{move || t("required")}</span>
                     <div class="slug-input">
                         <span class="muted">{urn_prefix.clone()}</span>
-                        <input id="field-urn" type="text" autocomplete="off" placeholder="e.g. vitamin-d-2024"
+                        <input id="field-urn" type="text" autocomplete="off" placeholder=move || t("e.g. vitamin-d-2024")
                             aria-describedby="field-urn-hint" prop:value=move || slug.get()
                             aria-invalid=move || slug_error.get().is_some().then_some("true")
                             on:input=move |ev| { slug.set(event_target_value(&ev)); errors.update(|e| { e.remove("urn"); }); }/>
                     </div>
-                    <p class="hint" id="field-urn-hint">"Lower-case letters and digits with - or _; it becomes part of the record's URN."</p>
+                    <p class="hint" id="field-urn-hint">{move || t("Lower-case letters and digits with - or _; it becomes part of the record's URN.")}</p>
                     {move || slug_error.get().map(|m| view! { <p class="field-error">{m}</p> })}
                 </div>
             })}
@@ -75,7 +76,7 @@ pub fn RecordForm(
             </div>
             {(!fixed.is_empty()).then(|| view! {
                 <details class="fixed-fields">
-                    <summary>"Fields that cannot be changed"</summary>
+                    <summary>{move || t("Fields that cannot be changed")}</summary>
                     <dl>
                         {fixed.into_iter().map(|e| view! {
                             <dt>{crate::schema::label(e.field.name)}</dt>
@@ -86,9 +87,9 @@ pub fn RecordForm(
             })}
             {move || failure.get().map(|error| view! { <ErrorView error/> })}
             <div class="actions form-actions">
-                <button type="button" on:click=move |_| on_cancel.run(())>"Cancel"</button>
+                <button type="button" on:click=move |_| on_cancel.run(())>{move || t("Cancel")}</button>
                 <button type="submit" class="primary" disabled=move || pending.get()>
-                    {move || if pending.get() { "Saving…".to_string() } else { submit_label.clone() }}
+                    {move || if pending.get() { t("Saving…") } else { submit_label.clone() }}
                 </button>
             </div>
         </form>

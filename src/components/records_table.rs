@@ -10,6 +10,7 @@ use leptos_router::components::A;
 use serde_json::Value;
 
 use crate::components::highlight::Highlighted;
+use crate::i18n::{t, tn};
 use crate::kb::cache::resolve;
 use crate::kb::record_href;
 use crate::schema::highlight::best;
@@ -153,9 +154,9 @@ pub fn Table(
     let lazy = LazyRecords::new(schema);
     let head = view! {
         <thead><tr>
-            <th scope="col">"Title"</th>
+            <th scope="col">{move || t("Title")}</th>
             {schema.columns.iter().map(|c| view! { <th scope="col">{label(c)}</th> }).collect_view()}
-            <th scope="col">"Identifier"</th>
+            <th scope="col">{move || t("Identifier")}</th>
         </tr></thead>
     };
     if rows.len() < VIRTUAL_FROM {
@@ -192,7 +193,7 @@ pub fn Table(
     view! {
         // Sizes go through the CSS object model (style:), which the Content-Security-Policy allows
         // without 'unsafe-inline'.
-        <div class="virtual-table" tabindex="0" role="region" aria-label=format!("{total} rows, scroll to see more")
+        <div class="virtual-table" tabindex="0" role="region" aria-label=move || tn("{count} rows, scroll to see more", total as i64, &[])
             style:max-height=format!("{VIEWPORT}px")
             on:scroll=move |ev| {
                 let target: web_sys::Element = event_target(&ev);

@@ -4,6 +4,7 @@ use larder_api::{ApiError, Credentials, Identity};
 use leptos::prelude::*;
 
 use crate::components::error_view::ErrorView;
+use crate::i18n::t;
 use crate::ApiClient;
 
 #[derive(Clone, Copy, PartialEq)]
@@ -54,6 +55,10 @@ pub fn SignInForm(
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let (name, secret) = (name.get_untracked(), secret.get_untracked());
+        let machine = kind.get_untracked() == Kind::Client;
+        if let Some(missing) = crate::error_text::missing_credentials(machine, &name, &secret) {
+            return error.set(Some(ApiError::InvalidCredentials(missing)));
+        }
         let credentials = match kind.get_untracked() {
             Kind::User => Credentials::from_fields(&name, &secret, "", ""),
             Kind::Client => Credentials::from_fields("", "", &name, &secret),
@@ -67,8 +72,8 @@ pub fn SignInForm(
         }
     };
     let labels = move || match kind.get() {
-        Kind::User => ("Username", "Password", "username", "current-password"),
-        Kind::Client => ("Client ID", "Client secret", "off", "off"),
+        Kind::User => (t("Username"), t("Password"), "username", "current-password"),
+        Kind::Client => (t("Client ID"), t("Client secret"), "off", "off"),
     };
     let (name_id, secret_id) = (format!("{id_prefix}-name"), format!("{id_prefix}-secret"));
     if let Some(field) = focus {
@@ -87,11 +92,11 @@ pub fn SignInForm(
 
     view! {
         <fieldset class="segmented">
-            <legend>"Sign in as"</legend>
+            <legend>{move || t("Sign in as")}</legend>
             <label><input type="radio" name=format!("{id_prefix}-kind") checked=move || kind.get() == Kind::User
-                on:change=move |_| kind.set(Kind::User)/>" A person"</label>
+                on:change=move |_| kind.set(Kind::User)/>" " {move || t("A person")}</label>
             <label><input type="radio" name=format!("{id_prefix}-kind") checked=move || kind.get() == Kind::Client
-                on:change=move |_| kind.set(Kind::Client)/>" A machine client"</label>
+                on:change=move |_| kind.set(Kind::Client)/>" " {move || t("A machine client")}</label>
         </fieldset>
         <form on:submit=submit novalidate>
             <label for=name_id.clone()>{move || labels().0}</label>
@@ -102,7 +107,7 @@ pub fn SignInForm(
                 prop:value=move || secret.get() on:input=move |ev| secret.set(event_target_value(&ev))/>
             {move || error.get().map(|error| view! { <ErrorView error/> })}
             <button type="submit" id=format!("{id_prefix}-submit") class="primary" disabled=move || sign_in.pending().get()>
-                {move || if sign_in.pending().get() { "Signing in…" } else { "Sign in" }}
+                {move || if sign_in.pending().get() { t("Signing in…") } else { t("Sign in") }}
             </button>
         </form>
     }

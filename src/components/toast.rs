@@ -1,5 +1,6 @@
 //! Toasts: short messages for successes and failures, announced to screen readers.
 
+use crate::i18n::t;
 use larder_api::ApiError;
 use leptos::prelude::*;
 
@@ -100,9 +101,9 @@ pub fn ToastRegion() -> impl IntoView {
                     <div>
                         <strong>{toast.title.clone()}</strong>
                         {(!toast.detail.is_empty()).then(|| view! { <p>{toast.detail.clone()}</p> })}
-                        {toast.help.clone().map(|href| view! { <a href=href target="_blank" rel="noopener noreferrer">"Details"</a> })}
+                        {toast.help.clone().map(|href| view! { <a href=href target="_blank" rel="noopener noreferrer">{move || t("Details")}</a> })}
                     </div>
-                    <button type="button" class="icon" aria-label="Dismiss" on:click=move |_| toasts.dismiss(toast.id)>"×"</button>
+                    <button type="button" class="icon" aria-label=move || t("Dismiss") on:click=move |_| toasts.dismiss(toast.id)>"×"</button>
                 </div>
             </For>
         </div>

@@ -1,6 +1,7 @@
 //! A warning before leaving a form with unsaved changes: on reload or close (beforeunload) and
 //! on in-app links (a capturing click listener that runs before the router's).
 
+use crate::i18n::t;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
@@ -40,9 +41,9 @@ impl UnsavedChanges {
                 }
                 let leave = web_sys::window()
                     .and_then(|w| {
-                        w.confirm_with_message(
+                        w.confirm_with_message(&t(
                             "You have unsaved changes. Leave this page and lose them?",
-                        )
+                        ))
                         .ok()
                     })
                     .unwrap_or(true);

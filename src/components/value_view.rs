@@ -3,6 +3,8 @@
 use leptos::prelude::*;
 use serde_json::Value;
 
+use crate::i18n::format::{date, number};
+use crate::i18n::{t, tn};
 use crate::schema::value::{display, pretty};
 
 /// Shows `value`; service text is always rendered as text.
@@ -13,7 +15,7 @@ pub fn ValueView(value: Value) -> impl IntoView {
         Value::String(text) if text.contains('\n') || text.chars().count() > 160 => {
             view! { <p class="long-text">{text}</p> }.into_any()
         }
-        Value::Array(items) if items.is_empty() => view! { <span class="muted">"None"</span> }.into_any(),
+        Value::Array(items) if items.is_empty() => view! { <span class="muted">{move || t("None")}</span> }.into_any(),
         Value::Array(items) if items.iter().all(Value::is_string) => view! {
             <ul class="chip-list">
                 {items.iter().filter_map(Value::as_str).map(|s| view! { <li class="chip">{s.to_string()}</li> }).collect_view()}
@@ -27,7 +29,7 @@ pub fn ValueView(value: Value) -> impl IntoView {
             if lines > 12 {
                 view! {
                     <details class="json-fold">
-                        <summary>{format!("JSON, {lines} lines")}</summary>
+                        <summary>{move || tn("JSON, {count} lines", lines as i64, &[])}</summary>
                         <pre class="code">{text}</pre>
                     </details>
                 }
@@ -36,6 +38,12 @@ pub fn ValueView(value: Value) -> impl IntoView {
                 view! { <pre class="code">{text}</pre> }.into_any()
             }
         }
+        // Dates, times and numbers as the language writes them (the browser's Intl).
+        Value::String(text) => view! { <span>{move || date(&text)}</span> }.into_any(),
+        Value::Number(n) => match n.as_f64() {
+            Some(value) => view! { <span>{move || number(value)}</span> }.into_any(),
+            None => view! { <span>{n.to_string()}</span> }.into_any(),
+        },
         other => view! { <span>{display(&other)}</span> }.into_any(),
     }
 }

@@ -10,6 +10,7 @@ use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
 use crate::household::AgeGroupSelect;
+use crate::i18n::{k, t, tf};
 use crate::ApiClient;
 
 /// A member row of the create form.
@@ -42,7 +43,7 @@ pub fn CreateHousehold(created: Callback<()>) -> impl IntoView {
     });
     Effect::new(move || match create.value().get() {
         Some(Ok(household)) => {
-            toasts.success(format!("Household {} created", household.name));
+            toasts.success(tf("Household {name} created", &[("name", &household.name)]));
             name.set(String::new());
             region.set(String::new());
             members.set(Vec::new());
@@ -59,20 +60,18 @@ pub fn CreateHousehold(created: Callback<()>) -> impl IntoView {
         problem.set(None);
         let name = name.get_untracked().trim().to_string();
         if name.is_empty() {
-            problem.set(Some("Give the household a name.".into()));
+            problem.set(Some(t("Give the household a name.")));
             return;
         }
         let metadata = match metadata.read() {
             Ok(m) => m,
-            Err(p) => return problem.set(Some(format!("Metadata: {p}"))),
+            Err(p) => return problem.set(Some(tf("Metadata: {problem}", &[("problem", &p)]))),
         };
         let mut new_members = Vec::new();
         for member in members.get_untracked() {
             let member_name = member.name.get_untracked().trim().to_string();
             if member_name.is_empty() {
-                return problem.set(Some(
-                    "Every member needs a name (or remove the row).".into(),
-                ));
+                return problem.set(Some(t("Every member needs a name (or remove the row).")));
             }
             new_members.push(NewMember::new(
                 member_name,
@@ -100,33 +99,33 @@ pub fn CreateHousehold(created: Callback<()>) -> impl IntoView {
     };
 
     view! {
-        <h1>"Create your household"</h1>
-        <p class="hint">"You have no household yet. Name it, and add the people who live in it; you can change everything later."</p>
+        <h1>{move || t("Create your household")}</h1>
+        <p class="hint">{move || t("You have no household yet. Name it, and add the people who live in it; you can change everything later.")}</p>
         <form class="card stack" on:submit=submit novalidate>
-            <label for="household-name">"Name"</label>
+            <label for="household-name">{move || t("Name")}</label>
             <input id="household-name" type="text" required prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
-            <label for="household-region">"Region"</label>
-            <input id="household-region" type="text" placeholder="e.g. EU" prop:value=move || region.get() on:input=move |ev| region.set(event_target_value(&ev))/>
-            <KvEditor state=metadata label="Metadata" id="household-metadata"/>
+            <label for="household-region">{move || t("Region")}</label>
+            <input id="household-region" type="text" placeholder=move || t("e.g. EU") prop:value=move || region.get() on:input=move |ev| region.set(event_target_value(&ev))/>
+            <KvEditor state=metadata label=k("Metadata") id="household-metadata"/>
             <fieldset class="members-draft">
-                <legend>"Members"</legend>
+                <legend>{move || t("Members")}</legend>
                 <For each=move || members.get() key=|m| m.id let:member>
                     <div class="member-row">
-                        <label for=format!("new-member-{}-name", member.id)>"Member name"</label>
+                        <label for=format!("new-member-{}-name", member.id)>{move || t("Member name")}</label>
                         <input id=format!("new-member-{}-name", member.id) type="text" prop:value=move || member.name.get()
                             on:input=move |ev| member.name.set(event_target_value(&ev))/>
-                        <label for=format!("new-member-{}-age", member.id)>"Age group"</label>
+                        <label for=format!("new-member-{}-age", member.id)>{move || t("Age group")}</label>
                         <AgeGroupSelect id=format!("new-member-{}-age", member.id) value=member.age_group/>
-                        <button type="button" class="icon" aria-label="Remove this member"
+                        <button type="button" class="icon" aria-label=move || t("Remove this member")
                             on:click=move |_| members.update(|m| m.retain(|d| d.id != member.id))>"×"</button>
                     </div>
                 </For>
-                <button type="button" on:click=add_member>"Add a member"</button>
+                <button type="button" on:click=add_member>{move || t("Add a member")}</button>
             </fieldset>
             {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
             {move || error.get().map(|error| view! { <ErrorView error/> })}
             <button type="submit" class="primary" disabled=move || create.pending().get()>
-                {move || if create.pending().get() { "Creating…" } else { "Create household" }}
+                {move || if create.pending().get() { t("Creating…") } else { t("Create household") }}
             </button>
         </form>
     }

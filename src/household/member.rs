@@ -15,6 +15,7 @@ use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
 use crate::household::AgeGroupSelect;
+use crate::i18n::{k, t, tf};
 use crate::paths::is_web_url;
 use crate::ApiClient;
 
@@ -59,7 +60,7 @@ pub fn MemberDetails(
     });
     Effect::new(move || match save.value().get() {
         Some(Ok(member)) => {
-            toasts.success(format!("{} saved", member.name));
+            toasts.success(tf("{name} saved", &[("name", &member.name)]));
             // The service's answer is the new baseline for "unsaved changes".
             title.set(member.name.clone());
             original.set(member);
@@ -81,9 +82,9 @@ pub fn MemberDetails(
     });
     Effect::new(move || match delete.value().get() {
         Some(Ok(_)) => {
-            toasts.success(format!(
-                "{} removed from the household",
-                original.with_untracked(|m| m.name.clone())
+            toasts.success(tf(
+                "{name} removed from the household",
+                &[("name", &original.with_untracked(|m| m.name.clone()))],
             ));
             navigate(&household_href, Default::default());
         }
@@ -94,17 +95,17 @@ pub fn MemberDetails(
         ev.prevent_default();
         let after = edited();
         if after.name.is_empty() {
-            return problem.set(Some("The name cannot be empty.".into()));
+            return problem.set(Some(t("The name cannot be empty.")));
         }
         if after.image_url.as_deref().is_some_and(|u| !is_web_url(u)) {
-            return problem.set(Some(
-                "The image URL must start with https:// or http://.".into(),
-            ));
+            return problem.set(Some(t(
+                "The image URL must start with https:// or http://.",
+            )));
         }
         problem.set(None);
         let changes = MemberChanges::between(&original.get_untracked(), &after);
         if changes.is_empty() {
-            toasts.success("Nothing to save");
+            toasts.success(t("Nothing to save"));
         } else {
             save.dispatch(changes);
         }
@@ -116,22 +117,22 @@ pub fn MemberDetails(
     };
     view! {
         <section aria-labelledby="details-title" class="card">
-            <h2 id="details-title">"Details"</h2>
-            {move || image().map(|src| view! { <img class="avatar" src=src alt=format!("Picture of {}", original.with(|m| m.name.clone()))/> })}
+            <h2 id="details-title">{move || t("Details")}</h2>
+            {move || image().map(|src| view! { <img class="avatar" src=src alt=tf("Picture of {name}", &[("name", &original.with(|m| m.name.clone()))])/> })}
             <form class="stack" on:submit=submit novalidate>
-                <label for="member-name">"Name"</label>
+                <label for="member-name">{move || t("Name")}</label>
                 <input id="member-name" type="text" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
-                <label for="member-age">"Age group"</label>
+                <label for="member-age">{move || t("Age group")}</label>
                 <AgeGroupSelect id="member-age" value=age_group/>
-                <label for="member-image">"Image URL"</label>
+                <label for="member-image">{move || t("Image URL")}</label>
                 <input id="member-image" type="url" prop:value=move || image_url.get() on:input=move |ev| image_url.set(event_target_value(&ev))/>
                 {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
                 {move || error.get().map(|error| view! { <ErrorView error/> })}
                 <div class="actions">
-                    <ConfirmButton label="Delete member"
-                        question=format!("Remove {} and their profile from the household? This cannot be undone.", member.name)
-                        confirm_label="Delete member" disabled=delete.pending() on_confirm=Callback::new(move |_| { delete.dispatch(()); })/>
-                    <button type="submit" class="primary" disabled=move || save.pending().get()>"Save details"</button>
+                    <ConfirmButton label=move || t("Delete member")
+                        question=move || tf("Remove {name} and their profile from the household? This cannot be undone.", &[("name", &original.with(|m| m.name.clone()))])
+                        confirm_label=move || t("Delete member") disabled=delete.pending() on_confirm=Callback::new(move |_| { delete.dispatch(()); })/>
+                    <button type="submit" class="primary" disabled=move || save.pending().get()>{move || t("Save details")}</button>
                 </div>
             </form>
         </section>
@@ -160,8 +161,10 @@ pub fn ProfileForm(member_id: String, profile: Option<Profile>) -> impl IntoView
         after.allergies = allergies.get().into_iter().map(Value::String).collect();
         after.nutritional_preferences = preferences
             .read()
-            .map_err(|p| format!("Nutritional preferences: {p}"))?;
-        after.properties = properties.read().map_err(|p| format!("Properties: {p}"))?;
+            .map_err(|p| tf("Nutritional preferences: {problem}", &[("problem", &p)]))?;
+        after.properties = properties
+            .read()
+            .map_err(|p| tf("Properties: {problem}", &[("problem", &p)]))?;
         Ok(after)
     };
     let dirty = Signal::derive(move || match (original.get(), edited()) {
@@ -205,7 +208,7 @@ pub fn ProfileForm(member_id: String, profile: Option<Profile>) -> impl IntoView
     });
     Effect::new(move || match save.value().get() {
         Some(Ok(saved)) => {
-            toasts.success("Profile saved");
+            toasts.success(t("Profile saved"));
             original.set(Some(saved));
             error.set(None);
         }
@@ -221,7 +224,7 @@ pub fn ProfileForm(member_id: String, profile: Option<Profile>) -> impl IntoView
     });
     Effect::new(move || match delete.value().get() {
         Some(Ok(_)) => {
-            toasts.success("Profile deleted");
+            toasts.success(t("Profile deleted"));
             original.set(None);
             groups.set(Vec::new());
             allergies.set(Vec::new());
@@ -245,7 +248,7 @@ pub fn ProfileForm(member_id: String, profile: Option<Profile>) -> impl IntoView
                     .get_untracked()
                     .is_some_and(|before| ProfileChanges::between(&before, &after).is_empty());
                 if unchanged {
-                    toasts.success("Nothing to save");
+                    toasts.success(t("Nothing to save"));
                 } else {
                     save.dispatch(after);
                 }
@@ -254,25 +257,25 @@ pub fn ProfileForm(member_id: String, profile: Option<Profile>) -> impl IntoView
     };
     view! {
         <section aria-labelledby="profile-title" class="card">
-            <h2 id="profile-title">"Dietary profile"</h2>
-            {move || original.with(Option::is_none).then(|| view! { <p class="hint">"This member has no profile yet: it is created when you save."</p> })}
+            <h2 id="profile-title">{move || t("Dietary profile")}</h2>
+            {move || original.with(Option::is_none).then(|| view! { <p class="hint">{move || t("This member has no profile yet: it is created when you save.")}</p> })}
             <form class="stack" on:submit=submit novalidate>
-                <ChipSelect selected=groups label="Dietary groups" id="profile-groups" options=DIETARY_GROUPS/>
-                <ChipSelect selected=allergies label="Allergies" id="profile-allergies"/>
-                <KvEditor state=preferences label="Nutritional preferences" id="profile-preferences"/>
-                <KvEditor state=properties label="Properties" id="profile-properties"/>
-                <p class="hint">"Properties are replaced as a whole when saved. The service ignores them when it creates a profile, so for a new profile they are saved in a second step."</p>
+                <ChipSelect selected=groups label=k("Dietary groups") id="profile-groups" options=DIETARY_GROUPS enumeration="dietary_group"/>
+                <ChipSelect selected=allergies label=k("Allergies") id="profile-allergies"/>
+                <KvEditor state=preferences label=k("Nutritional preferences") id="profile-preferences"/>
+                <KvEditor state=properties label=k("Properties") id="profile-properties"/>
+                <p class="hint">{move || t("Properties are replaced as a whole when saved. The service ignores them when it creates a profile, so for a new profile they are saved in a second step.")}</p>
                 {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
                 {move || error.get().map(|error| view! { <ErrorView error/> })}
                 <div class="actions">
                     <Show when=move || original.with(Option::is_some)>
-                        <ConfirmButton label="Delete profile"
-                            question="Delete this member's dietary profile? The member stays; their groups, allergies, preferences and properties go."
-                            confirm_label="Delete profile" disabled=delete.pending()
+                        <ConfirmButton label=move || t("Delete profile")
+                            question=move || t("Delete this member's dietary profile? The member stays; their groups, allergies, preferences and properties go.")
+                            confirm_label=move || t("Delete profile") disabled=delete.pending()
                             on_confirm=Callback::new(move |_| { delete.dispatch(()); })/>
                     </Show>
                     <button type="submit" class="primary" disabled=move || save.pending().get()>
-                        {move || if save.pending().get() { "Saving…" } else { "Save profile" }}
+                        {move || if save.pending().get() { t("Saving…") } else { t("Save profile") }}
                     </button>
                 </div>
             </form>

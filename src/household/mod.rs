@@ -4,6 +4,7 @@ pub mod create;
 pub mod member;
 pub mod panel;
 
+use crate::i18n::{t, value_label};
 use larder_api::enums::AGE_GROUP;
 use larder_api::types::{Household, Member};
 use leptos::prelude::*;
@@ -13,7 +14,7 @@ pub type Loaded = (Household, Vec<Member>);
 
 /// Shows an age group as words.
 pub fn age_label(age_group: &str) -> String {
-    age_group.replace('_', " ")
+    value_label("age_group", age_group)
 }
 
 /// A select over the age groups of the enumeration.
@@ -33,12 +34,12 @@ pub fn AgeGroupSelect(#[prop(into)] id: String, value: RwSignal<String>) -> impl
 pub fn HouseholdFacts(household: Household) -> impl IntoView {
     view! {
         <dl class="facts">
-            <dt>"Name"</dt><dd>{household.name.clone()}</dd>
-            <dt>"Region"</dt><dd>{household.region.clone().filter(|r| !r.is_empty()).unwrap_or_else(|| "—".into())}</dd>
-            <dt>"Metadata"</dt>
+            <dt>{move || t("Name")}</dt><dd>{household.name.clone()}</dd>
+            <dt>{move || t("Region")}</dt><dd>{household.region.clone().filter(|r| !r.is_empty()).unwrap_or_else(|| "—".into())}</dd>
+            <dt>{move || t("Metadata")}</dt>
             <dd>
                 {if household.metadata.is_empty() {
-                    view! { <span class="muted">"none"</span> }.into_any()
+                    view! { <span class="muted">{move || t("none")}</span> }.into_any()
                 } else {
                     view! {
                         <dl class="kv-facts">

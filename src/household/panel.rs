@@ -13,6 +13,8 @@ use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
 use crate::household::{age_label, AgeGroupSelect, HouseholdFacts};
+use crate::i18n::format::number;
+use crate::i18n::{k, t, tf};
 use crate::paths::is_web_url;
 use crate::ApiClient;
 
@@ -60,7 +62,7 @@ pub fn HouseholdPanel(
         <div class="title-row">
             <h1>{household.with_value(|h| h.name.clone())}</h1>
             <Show when=move || !editing.get()>
-                <button type="button" on:click=move |_| editing.set(true)>"Edit household"</button>
+                <button type="button" on:click=move |_| editing.set(true)>{move || t("Edit household")}</button>
             </Show>
         </div>
         <Show when=move || editing.get() fallback=move || view! { <HouseholdFacts household=household.get_value()/> }>
@@ -70,9 +72,9 @@ pub fn HouseholdPanel(
             })/>
         </Show>
         <section aria-labelledby="members-title">
-            <h2 id="members-title">{format!("Members ({count})")}</h2>
+            <h2 id="members-title">{move || tf("Members ({count})", &[("count", &number(count as f64))])}</h2>
             {if members.is_empty() {
-                view! { <p class="empty">"No members yet: add the people who live in this household below."</p> }.into_any()
+                view! { <p class="empty">{move || t("No members yet: add the people who live in this household below.")}</p> }.into_any()
             } else {
                 view! {
                     <ul class="member-list">
@@ -87,7 +89,7 @@ pub fn HouseholdPanel(
             }}
             <AddMember household_id=household_id.clone() added=changed/>
         </section>
-        <section class="danger-zone" aria-label="Delete household">
+        <section class="danger-zone" aria-label=move || t("Delete household")>
             <DeleteHousehold household=household.get_value() scope deleted=changed/>
         </section>
     }
@@ -108,7 +110,9 @@ fn EditHousehold(household: Household, done: Callback<bool>) -> impl IntoView {
         after.name = name.get().trim().to_string();
         let r = region.get().trim().to_string();
         after.region = (!r.is_empty()).then_some(r);
-        after.metadata = metadata.read().map_err(|p| format!("Metadata: {p}"))?;
+        after.metadata = metadata
+            .read()
+            .map_err(|p| tf("Metadata: {problem}", &[("problem", &p)]))?;
         Ok(after)
     };
     let dirty = Signal::derive(move || {
@@ -128,7 +132,7 @@ fn EditHousehold(household: Household, done: Callback<bool>) -> impl IntoView {
     });
     Effect::new(move || match save.value().get() {
         Some(Ok(_)) => {
-            toasts.success("Household saved");
+            toasts.success(t("Household saved"));
             done.run(true);
         }
         Some(Err(e)) => {
@@ -142,7 +146,7 @@ fn EditHousehold(household: Household, done: Callback<bool>) -> impl IntoView {
         problem.set(None);
         let after = match edited() {
             Ok(after) if after.name.is_empty() => {
-                return problem.set(Some("The name cannot be empty.".into()))
+                return problem.set(Some(t("The name cannot be empty.")))
             }
             Ok(after) => after,
             Err(p) => return problem.set(Some(p)),
@@ -156,17 +160,17 @@ fn EditHousehold(household: Household, done: Callback<bool>) -> impl IntoView {
     };
     view! {
         <form class="card stack" on:submit=submit novalidate>
-            <label for="edit-household-name">"Name"</label>
+            <label for="edit-household-name">{move || t("Name")}</label>
             <input id="edit-household-name" type="text" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
-            <label for="edit-household-region">"Region"</label>
+            <label for="edit-household-region">{move || t("Region")}</label>
             <input id="edit-household-region" type="text" prop:value=move || region.get() on:input=move |ev| region.set(event_target_value(&ev))/>
-            <KvEditor state=metadata label="Metadata" id="edit-household-metadata"/>
+            <KvEditor state=metadata label=k("Metadata") id="edit-household-metadata"/>
             {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
             {move || error.get().map(|error| view! { <ErrorView error/> })}
             <div class="actions">
-                <button type="button" on:click=move |_| done.run(false)>"Cancel"</button>
+                <button type="button" on:click=move |_| done.run(false)>{move || t("Cancel")}</button>
                 <button type="submit" class="primary" disabled=move || save.pending().get()>
-                    {move || if save.pending().get() { "Saving…" } else { "Save household" }}
+                    {move || if save.pending().get() { t("Saving…") } else { t("Save household") }}
                 </button>
             </div>
         </form>
@@ -191,7 +195,7 @@ fn AddMember(household_id: String, added: Callback<()>) -> impl IntoView {
     });
     Effect::new(move || match create.value().get() {
         Some(Ok(member)) => {
-            toasts.success(format!("{} added", member.name));
+            toasts.success(tf("{name} added", &[("name", &member.name)]));
             name.set(String::new());
             image_url.set(String::new());
             added.run(());
@@ -206,13 +210,13 @@ fn AddMember(household_id: String, added: Callback<()>) -> impl IntoView {
         ev.prevent_default();
         let member_name = name.get_untracked().trim().to_string();
         if member_name.is_empty() {
-            return problem.set(Some("Give the member a name.".into()));
+            return problem.set(Some(t("Give the member a name.")));
         }
         let image = image_url.get_untracked().trim().to_string();
         if !image.is_empty() && !is_web_url(&image) {
-            return problem.set(Some(
-                "The image URL must start with https:// or http://.".into(),
-            ));
+            return problem.set(Some(t(
+                "The image URL must start with https:// or http://.",
+            )));
         }
         problem.set(None);
         let mut member = NewMember::new(member_name, age_group.get_untracked());
@@ -220,16 +224,16 @@ fn AddMember(household_id: String, added: Callback<()>) -> impl IntoView {
         create.dispatch(member);
     };
     view! {
-        <form class="card inline-form" on:submit=submit novalidate aria-label="Add a member">
-            <h3>"Add a member"</h3>
-            <label for="add-member-name">"Member name"</label>
+        <form class="card inline-form" on:submit=submit novalidate aria-label=move || t("Add a member")>
+            <h3>{move || t("Add a member")}</h3>
+            <label for="add-member-name">{move || t("Member name")}</label>
             <input id="add-member-name" type="text" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
-            <label for="add-member-age">"Age group"</label>
+            <label for="add-member-age">{move || t("Age group")}</label>
             <AgeGroupSelect id="add-member-age" value=age_group/>
-            <label for="add-member-image">"Image URL"</label>
+            <label for="add-member-image">{move || t("Image URL")}</label>
             <input id="add-member-image" type="url" placeholder="https://…" prop:value=move || image_url.get() on:input=move |ev| image_url.set(event_target_value(&ev))/>
             {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
-            <button type="submit" class="primary" disabled=move || create.pending().get()>"Add member"</button>
+            <button type="submit" class="primary" disabled=move || create.pending().get()>{move || t("Add member")}</button>
         </form>
     }
 }
@@ -247,7 +251,7 @@ fn DeleteHousehold(household: Household, scope: Scope, deleted: Callback<()>) ->
     let deleted_name = name.clone();
     Effect::new(move || match delete.value().get() {
         Some(Ok(_)) => {
-            toasts.success(format!("Household {deleted_name} deleted"));
+            toasts.success(tf("Household {name} deleted", &[("name", &deleted_name)]));
             match scope {
                 // The owner's page then offers to create a new one.
                 Scope::Own => deleted.run(()),
@@ -258,9 +262,9 @@ fn DeleteHousehold(household: Household, scope: Scope, deleted: Callback<()>) ->
         None => {}
     });
     view! {
-        <ConfirmButton label="Delete household"
-            question=format!("Delete the household \u{201c}{name}\u{201d} with all its members and profiles? This cannot be undone.")
-            confirm_label="Delete household" disabled=delete.pending()
+        <ConfirmButton label=move || t("Delete household")
+            question=move || tf("Delete the household “{name}” with all its members and profiles? This cannot be undone.", &[("name", &name)])
+            confirm_label=move || t("Delete household") disabled=delete.pending()
             on_confirm=Callback::new(move |_| { delete.dispatch(()); })/>
     }
 }

@@ -13,6 +13,8 @@ use crate::components::download::DownloadButton;
 use crate::components::error_view::ErrorView;
 use crate::components::loading::Loading;
 use crate::components::toast::Toasts;
+use crate::i18n::format::bytes;
+use crate::i18n::{k, t, tf};
 use crate::kb::gates::can_create;
 use crate::kb::record_href;
 use crate::schema::schema_of;
@@ -83,19 +85,19 @@ pub fn ArtifactsOf(
     view! {
         <section class="card section" aria-labelledby="artifacts-heading">
             <h2 id="artifacts-heading">
-                "Artifacts"
+                {move || t("Artifacts")}
                 {move || match list.get() {
                     Some(Ok(Files::Listed(items))) => format!(" ({})", items.len()),
                     _ => String::new(),
                 }}
             </h2>
-            <Transition fallback=|| view! { <Loading what="Loading the files…"/> }>
+            <Transition fallback=|| view! { <Loading what=k("Loading the files…")/> }>
                 {move || list.get().map(|result| match result {
                     Err(error) => view! { <ErrorView error retry=move |_| listed_version.update(|v| *v += 1)/> }.into_any(),
-                    Ok(Files::Listed(items)) if items.is_empty() => view! { <p class="empty">"No files yet."</p> }.into_any(),
+                    Ok(Files::Listed(items)) if items.is_empty() => view! { <p class="empty">{move || t("No files yet.")}</p> }.into_any(),
                     Ok(Files::Listed(items)) => view! { <FileList items/> }.into_any(),
                     Ok(Files::NotListed) => view! {
-                        <p class="hint" role="status">"This service does not list the files of this record. Files uploaded here are shown below while you stay on the page."</p>
+                        <p class="hint" role="status">{move || t("This service does not list the files of this record. Files uploaded here are shown below while you stay on the page.")}</p>
                         {move || {
                             let items = uploaded.get();
                             (!items.is_empty()).then(|| view! { <FileList items/> })
@@ -119,10 +121,10 @@ fn FileList(items: Vec<Record>) -> impl IntoView {
                 let text = |k: &str| a.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
                 let id = text("id");
                 let title = if text("title").is_empty() { id.clone() } else { text("title") };
-                let size = a.get("file_size").and_then(Value::as_u64).map(|s| format!("{s} bytes"));
+                let size = a.get("file_size").and_then(Value::as_u64).map(bytes);
                 let meta = [Some(text("file_type")).filter(|t| !t.is_empty()), size]
                     .into_iter().flatten().collect::<Vec<_>>().join(" · ");
-                let download_label = format!("Download {title}");
+                let download_label = tf("Download {title}", &[("title", &title)]);
                 let file_name = larder_api::artifacts::file_name_of(&a);
                 view! {
                     <li>
@@ -171,7 +173,7 @@ fn Upload(parent_urn: String, on_uploaded: Callback<Record>) -> impl IntoView {
     });
     Effect::new(move || match upload.value().get() {
         Some(Ok(artifact)) => {
-            toasts.success(format!("Uploaded {}", artifact.title));
+            toasts.success(tf("Uploaded {title}", &[("title", &artifact.title)]));
             title.set(String::new());
             description.set(String::new());
             if let Some(input) = file_input.get_untracked() {
@@ -207,25 +209,25 @@ fn Upload(parent_urn: String, on_uploaded: Callback<Record>) -> impl IntoView {
                     description: description.get_untracked(),
                 });
             }
-            None => problem.set(Some(ApiError::Caller("Choose a file to upload.".into()))),
+            None => problem.set(Some(ApiError::Caller(t("Choose a file to upload.")))),
         }
     };
     view! {
         <form class="upload" on:submit=submit novalidate>
-            <h3>"Upload a file"</h3>
-            <label for="upload-file">"File"</label>
+            <h3>{move || t("Upload a file")}</h3>
+            <label for="upload-file">{move || t("File")}</label>
             <input id="upload-file" type="file" node_ref=file_input/>
-            <label for="upload-title">"Title (optional)"</label>
+            <label for="upload-title">{move || t("Title (optional)")}</label>
             <input id="upload-title" type="text" prop:value=move || title.get() on:input=move |ev| title.set(event_target_value(&ev))/>
-            <label for="upload-description">"Description (optional)"</label>
+            <label for="upload-description">{move || t("Description (optional)")}</label>
             <input id="upload-description" type="text" prop:value=move || description.get() on:input=move |ev| description.set(event_target_value(&ev))/>
             {move || progress.get().filter(|_| upload.pending().get()).map(|p| view! {
-                <progress max=p.total.unwrap_or(1).max(1) value=p.loaded aria-label="Upload progress"></progress>
-                <span role="status">{match p.total { Some(t) => format!("{} of {t} bytes sent", p.loaded), None => format!("{} bytes sent", p.loaded) }}</span>
+                <progress max=p.total.unwrap_or(1).max(1) value=p.loaded aria-label=move || t("Upload progress")></progress>
+                <span role="status">{move || match p.total { Some(all) => tf("{loaded} of {total} sent", &[("loaded", &bytes(p.loaded)), ("total", &bytes(all))]), None => tf("{loaded} sent", &[("loaded", &bytes(p.loaded))]) }}</span>
             })}
             {move || problem.get().map(|error| view! { <ErrorView error/> })}
             <button type="submit" class="primary" disabled=move || upload.pending().get()>
-                {move || if upload.pending().get() { "Uploading…" } else { "Upload" }}
+                {move || if upload.pending().get() { t("Uploading…") } else { t("Upload") }}
             </button>
         </form>
     }

@@ -11,25 +11,27 @@ use serde_json::Value;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::components::error_view::ErrorView;
+use crate::components::modal::Modal;
 use crate::components::toast::Toasts;
+use crate::i18n::format::{bytes, number};
+use crate::i18n::{t, tf, tn};
 use crate::schema::replace::{parse, preview};
 use crate::ApiClient;
 
 /// Where a running replacement is: the body going out, then the service storing the passages.
 #[component]
 fn ReplaceProgress(sent: RwSignal<Option<Progress>>) -> impl IntoView {
-    let megabytes = |bytes: u64| format!("{:.1} MB", bytes as f64 / 1_000_000.0);
     view! {
         <div class="replace-progress" role="status" aria-live="polite">
             {move || match sent.get() {
-                None => view! { <p>"Step 1 of 2: sending the passages…"</p> }.into_any(),
+                None => view! { <p>{move || t("Step 1 of 2: sending the passages…")}</p> }.into_any(),
                 Some(Progress { loaded, total: Some(total) }) if loaded < total => view! {
-                    <p>{format!("Step 1 of 2: sending the passages, {} of {}", megabytes(loaded), megabytes(total))}</p>
-                    <progress max=total value=loaded aria-label="Sending progress"></progress>
+                    <p>{tf("Step 1 of 2: sending the passages, {loaded} of {total}", &[("loaded", &bytes(loaded)), ("total", &bytes(total))])}</p>
+                    <progress max=total value=loaded aria-label=move || t("Sending progress")></progress>
                 }.into_any(),
                 Some(_) => view! {
-                    <p>"Step 2 of 2: sent; the service is storing the passages…"</p>
-                    <progress aria-label="Storing the passages"></progress>
+                    <p>{move || t("Step 2 of 2: sent; the service is storing the passages…")}</p>
+                    <progress aria-label=move || t("Storing the passages")></progress>
                 }.into_any(),
             }}
         </div>
@@ -77,7 +79,11 @@ pub fn BulkReplace(
     });
     Effect::new(move || match replace.value().get() {
         Some(Ok(result)) => {
-            toasts.success(format!("{} passages stored", result.replaced_count));
+            toasts.success(tn(
+                "{count} passages stored",
+                result.replaced_count as i64,
+                &[],
+            ));
             summary.set(Some(result));
             confirming.set(None);
         }
@@ -101,28 +107,28 @@ pub fn BulkReplace(
                 .and_then(|v| v.as_string())
             {
                 Some(content) => text.set(content),
-                None => failure.set(Some(ApiError::Caller(
-                    "The file could not be read as text.".into(),
-                ))),
+                None => failure.set(Some(ApiError::Caller(t(
+                    "The file could not be read as text.",
+                )))),
             }
         });
     };
     view! {
         <section class="card section" aria-labelledby="replace-heading">
-            <h2 id="replace-heading">"Bulk replace passages"</h2>
-            <p class="hint">"Load or paste JSON: " <code>"{\"passages\": [{\"page_no\", \"text\", \"char_start\", \"char_end\"}], \"structure_tree\"?, \"page_count\"?}"</code> " or a list of passages. The passages of the chosen file are replaced."</p>
-            <label for="replace-artifact">"Artifact (file) the passages come from"</label>
+            <h2 id="replace-heading">{move || t("Bulk replace passages")}</h2>
+            <p class="hint">{move || t("Load or paste JSON:")} " " <code>"{\"passages\": [{\"page_no\", \"text\", \"char_start\", \"char_end\"}], \"structure_tree\"?, \"page_count\"?}"</code> " " {move || t("or a list of passages. The passages of the chosen file are replaced.")}</p>
+            <label for="replace-artifact">{move || t("Artifact (file) the passages come from")}</label>
             <select id="replace-artifact" on:change=move |ev| artifact.set(event_target_value(&ev))>
-                <option value="" selected=move || artifact.get().is_empty()>"Use the artifact_id in the JSON"</option>
+                <option value="" selected=move || artifact.get().is_empty()>{move || t("Use the artifact_id in the JSON")}</option>
                 {artifacts.into_iter().map(|a| {
                     let id = a.id.clone().unwrap_or_default();
                     let chosen = id.clone();
                     view! { <option value=id.clone() selected=move || artifact.get() == chosen>{format!("{} ({id})", a.title)}</option> }
                 }).collect_view()}
             </select>
-            <label for="replace-file">"JSON file"</label>
+            <label for="replace-file">{move || t("JSON file")}</label>
             <input id="replace-file" type="file" accept="application/json,.json" on:change=load_file/>
-            <label for="replace-json">"JSON"</label>
+            <label for="replace-json">{move || t("JSON")}</label>
             <textarea id="replace-json" class="code" rows="6" spellcheck="false" prop:value=move || text.get()
                 on:input=move |ev| { text.set(event_target_value(&ev)); summary.set(None); failure.set(None); }></textarea>
             {move || parsed.get().map(|result| match result {
@@ -130,43 +136,45 @@ pub fn BulkReplace(
                 Ok(body) => {
                     let p = preview(&body);
                     view! {
-                        <p class="preview" role="status">{format!(
-                            "Ready: {} passages on {} pages{}{}.",
-                            p.passages, p.pages,
-                            if p.nodes > 0 { format!(", a structure tree of {} nodes", p.nodes) } else { String::new() },
-                            p.page_count.map(|c| format!(", page count {c}")).unwrap_or_default(),
+                        <p class="preview" role="status">{move || format!(
+                            "{}{}{}.",
+                            tn("Ready: {count} passages on {pages} pages", p.passages as i64, &[("pages", &number(p.pages as f64))]),
+                            if p.nodes > 0 { tn(", a structure tree of {count} nodes", p.nodes as i64, &[]) } else { String::new() },
+                            p.page_count.map(|c| tf(", page count {count}", &[("count", &number(c as f64))])).unwrap_or_default(),
                         )}</p>
-                        <button type="button" class="primary" on:click=move |_| confirming.set(Some(body.clone()))>"Replace…"</button>
+                        <button type="button" class="primary" on:click=move |_| confirming.set(Some(body.clone()))>{move || t("Replace…")}</button>
                     }.into_any()
                 }
             })}
             {move || confirming.get().map(|body| {
                 let p = preview(&body);
                 view! {
-                    <div class="modal-backdrop">
-                        <div class="modal card" role="alertdialog" aria-modal="true" aria-labelledby="replace-question">
-                            <p id="replace-question">{format!("Replace the passages of artifact {} with {} passages? The current ones are deleted.", body.artifact_id, p.passages)}</p>
+                    <Modal role="alertdialog" labelled_by="replace-question"
+                        on_escape=Callback::new(move |_| if !replace.pending().get_untracked() { confirming.set(None) })>
+                            <p id="replace-question">{tn("Replace the passages of artifact {artifact} with {count} passages? The current ones are deleted.", p.passages as i64, &[("artifact", &body.artifact_id)])}</p>
                             <div class="actions">
-                                <button type="button" on:click=move |_| confirming.set(None)>"Cancel"</button>
-                                <button type="button" class="danger" autofocus disabled=move || replace.pending().get()
+                                <button type="button" on:click=move |_| confirming.set(None)>{move || t("Cancel")}</button>
+                                <button type="button" class="danger" data-initial-focus disabled=move || replace.pending().get()
                                     on:click=move |_| { failure.set(None); replace.dispatch(body.clone()); }>
-                                    {move || if replace.pending().get() { "Replacing…" } else { "Replace passages" }}
+                                    {move || if replace.pending().get() { t("Replacing…") } else { t("Replace passages") }}
                                 </button>
                             </div>
                             {move || replace.pending().get().then(|| view! { <ReplaceProgress sent/> })}
-                        </div>
-                    </div>
+                    </Modal>
                 }
             })}
             {move || failure.get().map(|error| view! { <ErrorView error/> })}
             {move || summary.get().map(|s| view! {
-                <p class="summary" role="status">{format!(
-                    "Replaced: {} passages stored for artifact {}; page count {}; structure tree {}.",
-                    s.replaced_count, s.artifact_id.clone().unwrap_or_default(),
-                    s.page_count.map(|c| c.to_string()).unwrap_or_else(|| "unchanged".into()),
-                    if s.structure_tree_updated { "updated" } else { "unchanged" },
+                <p class="summary" role="status">{tn(
+                    "Replaced: {count} passages stored for artifact {artifact}; page count {pages}; structure tree {tree}.",
+                    s.replaced_count as i64,
+                    &[
+                        ("artifact", &s.artifact_id.clone().unwrap_or_default()),
+                        ("pages", &s.page_count.map(|c| number(c as f64)).unwrap_or_else(|| t("unchanged"))),
+                        ("tree", &if s.structure_tree_updated { t("updated") } else { t("unchanged") }),
+                    ],
                 )}</p>
-                <button type="button" on:click=move |_| version.update(|v| *v += 1)>"Show the new structure"</button>
+                <button type="button" on:click=move |_| version.update(|v| *v += 1)>{move || t("Show the new structure")}</button>
             })}
         </section>
     }

@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use crate::components::record_form::{apply_field_errors, RecordForm};
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
+use crate::i18n::{capitalized, singular_name, t, tf};
 use crate::kb::cache::remember;
 use crate::schema::form::{changes, edit_editors, edited_record, Errors};
 use crate::schema::Schema;
@@ -54,7 +55,10 @@ pub fn EditRecord(
     Effect::new(move || match save.value().get() {
         Some(Ok(updated)) => {
             remember(schema.collection.path, &id.get_value(), &updated);
-            toasts.success(format!("{} saved", schema.collection.singular));
+            toasts.success(tf(
+                "{what} saved",
+                &[("what", &capitalized(&singular_name(schema.collection)))],
+            ));
             editing.set(false);
             version.update(|v| *v += 1);
         }
@@ -78,7 +82,7 @@ pub fn EditRecord(
                     .with_value(|before| changes(schema, before, &after))
                     .is_empty() =>
             {
-                toasts.success("Nothing changed");
+                toasts.success(t("Nothing changed"));
                 editing.set(false);
             }
             Ok(after) => {
@@ -90,11 +94,11 @@ pub fn EditRecord(
     });
     let on_cancel = Callback::new(move |()| editing.set(false));
     view! {
-        <section class="card section" aria-label="Edit">
-            <h2>"Edit"</h2>
-            <p class="hint">"Only the fields you change are sent. Fields this console does not know are kept as they are."</p>
+        <section class="card section" aria-label=move || t("Edit")>
+            <h2>{move || t("Edit")}</h2>
+            <p class="hint">{move || t("Only the fields you change are sent. Fields this console does not know are kept as they are.")}</p>
             <RecordForm editors=editors.get_value() inputs errors failure slug=None
-                submit_label="Save changes" pending=save.pending() on_submit on_cancel/>
+                submit_label=t("Save changes") pending=save.pending() on_submit on_cancel/>
         </section>
     }
 }

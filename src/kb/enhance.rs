@@ -9,6 +9,7 @@ use larder_contract::collections::ENHANCE_FIELDS;
 use crate::components::error_view::ErrorView;
 use crate::components::toast::Toasts;
 use crate::components::value_view::ValueView;
+use crate::i18n::{plural_name, t, tf, tn};
 use crate::kb::cache::remember;
 use crate::kb::gates::can_enhance;
 use crate::schema::form::{problems_of, Errors};
@@ -113,7 +114,7 @@ pub fn EnhancePanel(
     });
     Effect::new(move || {
         if let Some(Ok(_)) = run.value().get() {
-            toasts.success("Enhancement saved");
+            toasts.success(t("Enhancement saved"));
         }
     });
     let submit = move |ev: leptos::ev::SubmitEvent| {
@@ -126,16 +127,16 @@ pub fn EnhancePanel(
         });
         let name = agent.get_untracked().trim().to_string();
         if !larder_contract::slug::is_valid_slug(&name) {
-            problem.set(Some(
-                "Name the agent in lower-case letters and digits, e.g. larder-console.".into(),
-            ));
+            problem.set(Some(t(
+                "Name the agent in lower-case letters and digits, e.g. larder-console.",
+            )));
             return;
         }
         match values_of(&before.get_value(), &current) {
             Err(found) => errors.set(found),
-            Ok(values) if values.is_empty() => problem.set(Some(
-                "Change at least one of the fields: the service stores the values given.".into(),
-            )),
+            Ok(values) if values.is_empty() => problem.set(Some(t(
+                "Change at least one of the fields: the service stores the values given.",
+            ))),
             Ok(values) => {
                 errors.set(Errors::new());
                 run.dispatch((name, values));
@@ -146,10 +147,10 @@ pub fn EnhancePanel(
     view! {
         <Show when=move || writable.get()>
             <section class="card section" aria-labelledby="enhance-heading">
-                <h2 id="enhance-heading">"Enhance"</h2>
-                <p class="hint">"Record what an AI agent derived for this record. The fields you change are sent; the others stay."</p>
+                <h2 id="enhance-heading">{move || t("Enhance")}</h2>
+                <p class="hint">{move || t("Record what an AI agent derived for this record. The fields you change are sent; the others stay.")}</p>
                 <form class="enhance" on:submit=submit novalidate>
-                    <label for="enhance-agent">"Agent"</label>
+                    <label for="enhance-agent">{move || t("Agent")}</label>
                     <input id="enhance-agent" type="text" prop:value=move || agent.get()
                         on:input=move |ev| agent.set(event_target_value(&ev))/>
                     {texts.get_value().into_iter().map(|(name, text)| {
@@ -159,7 +160,7 @@ pub fn EnhancePanel(
                         let error = move || errors.with(|e| e.get(&field).cloned());
                         let error_id = format!("{id}-error");
                         view! {
-                            <label for=id.clone()>{label(&name)}{multi.then_some(" (one per line)")}</label>
+                            <label for=id.clone()>{label(&name)}{multi.then(|| format!(" {}", t("(one per line)")))}</label>
                             {if multi {
                                 view! { <textarea id=id.clone() rows="3" prop:value=move || text.get()
                                     aria-describedby=error_id.clone()
@@ -174,27 +175,27 @@ pub fn EnhancePanel(
                     }).collect_view()}
                     {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
                     <button type="submit" class="primary" disabled=move || run.pending().get()>
-                        {move || if run.pending().get() { "Saving…" } else { "Save enhancement" }}
+                        {move || if run.pending().get() { t("Saving…") } else { t("Save enhancement") }}
                     </button>
                 </form>
                 {move || run.value().get().map(|result| match result {
                     Err(error) if error.is_not_offered() => view! {
-                        <p class="hint" role="status">{format!("This service does not offer enhancement for {}.", schema.collection.plural.to_lowercase())}</p>
+                        <p class="hint" role="status">{move || tf("This service does not offer enhancement for {what}.", &[("what", &plural_name(schema.collection).to_lowercase())])}</p>
                     }.into_any(),
                     Err(error) => view! { <ErrorView error/> }.into_any(),
-                    Ok((_, changes)) if changes.is_empty() => view! { <p role="status">"Nothing changed."</p> }.into_any(),
+                    Ok((_, changes)) if changes.is_empty() => view! { <p role="status">{move || t("Nothing changed.")}</p> }.into_any(),
                     Ok((run_id, changes)) => view! {
                         <div role="status" class="enhanced">
-                            <p>{format!("Changed {} field(s){}:", changes.len(), run_id.map(|r| format!(" in run {r}")).unwrap_or_default())}</p>
+                            <p>{match run_id { Some(run) => tn("Changed {count} fields in run {run}:", changes.len() as i64, &[("run", &run.to_string())]), None => tn("Changed {count} fields:", changes.len() as i64, &[]) }}</p>
                             <table class="records changes">
-                                <thead><tr><th scope="col">"Field"</th><th scope="col">"Before"</th><th scope="col">"After"</th></tr></thead>
+                                <thead><tr><th scope="col">{move || t("Field")}</th><th scope="col">{move || t("Before")}</th><th scope="col">{move || t("After")}</th></tr></thead>
                                 <tbody>
                                     {changes.into_iter().map(|(name, b, a)| view! {
                                         <tr><td>{label(&name)}</td><td><ValueView value=b/></td><td><ValueView value=a/></td></tr>
                                     }).collect_view()}
                                 </tbody>
                             </table>
-                            <button type="button" on:click=move |_| version.update(|v| *v += 1)>"Show the updated record"</button>
+                            <button type="button" on:click=move |_| version.update(|v| *v += 1)>{move || t("Show the updated record")}</button>
                         </div>
                     }.into_any(),
                 })}

@@ -8,6 +8,7 @@ use leptos_router::components::A;
 use crate::components::error_view::ErrorView;
 use crate::components::highlight::Highlighted;
 use crate::components::loading::Loading;
+use crate::i18n::{k, t};
 use crate::kb::gates::can_create;
 use crate::kb::record_href;
 use crate::schema::highlight::fragments;
@@ -77,22 +78,22 @@ pub fn GuidelinesOf(guide_urn: String) -> impl IntoView {
     view! {
         <section class="card section" aria-labelledby="guidelines-heading">
             <div class="records-head">
-                <h2 id="guidelines-heading">"Guidelines"</h2>
+                <h2 id="guidelines-heading">{move || t("Guidelines")}</h2>
                 <Show when=move || writable.get()>
-                    <A href=crate::hosting::link(new_href()) attr:class="button">"New guideline"</A>
+                    <A href=crate::hosting::link(new_href()) attr:class="button">{move || t("New guideline")}</A>
                 </Show>
             </div>
             <form class="search-bar" role="search" on:submit=move |ev| { ev.prevent_default(); searched.set(q.get_untracked()); }>
-                <label for="guideline-q" class="visually-hidden">"Search this guide's guidelines"</label>
-                <input id="guideline-q" type="search" placeholder="Search this guide's guidelines"
+                <label for="guideline-q" class="visually-hidden">{move || t("Search this guide's guidelines")}</label>
+                <input id="guideline-q" type="search" placeholder=move || t("Search this guide's guidelines")
                     prop:value=move || q.get() on:input=move |ev| q.set(event_target_value(&ev))/>
-                <button type="submit">"Search guidelines"</button>
+                <button type="submit">{move || t("Search guidelines")}</button>
             </form>
-            <Transition fallback=|| view! { <Loading what="Loading the guidelines…"/> }>
+            <Transition fallback=|| view! { <Loading what=k("Loading the guidelines…")/> }>
                 {move || rows.get().map(|result| match result {
                     Err(error) => view! { <ErrorView error/> }.into_any(),
                     Ok(rows) if rows.is_empty() => view! {
-                        <p class="empty">{if searched.get_untracked().is_empty() { "This guide has no guidelines yet." } else { "No guideline matches." }}</p>
+                        <p class="empty">{if searched.get_untracked().is_empty() { t("This guide has no guidelines yet.") } else { t("No guideline matches.") }}</p>
                     }.into_any(),
                     Ok(rows) => view! {
                         <ol class="guidelines">
@@ -103,9 +104,9 @@ pub fn GuidelinesOf(guide_urn: String) -> impl IntoView {
                                 let text = g.rule_text.clone();
                                 view! {
                                     <li>
-                                        <span class="seq" title="Sequence number">{g.sequence_no.map(|n| n.to_string()).unwrap_or_else(|| "–".into())}</span>
+                                        <span class="seq" title=move || t("Sequence number")>{g.sequence_no.map(|n| n.to_string()).unwrap_or_else(|| "–".into())}</span>
                                         <div>
-                                            <A href=crate::hosting::link(record_href(GUIDELINES.path, &id))>{g.title.clone().filter(|t| !t.is_empty()).unwrap_or_else(|| "Guideline".into())}</A>
+                                            <A href=crate::hosting::link(record_href(GUIDELINES.path, &id))>{g.title.clone().filter(|t| !t.is_empty()).unwrap_or_else(|| t("Guideline"))}</A>
                                             <p>{if marked.is_empty() {
                                                 text.into_any()
                                             } else {

@@ -16,6 +16,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
 
+use crate::i18n::{plural_name, t};
 use crate::schema::{schema, Schema, SCHEMAS};
 
 /// The schema of the URL's `:collection`, `None` for an unknown one.
@@ -41,24 +42,24 @@ pub fn record_href(path: &str, identifier: &str) -> String {
 
 /// The page of the record a child belongs to (a guideline's guide, an artifact's parent, a
 /// passage's textbook), with the parent's collection name; `None` for top-level records.
-pub fn parent_of(record: &Record) -> Option<(String, &'static str)> {
+pub fn parent_of(record: &Record) -> Option<(String, &'static larder_contract::Collection)> {
     let urn = larder_contract::COLLECTIONS
         .iter()
         .filter_map(|c| c.parent.map(|p| p.field))
         .find_map(|f| record.get(f).and_then(|v| v.as_str()))?;
     let collection = larder_contract::Collection::of_urn(urn)?;
-    Some((record_href(collection.path, urn), collection.singular))
+    Some((record_href(collection.path, urn), collection))
 }
 
 /// The menu of collections, the current one marked.
 #[component]
 pub fn CollectionNav(current: &'static str) -> impl IntoView {
     view! {
-        <nav class="collection-nav" aria-label="Collections">
+        <nav class="collection-nav" aria-label=move || t("Collections")>
             {SCHEMAS.iter().map(|s| {
                 let path = s.collection.path;
                 view! {
-                    <A href=crate::hosting::link(format!("/records/{path}")) attr:aria-current=(path == current).then_some("page")>{s.collection.plural}</A>
+                    <A href=crate::hosting::link(format!("/records/{path}")) attr:aria-current=(path == current).then_some("page")>{move || plural_name(s.collection)}</A>
                 }
             }).collect_view()}
         </nav>

@@ -9,6 +9,8 @@ use serde_json::Value;
 
 use crate::components::error_view::ErrorView;
 use crate::components::loading::Loading;
+use crate::i18n::format::number;
+use crate::i18n::{k, t, tf};
 use crate::kb::bulk_replace::BulkReplace;
 use crate::kb::gates::can_create;
 use crate::kb::record_href;
@@ -21,8 +23,11 @@ const MAX_PAGE_BUTTONS: i64 = 60;
 
 fn pages(node: &Node) -> String {
     match (node.page_start, node.last_page()) {
-        (Some(a), Some(b)) if a != b => format!("pp. {a}–{b}"),
-        (Some(a), _) => format!("p. {a}"),
+        (Some(a), Some(b)) if a != b => tf(
+            "pp. {first}–{last}",
+            &[("first", &a.to_string()), ("last", &b.to_string())],
+        ),
+        (Some(a), _) => tf("p. {page}", &[("page", &a.to_string())]),
         _ => String::new(),
     }
 }
@@ -47,11 +52,11 @@ pub fn TextbookStructure(
     let writable = can_create(schema_of(&TEXTBOOK_PASSAGES));
     view! {
         <section class="card section" aria-labelledby="structure-heading">
-            <h2 id="structure-heading">"Structure"</h2>
+            <h2 id="structure-heading">{move || t("Structure")}</h2>
             {match tree.filter(|t| !t.roots.is_empty()) {
-                None => view! { <p class="empty">"This textbook has no structure tree yet. A bulk replace can add one."</p> }.into_any(),
+                None => view! { <p class="empty">{move || t("This textbook has no structure tree yet. A bulk replace can add one.")}</p> }.into_any(),
                 Some(tree) => view! {
-                    <nav aria-label="Table of contents">
+                    <nav aria-label=move || t("Table of contents")>
                         <ul class="tree">
                             {tree.roots.into_iter().map(|node| view! { <TreeNode node selected page/> }).collect_view()}
                         </ul>
@@ -60,7 +65,7 @@ pub fn TextbookStructure(
             }}
         </section>
         <section class="card section" aria-labelledby="pages-heading">
-            <h2 id="pages-heading">"Pages"</h2>
+            <h2 id="pages-heading">{move || t("Pages")}</h2>
             <PageChooser page page_count selected/>
             {move || page.get().map(|n| view! { <PagePassages textbook_urn=urn.get_value() page=n/> })}
         </section>
@@ -86,13 +91,13 @@ fn TreeNode(
         " " <span class="chip">{node.kind.clone()}</span>
         " " <span class="muted">{pages(&node)}</span>
         {range.map(|(a, b)| view! {
-            " " <button type="button" class="link-button" aria-label=format!("Show pages of {}", node.title)
+            " " <button type="button" class="link-button" aria-label=tf("Show pages of {title}", &[("title", &node.title)])
                 on:click=move |ev| {
                     // Inside a summary the click would also fold the node.
                     ev.prevent_default();
                     selected.set(Some((a, b)));
                     page.set(Some(a));
-                }>"Pages"</button>
+                }>{move || t("Pages")}</button>
         })}
     };
     if node.children.is_empty() {
@@ -134,17 +139,17 @@ fn PageChooser(
             if let Ok(n) = typed.get_untracked().trim().parse::<i64>() { go(n) }
         }>
             <button type="button" disabled=move || page.get().is_none_or(|p| p <= 1)
-                on:click=move |_| if let Some(p) = page.get_untracked() { go(p - 1) }>"Previous page"</button>
-            <label for="page-no" class="inline-label">"Page"</label>
+                on:click=move |_| if let Some(p) = page.get_untracked() { go(p - 1) }>{move || t("Previous page")}</button>
+            <label for="page-no" class="inline-label">{move || t("Page")}</label>
             <input id="page-no" type="text" inputmode="numeric" size="4" prop:value=move || typed.get()
                 on:input=move |ev| typed.set(event_target_value(&ev))/>
-            {page_count.map(|c| view! { <span class="muted">{format!("of {c}")}</span> })}
-            <button type="submit">"Show page"</button>
+            {page_count.map(|c| view! { <span class="muted">{move || tf("of {count}", &[("count", &number(c as f64))])}</span> })}
+            <button type="submit">{move || t("Show page")}</button>
             <button type="button" disabled=move || page.get().is_some_and(|p| !in_range(p + 1))
-                on:click=move |_| go(page.get_untracked().unwrap_or(0) + 1)>"Next page"</button>
+                on:click=move |_| go(page.get_untracked().unwrap_or(0) + 1)>{move || t("Next page")}</button>
         </form>
         {move || selected.get().map(|(a, b)| view! {
-            <nav class="node-pages" aria-label="Pages of the chosen section">
+            <nav class="node-pages" aria-label=move || t("Pages of the chosen section")>
                 {(a..=b.min(a + MAX_PAGE_BUTTONS - 1)).map(|n| view! {
                     <button type="button" aria-pressed=move || (page.get() == Some(n)).to_string() on:click=move |_| page.set(Some(n))>{n.to_string()}</button>
                 }).collect_view()}
@@ -167,11 +172,11 @@ fn PagePassages(textbook_urn: String, page: i64) -> impl IntoView {
         }
     });
     view! {
-        <h3>{format!("Page {page}")}</h3>
-        <Transition fallback=|| view! { <Loading what="Loading the page…"/> }>
+        <h3>{move || tf("Page {page}", &[("page", &page.to_string())])}</h3>
+        <Transition fallback=|| view! { <Loading what=k("Loading the page…")/> }>
             {move || passages.get().map(|result| match result {
                 Err(error) => view! { <ErrorView error/> }.into_any(),
-                Ok(list) if list.is_empty() => view! { <p class="empty">"No passages on this page."</p> }.into_any(),
+                Ok(list) if list.is_empty() => view! { <p class="empty">{move || t("No passages on this page.")}</p> }.into_any(),
                 Ok(list) => view! { <ol class="passages">{list.into_iter().map(passage_view).collect_view()}</ol> }.into_any(),
             })}
         </Transition>
@@ -184,7 +189,7 @@ fn passage_view(passage: Passage) -> impl IntoView {
         <li class="passage">
             <p class="muted">{passage.structure_path.join(" › ")}</p>
             <p>{passage.text.clone()}</p>
-            <A href=crate::hosting::link(record_href(TEXTBOOK_PASSAGES.path, &id)) attr:class="muted">{format!("Passage {}", passage.sequence_no.unwrap_or_default())}</A>
+            <A href=crate::hosting::link(record_href(TEXTBOOK_PASSAGES.path, &id)) attr:class="muted">{tf("Passage {number}", &[("number", &passage.sequence_no.unwrap_or_default().to_string())])}</A>
         </li>
     }
 }

@@ -8,6 +8,7 @@ use crate::components::loading::Loading;
 use crate::household::create::CreateHousehold;
 use crate::household::panel::{HouseholdPanel, Scope};
 use crate::household::Loaded;
+use crate::i18n::{k, t};
 use crate::ApiClient;
 
 /// The caller's household with every member: `households/me` lists them all (production too);
@@ -34,9 +35,9 @@ pub fn MyHousehold() -> impl IntoView {
     });
     let changed = Callback::new(move |_| version.update(|v| *v += 1));
     view! {
-        <Transition fallback=|| view! { <Loading what="Loading your household…"/> }>
+        <Transition fallback=|| view! { <Loading what=k("Loading your household…")/> }>
             {move || household.get().map(|result| match result {
-                Err(error) => view! { <h1>"My household"</h1><ErrorView error retry=changed/> }.into_any(),
+                Err(error) => view! { <h1>{move || t("My household")}</h1><ErrorView error retry=changed/> }.into_any(),
                 Ok(None) => view! { <CreateHousehold created=changed/> }.into_any(),
                 Ok(Some((household, members))) => view! { <HouseholdPanel household members scope=Scope::Own changed/> }.into_any(),
             })}

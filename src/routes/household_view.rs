@@ -10,6 +10,7 @@ use crate::components::loading::Loading;
 use crate::components::not_allowed::NotAllowed;
 use crate::household::panel::{HouseholdPanel, Scope};
 use crate::household::Loaded;
+use crate::i18n::{k, t};
 use crate::session::Session;
 use crate::ApiClient;
 
@@ -37,7 +38,7 @@ pub fn HouseholdView() -> impl IntoView {
         if allowed() {
             view! { <AnyHousehold/> }.into_any()
         } else {
-            view! { <NotAllowed needs="the role admin or agent"/> }.into_any()
+            view! { <NotAllowed needs=k("the role admin or agent")/> }.into_any()
         }
     }
 }
@@ -54,10 +55,10 @@ fn AnyHousehold() -> impl IntoView {
     });
     let changed = Callback::new(move |_| loaded.refetch());
     view! {
-        <p><A href=crate::hosting::link("/households")>"← Households"</A></p>
-        <Transition fallback=|| view! { <Loading what="Loading the household…"/> }>
+        <p><A href=crate::hosting::link("/households")>{move || t("← Households")}</A></p>
+        <Transition fallback=|| view! { <Loading what=k("Loading the household…")/> }>
             {move || loaded.get().map(|result| match result {
-                Err(error) => view! { <h1>"Household"</h1><ErrorView error retry=changed/> }.into_any(),
+                Err(error) => view! { <h1>{move || t("Household")}</h1><ErrorView error retry=changed/> }.into_any(),
                 Ok((household, members)) => view! {
                     <HouseholdPanel household members scope=Scope::Any changed/>
                 }.into_any(),

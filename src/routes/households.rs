@@ -8,6 +8,7 @@ use crate::components::error_view::ErrorView;
 use crate::components::loading::Loading;
 use crate::components::not_allowed::NotAllowed;
 use crate::components::pager::{use_page, Pager, ONE_REQUEST};
+use crate::i18n::{k, t};
 use crate::session::Session;
 use crate::ApiClient;
 
@@ -24,7 +25,7 @@ pub fn Households() -> impl IntoView {
         if is_admin() {
             view! { <EveryHousehold/> }.into_any()
         } else {
-            view! { <NotAllowed needs="the role admin"/> }.into_any()
+            view! { <NotAllowed needs=k("the role admin")/> }.into_any()
         }
     }
 }
@@ -45,11 +46,11 @@ fn EveryHousehold() -> impl IntoView {
             .unwrap_or(0)
     });
     view! {
-        <h1>"Households"</h1>
-        <Transition fallback=|| view! { <Loading what="Loading households…"/> }>
+        <h1>{move || t("Households")}</h1>
+        <Transition fallback=|| view! { <Loading what=k("Loading households…")/> }>
             {move || households.get().map(|result| match result {
                 Err(error) => view! { <ErrorView error retry=move |_| households.refetch()/> }.into_any(),
-                Ok(list) if list.is_empty() => view! { <p class="empty">"No households on this page. Households appear here once their owners create them."</p> }.into_any(),
+                Ok(list) if list.is_empty() => view! { <p class="empty">{move || t("No households on this page. Households appear here once their owners create them.")}</p> }.into_any(),
                 Ok(list) => view! { <HouseholdTable households=list/> }.into_any(),
             })}
         </Transition>
@@ -61,7 +62,7 @@ fn EveryHousehold() -> impl IntoView {
 fn HouseholdTable(households: Vec<Household>) -> impl IntoView {
     view! {
         <table class="records">
-            <thead><tr><th scope="col">"Name"</th><th scope="col">"Region"</th><th scope="col">"Members"</th><th scope="col">"Owner"</th></tr></thead>
+            <thead><tr><th scope="col">{move || t("Name")}</th><th scope="col">{move || t("Region")}</th><th scope="col">{move || t("Members")}</th><th scope="col">{move || t("Owner")}</th></tr></thead>
             <tbody>
                 {households.into_iter().map(|h| view! {
                     <tr>

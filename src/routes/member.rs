@@ -11,6 +11,7 @@ use crate::components::error_view::ErrorView;
 use crate::components::loading::Loading;
 use crate::household::member::{MemberDetails, ProfileForm};
 use crate::household::panel::Scope;
+use crate::i18n::{k, t};
 use crate::ApiClient;
 
 async fn load(client: ApiClient, id: String) -> Result<(Member, Option<Profile>), ApiError> {
@@ -42,12 +43,12 @@ pub fn MemberPage() -> impl IntoView {
     view! {
         <p>
             <A href=move || crate::hosting::link(back())>
-                {move || if scope() == Scope::Own { "← My household" } else { "← The household" }}
+                {move || if scope() == Scope::Own { t("← My household") } else { t("← The household") }}
             </A>
         </p>
-        <Transition fallback=|| view! { <Loading what="Loading the member…"/> }>
+        <Transition fallback=|| view! { <Loading what=k("Loading the member…")/> }>
             {move || member.get().map(|result| match result {
-                Err(error) => view! { <h1>"Member"</h1><ErrorView error retry=move |_| member.refetch()/> }.into_any(),
+                Err(error) => view! { <h1>{move || t("Member")}</h1><ErrorView error retry=move |_| member.refetch()/> }.into_any(),
                 Ok((member, profile)) => {
                     title.set(member.name.clone());
                     view! {

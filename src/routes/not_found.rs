@@ -1,5 +1,6 @@
 //! Unknown paths.
 
+use crate::i18n::t;
 use leptos::prelude::*;
 use leptos_router::components::A;
 
@@ -7,7 +8,7 @@ use leptos_router::components::A;
 #[component]
 pub fn NotFound() -> impl IntoView {
     view! {
-        <h1>"Page not found"</h1>
-        <p>"This address is not a page of Larder. " <A href=crate::hosting::link("/")>"Go to the start page"</A></p>
+        <h1>{move || t("Page not found")}</h1>
+        <p>{move || t("This address is not a page of Larder.")} " " <A href=crate::hosting::link("/")>{move || t("Go to the start page")}</A></p>
     }
 }

@@ -15,6 +15,7 @@ use crate::components::error_view::ErrorView;
 use crate::components::loading::Loading;
 use crate::components::toast::Toasts;
 use crate::components::value_view::ValueView;
+use crate::i18n::{capitalized, k, plural_name, singular_name, t, tf, tn};
 use crate::kb::artifacts::ArtifactsOf;
 use crate::kb::cache::{forget, load};
 use crate::kb::edit::EditRecord;
@@ -33,7 +34,8 @@ pub fn RecordPage() -> impl IntoView {
     let id = use_record_id();
     move || match schema.get() {
         Some(schema) => view! { <RecordOf schema id=id.get()/> }.into_any(),
-        None => view! { <h1>"No such collection"</h1><CollectionNav current=""/> }.into_any(),
+        None => view! { <h1>{move || t("No such collection")}</h1><CollectionNav current=""/> }
+            .into_any(),
     }
 }
 
@@ -50,11 +52,11 @@ fn RecordOf(schema: &'static Schema, id: String) -> impl IntoView {
     });
     let editing = RwSignal::new(false);
     view! {
-        <p class="breadcrumbs"><A href=crate::hosting::link(format!("/records/{path}"))>{schema.collection.plural}</A></p>
-        <Transition fallback=|| view! { <Loading what="Loading the record…"/> }>
+        <p class="breadcrumbs"><A href=crate::hosting::link(format!("/records/{path}"))>{move || plural_name(schema.collection)}</A></p>
+        <Transition fallback=|| view! { <Loading what=k("Loading the record…")/> }>
             {move || record.get().map(|result| match result {
                 Err(error) => view! {
-                    <h1>{schema.collection.singular}</h1>
+                    <h1>{move || capitalized(&singular_name(schema.collection))}</h1>
                     <ErrorView error retry=move |_| version.update(|v| *v += 1)/>
                 }.into_any(),
                 Ok(record) => view! {
@@ -100,7 +102,10 @@ fn Loaded(
     Effect::new(move || match delete.value().get() {
         Some(Ok(id)) => {
             forget(path, &id);
-            toasts.success(format!("{} deleted", schema.collection.singular));
+            toasts.success(tf(
+                "{what} deleted",
+                &[("what", &capitalized(&singular_name(schema.collection)))],
+            ));
             navigate(
                 &back_to
                     .clone()
@@ -111,7 +116,13 @@ fn Loaded(
         Some(Err(error)) => toasts.error(&error),
         None => {}
     });
-    let question = format!("Delete “{title}”? This cannot be undone.");
+    let question_title = StoredValue::new(title.clone());
+    let question = move || {
+        tf(
+            "Delete “{title}”? This cannot be undone.",
+            &[("title", &question_title.get_value())],
+        )
+    };
     let record = StoredValue::new(record);
     let urn = record.with_value(|r| r.get("urn").and_then(|v| v.as_str()).map(str::to_string));
     // What hangs from a record follows from the contract: a collection whose parent is this one
@@ -134,7 +145,7 @@ fn Loaded(
             {is_file.then(|| {
                 let id = record.get("id").and_then(|v| v.as_str()).unwrap_or_default().to_string();
                 let name = larder_api::artifacts::file_name_of(&record);
-                view! { <section class="card section"><h2>"File"</h2><DownloadButton artifact_id=id file_name=name/></section> }
+                view! { <section class="card section"><h2>{move || t("File")}</h2><DownloadButton artifact_id=id file_name=name/></section> }
             })}
             {holds_files.then(|| urn.clone().map(|urn| view! {
                 <ArtifactsOf parent_urn=urn embedded=record.get("artifacts").cloned() version/>
@@ -147,21 +158,21 @@ fn Loaded(
             <h1>{title.clone()}</h1>
             <div class="actions">
                 <Show when=move || writable.get() && !editing.get() && !frozen>
-                    <button type="button" on:click=move |_| editing.set(true)>"Edit"</button>
+                    <button type="button" on:click=move |_| editing.set(true)>{move || t("Edit")}</button>
                 </Show>
                 <Show when=move || deletable.get() && !editing.get() && !frozen>
-                    <ConfirmButton label=format!("Delete {}", schema.collection.singular.to_lowercase())
-                        question=question.clone() on_confirm=Callback::new(move |()| { delete.dispatch(()); })
+                    <ConfirmButton label=move || tf("Delete {what}", &[("what", &singular_name(schema.collection))])
+                        confirm_label=move || t("Delete") question=question on_confirm=Callback::new(move |()| { delete.dispatch(()); })
                         disabled=delete.pending()/>
                 </Show>
             </div>
         </div>
         <p class="identifier"><code>{identifier.clone()}</code></p>
         {frozen.then(|| view! {
-            <p class="hint" role="note">{format!("This {} is published (active and public): the service accepts no change to it and no deletion.", schema.collection.singular.to_lowercase())}</p>
+            <p class="hint" role="note">{move || tf("This {what} is published (active and public): the service accepts no change to it and no deletion.", &[("what", &singular_name(schema.collection))])}</p>
         })}
-        {parent.map(|(href, singular)| view! {
-            <p class="parent-link"><A href=crate::hosting::link(href)>{format!("Back to the {}", singular.to_lowercase())}</A></p>
+        {parent.map(|(href, collection)| view! {
+            <p class="parent-link"><A href=crate::hosting::link(href)>{move || tf("Back to the {what}", &[("what", &singular_name(collection))])}</A></p>
         })}
         {move || if editing.get() {
             view! { <EditRecord schema record=record.get_value() editing version/> }.into_any()
@@ -198,24 +209,27 @@ fn Fields(schema: &'static Schema, record: Record) -> impl IntoView {
     let row = |(name, value, fixed): (String, serde_json::Value, bool)| {
         view! {
             <div class="field-row">
-                <dt>{label(&name)}{fixed.then(|| view! { " " <span class="badge" title="The service does not let an edit change it">"fixed"</span> })}</dt>
+                <dt>{label(&name)}{fixed.then(|| view! { " " <span class="badge" title=move || t("The service does not let an edit change it")>{move || t("fixed")}</span> })}</dt>
                 <dd><ValueView value/></dd>
             </div>
         }
     };
     view! {
         <section class="card section" aria-labelledby="fields-heading">
-            <h2 id="fields-heading">"Fields"</h2>
+            <h2 id="fields-heading">{move || t("Fields")}</h2>
             <dl class="fields">{known.into_iter().map(row).collect_view()}</dl>
-            {(!empty.is_empty()).then(|| view! {
+            {(!empty.is_empty()).then(|| {
+                let empty_count = empty.len();
+                view! {
                 <details class="empty-fields">
-                    <summary>{format!("{} empty fields", empty.len())}</summary>
+                    <summary>{move || tn("{count} empty fields", empty_count as i64, &[])}</summary>
                     <p class="muted">{empty.join(", ")}</p>
                 </details>
+                }
             })}
             {(!unknown.is_empty()).then(|| view! {
-                <h3>"Other fields"</h3>
-                <p class="hint">"Fields this console does not know: shown as sent, and kept as they are by an edit."</p>
+                <h3>{move || t("Other fields")}</h3>
+                <p class="hint">{move || t("Fields this console does not know: shown as sent, and kept as they are by an edit.")}</p>
                 <dl class="fields unknown-fields">
                     {unknown.into_iter().map(|(name, value)| view! {
                         <div class="field-row"><dt><code>{name}</code></dt><dd><ValueView value/></dd></div>

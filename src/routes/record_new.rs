@@ -12,6 +12,7 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use crate::components::record_form::{apply_field_errors, RecordForm};
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
+use crate::i18n::{capitalized, plural_name, singular_name, t, tf};
 use crate::kb::cache::remember;
 use crate::kb::gates::can_create;
 use crate::kb::{record_href, use_schema, CollectionNav};
@@ -25,7 +26,8 @@ pub fn RecordNew() -> impl IntoView {
     let schema = use_schema();
     move || match schema.get() {
         Some(schema) => view! { <NewOf schema/> }.into_any(),
-        None => view! { <h1>"No such collection"</h1><CollectionNav current=""/> }.into_any(),
+        None => view! { <h1>{move || t("No such collection")}</h1><CollectionNav current=""/> }
+            .into_any(),
     }
 }
 
@@ -86,7 +88,10 @@ fn NewOf(schema: &'static Schema) -> impl IntoView {
             saved.set(true);
             let id = schema.identifier_of(&record).unwrap_or_default();
             remember(path, &id, &record);
-            toasts.success(format!("{} created", schema.collection.singular));
+            toasts.success(tf(
+                "{what} created",
+                &[("what", &capitalized(&singular_name(schema.collection)))],
+            ));
             let target = back_to.clone().unwrap_or_else(|| record_href(path, &id));
             navigate(&target, Default::default());
         }
@@ -120,14 +125,14 @@ fn NewOf(schema: &'static Schema) -> impl IntoView {
     let on_cancel = Callback::new(move |()| navigate_cancel(&cancel_target, Default::default()));
     let writable = can_create(schema);
     view! {
-        <p class="breadcrumbs"><A href=crate::hosting::link(format!("/records/{path}"))>{schema.collection.plural}</A></p>
-        <h1>{format!("New {}", schema.collection.singular.to_lowercase())}</h1>
+        <p class="breadcrumbs"><A href=crate::hosting::link(format!("/records/{path}"))>{move || plural_name(schema.collection)}</A></p>
+        <h1>{move || tf("New {what}", &[("what", &singular_name(schema.collection))])}</h1>
         <Show when=move || !writable.get()>
-            <p class="hint" role="note">"Your roles may not allow creating here; the service will say if it refuses."</p>
+            <p class="hint" role="note">{move || t("Your roles may not allow creating here; the service will say if it refuses.")}</p>
         </Show>
         <RecordForm editors=editors.get_value() inputs errors failure
             slug=schema.has_urn().then_some(slug) urn_prefix=schema.collection.urn_prefix().unwrap_or_default()
-            submit_label=format!("Create {}", schema.collection.singular.to_lowercase())
+            submit_label=tf("Create {what}", &[("what", &singular_name(schema.collection))])
             pending=create.pending() on_submit on_cancel/>
     }
 }

@@ -15,6 +15,7 @@ use crate::components::facets::{ActiveFilters, Facets};
 use crate::components::loading::Loading;
 use crate::components::pager::{use_page, Pager, LONGEST_PAGE};
 use crate::components::records_table::Table;
+use crate::i18n::{capitalized, k, plural_name, singular_name, t, tf, tn};
 use crate::kb::cache::cached_records;
 use crate::kb::gates::can_create;
 use crate::kb::{use_schema, CollectionNav};
@@ -38,9 +39,9 @@ pub fn Records() -> impl IntoView {
     move || match schema.get() {
         Some(schema) => view! { <RecordsOf schema/> }.into_any(),
         None => view! {
-            <h1>"No such collection"</h1>
+            <h1>{move || t("No such collection")}</h1>
             <CollectionNav current=""/>
-            <p>"Choose one of the collections above."</p>
+            <p>{move || t("Choose one of the collections above.")}</p>
         }
         .into_any(),
     }
@@ -131,7 +132,7 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
                 let mut pages = pages.into_iter();
                 let mut found = pages
                     .next()
-                    .ok_or_else(|| ApiError::Caller("A page needs at least one row.".into()))?;
+                    .ok_or_else(|| ApiError::Caller(t("A page needs at least one row.")))?;
                 for page in pages {
                     found.results.extend(page.results);
                 }
@@ -163,9 +164,9 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
     let writable = can_create(schema);
     view! {
         <div class="records-head">
-            <h1>{schema.collection.plural}</h1>
+            <h1>{move || plural_name(schema.collection)}</h1>
             <Show when=move || writable.get()>
-                <A href=crate::hosting::link(format!("/records/{path}/new")) attr:class="button primary">{format!("New {}", schema.collection.singular.to_lowercase())}</A>
+                <A href=crate::hosting::link(format!("/records/{path}/new")) attr:class="button primary">{move || tf("New {what}", &[("what", &singular_name(schema.collection))])}</A>
             </Show>
         </div>
         <CollectionNav current=path/>
@@ -194,7 +195,7 @@ fn Listing(
     view! {
         {schema.collection.routes.search.by_reference().then(|| view! { <SearchBar schema state/> })}
         <div class="records-body" class:with-facets=move || matches!(rows.get(), Some(Ok(Rows::Found(_))))>
-            <Transition fallback=|| view! { <Loading what="Loading…"/> }>
+            <Transition fallback=|| view! { <Loading what=k("Loading…")/> }>
                 {move || rows.get().map(|result| match result {
                     Err(error) => view! { <ErrorView error retry=move |_| rows.refetch()/> }.into_any(),
                     Ok(Rows::Listed(rows)) if rows.is_empty() => view! { <Empty schema searching=false/> }.into_any(),
@@ -209,7 +210,7 @@ fn Listing(
                         view! {
                             <aside class="facets-column"><Facets schema facets state/></aside>
                             <div>
-                                <p class="total" role="status">{format!("{total} found")}</p>
+                                <p class="total" role="status">{move || tn("{count} found", total as i64, &[])}</p>
                                 {if rows.is_empty() { view! { <Empty schema searching=true/> }.into_any() } else { view! { <Table schema rows/> }.into_any() }}
                             </div>
                         }.into_any()
@@ -247,21 +248,20 @@ fn ParentPicker(
             Default::default(),
         );
     };
-    let parent_one = parent_collection.singular.to_lowercase();
     let parent_path = parent_collection.path;
     view! {
-        <p class="hint">{format!(
-            "{} are kept per {parent_one}: the service has no list of all of them. Choose a {parent_one} to list its {}. ",
-            schema.collection.plural, schema.collection.plural.to_lowercase()
-        )}
-            <A href=crate::hosting::link(format!("/records/{parent_path}"))>{format!("Go to the {}", parent_collection.plural.to_lowercase())}</A></p>
-        <label for="records-parent">{parent_collection.singular}</label>
-        <Transition fallback=|| view! { <Loading what="Loading…"/> }>
+        <p class="hint">{move || tf(
+            "{these} are kept per {parent}: the service has no list of all of them. Choose a {parent} to list its {these_lower}.",
+            &[("these", &plural_name(schema.collection)), ("parent", &singular_name(parent_collection)), ("these_lower", &plural_name(schema.collection).to_lowercase())],
+        )} " "
+            <A href=crate::hosting::link(format!("/records/{parent_path}"))>{move || tf("Go to the {what}", &[("what", &plural_name(parent_collection).to_lowercase())])}</A></p>
+        <label for="records-parent">{move || capitalized(&singular_name(parent_collection))}</label>
+        <Transition fallback=|| view! { <Loading what=k("Loading…")/> }>
             {move || parents.get().map(|found| match found {
                 Err(error) => view! { <ErrorView error/> }.into_any(),
                 Ok(found) => view! {
                     <select id="records-parent" on:change=choose.clone()>
-                        <option value="" selected=move || chosen.get().is_none()>{format!("Choose a {}…", parent_collection.singular.to_lowercase())}</option>
+                        <option value="" selected=move || chosen.get().is_none()>{move || tf("Choose a {what}…", &[("what", &singular_name(parent_collection))])}</option>
                         {found.results.into_iter().map(|hit| {
                             let urn = hit.record.get("urn").and_then(|u| u.as_str()).unwrap_or_default().to_string();
                             let title = hit.record.get("title").and_then(|t| t.as_str()).unwrap_or(&urn).to_string();
@@ -289,13 +289,13 @@ fn OnTheirParents(schema: &'static Schema) -> impl IntoView {
         })
         .collect();
     view! {
-        <p class="hint">{format!(
-            "{} belong to records and are listed on each record's page, where they are uploaded and downloaded too. Open a record of:",
-            schema.collection.plural
+        <p class="hint">{move || tf(
+            "{these} belong to records and are listed on each record's page, where they are uploaded and downloaded too. Open a record of:",
+            &[("these", &plural_name(schema.collection))],
         )}</p>
         <ul class="parent-links">
             {parents.into_iter().map(|c| view! {
-                <li><A href=crate::hosting::link(format!("/records/{}", c.path))>{c.plural}</A></li>
+                <li><A href=crate::hosting::link(format!("/records/{}", c.path))>{move || plural_name(c)}</A></li>
             }).collect_view()}
         </ul>
     }
@@ -307,9 +307,9 @@ fn Empty(schema: &'static Schema, searching: bool) -> impl IntoView {
     let path = schema.collection.path;
     view! {
         <p class="empty">
-            {if searching { "Nothing matches this search. Try other words or remove a filter." } else { "There is nothing here yet." }}
+            {if searching { t("Nothing matches this search. Try other words or remove a filter.") } else { t("There is nothing here yet.") }}
             <Show when=move || writable.get() && !searching>
-                " " <A href=crate::hosting::link(format!("/records/{path}/new"))>"Create the first one"</A>
+                " " <A href=crate::hosting::link(format!("/records/{path}/new"))>{move || t("Create the first one")}</A>
             </Show>
         </p>
     }
@@ -365,21 +365,26 @@ fn SearchBar(schema: &'static Schema, state: Memo<SearchState>) -> impl IntoView
         );
     };
     let go_sort = go.clone();
-    let label_text = format!("Search {}", schema.collection.plural.to_lowercase());
+    let label_text = move || {
+        tf(
+            "Search {what}",
+            &[("what", &plural_name(schema.collection).to_lowercase())],
+        )
+    };
     view! {
         <form class="search-bar" role="search" on:submit=submit>
-            <label for="search-q" class="visually-hidden">{label_text.clone()}</label>
+            <label for="search-q" class="visually-hidden">{label_text}</label>
             <input id="search-q" type="search" placeholder=label_text prop:value=move || typed.get() on:input=on_input/>
-            <label for="search-sort" class="inline-label">"Sort"</label>
+            <label for="search-sort" class="inline-label">{move || t("Sort")}</label>
             <select id="search-sort" on:change=move |ev| {
                 go_sort(SearchState { sort: event_target_value(&ev), q: Some(typed.get_untracked()), ..state.get_untracked() }, false);
             }>
-                <option value="" selected=move || state.get().sort.is_empty()>"Relevance"</option>
+                <option value="" selected=move || state.get().sort.is_empty()>{move || t("Relevance")}</option>
                 {schema.sorts.iter().map(|(value, text)| view! {
-                    <option value=*value selected=move || state.get().sort == *value>{*text}</option>
+                    <option value=*value selected=move || state.get().sort == *value>{move || t(text)}</option>
                 }).collect_view()}
             </select>
-            <button type="submit">"Search"</button>
+            <button type="submit">{move || t("Search")}</button>
         </form>
         <ActiveFilters state/>
     }

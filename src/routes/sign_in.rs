@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
 use crate::components::sign_in_form::SignInForm;
+use crate::i18n::t;
 use crate::session::Session;
 
 /// The sign-in page.
@@ -21,9 +22,9 @@ pub fn SignIn() -> impl IntoView {
     });
     view! {
         <section class="narrow card">
-            <h1>"Sign in"</h1>
+            <h1>{move || t("Sign in")}</h1>
             <SignInForm on_success id_prefix="sign-in" focus=Some("name")/>
-            <p class="hint">"Your session lives in this tab's memory only: reloading the page signs you out."</p>
+            <p class="hint">{move || t("Your session lives in this tab's memory only: reloading the page signs you out.")}</p>
         </section>
     }
 }

@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use super::value::{effective_kind, parse, to_input};
 use super::{FieldKind, Schema};
+use crate::i18n::{t, tf};
 
 /// Problems per field name (`urn` for the slug).
 pub type Errors = BTreeMap<String, String>;
@@ -98,29 +99,66 @@ pub fn problems_of(fields: &[Field], body: &Record) -> Errors {
             .unwrap_or_default();
         let place = problem.dotted();
         let message = if place.contains('.') {
-            format!("{place}: {}", problem.msg)
+            format!("{place}: {}", problem_message(problem))
         } else {
-            problem.msg.clone()
+            problem_message(problem)
         };
         errors.entry(field).or_insert(message);
     }
     errors
 }
 
+/// A problem in the console's language: the common kinds in its own words, others in the
+/// words the service would use.
+pub fn problem_message(problem: &larder_contract::validate::Problem) -> String {
+    let ctx = |key: &str| {
+        problem
+            .ctx
+            .as_ref()
+            .and_then(|c| c.get(key))
+            .map(|v| {
+                v.as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| v.to_string())
+            })
+            .unwrap_or_default()
+    };
+    match problem.kind {
+        "missing" => t("Required."),
+        "string_too_short" if ctx("min_length") == "1" => t("Required."),
+        "string_too_short" => tf("At least {min} characters.", &[("min", &ctx("min_length"))]),
+        "string_too_long" => tf("At most {max} characters.", &[("max", &ctx("max_length"))]),
+        "too_long" => tf("At most {max} items.", &[("max", &ctx("max_length"))]),
+        "too_short" => tf("At least {min} items.", &[("min", &ctx("min_length"))]),
+        "int_parsing" | "int_type" => t("A whole number."),
+        "float_type" => t("A number."),
+        "bool_type" | "bool_parsing" => t("Yes or no."),
+        "url_parsing" | "url_too_long" => t("A web address (https://…)."),
+        "date_from_datetime_parsing" => t("A date: YYYY-MM-DD."),
+        "datetime_from_date_parsing" => t("A date and time."),
+        "uuid_parsing" | "uuid_type" => t("A UUID."),
+        "enum" => tf("One of: {values}.", &[("values", &ctx("expected"))]),
+        "extra_forbidden" => t("The service does not take this field."),
+        _ => problem.msg.clone(),
+    }
+}
+
 /// Checks the slug: a slug, or a full URN of this collection (production requires one).
 pub fn slug_of(schema: &Schema, raw: &str) -> Result<Option<String>, String> {
     let raw = raw.trim();
     if raw.is_empty() {
-        return Err(
-            "Required: a short name of lower-case letters and digits, e.g. vitamin-d-2024.".into(),
-        );
+        return Err(t(
+            "Required: a short name of lower-case letters and digits, e.g. vitamin-d-2024.",
+        ));
     }
     let prefix = schema.collection.urn_prefix().unwrap_or_default();
     let slug = raw.strip_prefix(prefix.as_str()).unwrap_or(raw);
     if is_valid_slug(slug) {
         Ok(Some(slug.to_string()))
     } else {
-        Err("Use lower-case letters and digits, with single - or _ between them, e.g. vitamin-d-2024.".into())
+        Err(t(
+            "Use lower-case letters and digits, with single - or _ between them, e.g. vitamin-d-2024.",
+        ))
     }
 }
 
@@ -162,7 +200,7 @@ pub fn create_body(
             }
             Ok(value) if is_empty(&value) => {
                 if schema.is_required(name) {
-                    errors.insert(name.into(), "Required.".into());
+                    errors.insert(name.into(), t("Required."));
                 }
             }
             Ok(value) => {
@@ -201,13 +239,12 @@ pub fn edited_record(
         };
         match parse(editor.kind, raw) {
             Ok(value) if is_empty(&value) && schema.is_required(name) => {
-                errors.insert(name.into(), "Required.".into());
+                errors.insert(name.into(), t("Required."));
             }
             Ok(value) if is_empty(&value) && !schema.collection.clearable.contains(&name) => {
                 errors.insert(
                     name.into(),
-                    "The service cannot empty this field once it has a value; give a new value or leave it as it was."
-                        .into(),
+                    t("The service cannot empty this field once it has a value; give a new value or leave it as it was."),
                 );
             }
             // Clearing a field the record never had is no change at all.

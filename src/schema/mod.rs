@@ -105,8 +105,14 @@ pub fn schema_of(collection: &Collection) -> &'static Schema {
         .expect("every collection of the contract has a presentation")
 }
 
-/// `publication_year` → "Publication year"; a few acronyms spelled out.
+/// `publication_year` → "Publication year" (or the language's `field:publication_year`); a few
+/// acronyms spelled out.
 pub fn label(name: &str) -> String {
+    let key = format!("field:{name}");
+    let translated = crate::i18n::t(&key);
+    if translated != key {
+        return translated;
+    }
     match name {
         "urn" => return "URN".into(),
         "id" => return "ID".into(),

@@ -6,6 +6,7 @@ use larder_contract::collections::{
 };
 
 use super::Schema;
+use crate::i18n::k;
 
 /// Every collection's presentation, in the contract's menu order.
 pub const SCHEMAS: [Schema; 7] = [
@@ -14,8 +15,8 @@ pub const SCHEMAS: [Schema; 7] = [
         columns: &["publication_year", "venue", "status"],
         facets: &["status", "language", "study_type", "publication_year"],
         sorts: &[
-            ("publication_year desc", "Newest first"),
-            ("title asc", "Title A–Z"),
+            ("publication_year desc", k("Newest first")),
+            ("title asc", k("Title A–Z")),
         ],
     },
     Schema {
@@ -23,23 +24,26 @@ pub const SCHEMAS: [Schema; 7] = [
         columns: &["region", "publication_year", "review_status"],
         facets: &["status", "review_status", "region", "language"],
         sorts: &[
-            ("publication_year desc", "Newest first"),
-            ("title asc", "Title A–Z"),
+            ("publication_year desc", k("Newest first")),
+            ("title asc", k("Title A–Z")),
         ],
     },
     Schema {
         collection: &GUIDELINES,
         columns: &["guide_urn", "sequence_no", "action_type"],
         facets: &["action_type", "frequency", "food_groups", "status"],
-        sorts: &[("sequence_no asc", "Sequence"), ("title asc", "Title A–Z")],
+        sorts: &[
+            ("sequence_no asc", k("Sequence")),
+            ("title asc", k("Title A–Z")),
+        ],
     },
     Schema {
         collection: &TEXTBOOKS,
         columns: &["publisher", "publication_year", "review_status"],
         facets: &["status", "review_status", "language", "publication_year"],
         sorts: &[
-            ("publication_year desc", "Newest first"),
-            ("title asc", "Title A–Z"),
+            ("publication_year desc", k("Newest first")),
+            ("title asc", k("Title A–Z")),
         ],
     },
     Schema {
@@ -53,8 +57,8 @@ pub const SCHEMAS: [Schema; 7] = [
         columns: &["region", "number_of_entries", "completeness_percent"],
         facets: &["region", "language", "data_formats"],
         sorts: &[
-            ("number_of_entries desc", "Most entries"),
-            ("title asc", "Title A–Z"),
+            ("number_of_entries desc", k("Most entries")),
+            ("title asc", k("Title A–Z")),
         ],
     },
     Schema {

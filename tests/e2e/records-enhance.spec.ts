@@ -26,7 +26,7 @@ test('an enhancement records what an agent derived, and the record shows it', as
   });
   // The answer is a summary: the record is read again and the change listed.
   const outcome = page.locator('.enhanced');
-  await expect(outcome).toContainText(/Changed 2 field\(s\) in run/);
+  await expect(outcome).toContainText(/Changed 2 fields in run/);
   await expect(outcome.getByRole('cell', { name: 'AI category' })).toBeVisible();
   await expect(outcome.getByRole('cell', { name: 'AI tags' })).toBeVisible();
   await page.getByRole('button', { name: 'Show the updated record' }).click();
@@ -35,7 +35,7 @@ test('an enhancement records what an agent derived, and the record shows it', as
   // What the contract refuses is said beside the field, and not sent.
   await page.getByLabel('AI category').fill('x'.repeat(2001));
   await page.getByRole('button', { name: 'Save enhancement' }).click();
-  await expect(page.getByText('String should have at most 2000 characters')).toBeVisible();
+  await expect(page.getByText('At most 2000 characters.')).toBeVisible();
 });
 
 test('a machine client with the agent role enhances where the service offers it, and may not edit', async ({ page, request }) => {
@@ -62,6 +62,6 @@ test('a machine client with the agent role enhances where the service offers it,
     await expect(page.getByRole('status').filter({ hasText: 'This service does not offer enhancement for guides.' })).toBeVisible();
     await expect(page.locator('.error[role=alert]')).toHaveCount(0);
   } else {
-    await expect(page.locator('.enhanced')).toContainText('Changed 1 field(s)');
+    await expect(page.locator('.enhanced')).toContainText('Changed 1 field');
   }
 });

@@ -50,7 +50,7 @@ test('a bulk replace: paste, preview, confirm, summary, and the pages show the n
     ],
   };
   await page.getByLabel('JSON', { exact: true }).fill(JSON.stringify(body));
-  await expect(page.getByText('Ready: 3 passages on 2 pages, a structure tree of 1 nodes.')).toBeVisible();
+  await expect(page.getByText('Ready: 3 passages on 2 pages, a structure tree of 1 node.')).toBeVisible();
   await screens(page, 'bulk-replace');
   await page.getByRole('button', { name: 'Replace…' }).click();
   // The service is made to take 2 s, so the progress of the running replacement can be seen.

@@ -23,10 +23,10 @@ test('a page of 10,000 rows arrives in pages, renders only what is in view and s
   const searches: string[] = [];
   page.on('request', (r) => { if (r.url().endsWith('/guidelines/search')) searches.push(r.postData() ?? ''); });
   await visit(page, `/records/guidelines?q=${word}&sort=${encodeURIComponent('sequence_no asc')}&limit=10000`);
-  await expect(page.getByText('10000 found')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('10,000 found')).toBeVisible({ timeout: 30_000 });
   // The service answers at most 1000 rows at a time: ten consecutive pages.
   expect(searches.map((b) => JSON.parse(b).offset)).toEqual([0, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000]);
-  const region = page.getByRole('region', { name: /10000 rows/ });
+  const region = page.getByRole('region', { name: /10,000 rows/ });
   await expect(region.getByRole('link', { name: `Row 00001 ${word}` })).toBeVisible();
   expect(await region.locator('tbody tr:not(.spacer)').count()).toBeLessThan(60);
 

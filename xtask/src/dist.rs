@@ -24,7 +24,9 @@ pub fn csp() -> String {
 const CONFIG_EXAMPLE: &str = r#"{
   "data_api_base": "https://data.example.org",
   "system_api_base": "https://system.example.org",
-  "timeout_seconds": 30
+  "timeout_seconds": 30,
+  "default_language": "en",
+  "languages": ["en", "hu", "sl", "el"]
 }
 "#;
 
@@ -76,6 +78,7 @@ pub fn build(dist: &str, public_url: Option<&str>) -> Result<PathBuf> {
     std::fs::write(dir.join("index.html"), &html)?;
     std::fs::write(dir.join("404.html"), &html)?;
     std::fs::write(dir.join("config.example.json"), CONFIG_EXAMPLE)?;
+    copy_locales(&dir)?;
     precompress(&dir)?;
     eprintln!(
         "dist: {} with {} chunks: {}",
@@ -84,6 +87,23 @@ pub fn build(dist: &str, public_url: Option<&str>) -> Result<PathBuf> {
         built.chunks.join(", ")
     );
     Ok(dir)
+}
+
+/// The languages' catalogs, fetched when a language is chosen: `locales/<code>.json` beside
+/// `index.html` (revalidated like it, so a deploy's new texts arrive).
+fn copy_locales(dir: &Path) -> Result<()> {
+    let target = dir.join("locales");
+    if target.exists() {
+        std::fs::remove_dir_all(&target)?;
+    }
+    std::fs::create_dir_all(&target)?;
+    for entry in std::fs::read_dir(root().join("locales"))? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "json") {
+            std::fs::copy(&path, target.join(path.file_name().context("name")?))?;
+        }
+    }
+    Ok(())
 }
 
 /// Earlier builds' folders and files, and trunk's outputs; an operator's `config.json` stays.

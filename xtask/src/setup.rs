@@ -137,7 +137,7 @@ fn npm_packages(installed: &mut Vec<String>) -> Result<()> {
     if std::fs::read(&marker).ok().as_deref() != Some(lock.as_slice()) {
         exec(&mut command("npm", &["ci", "--no-audit", "--no-fund"]))?;
         std::fs::write(&marker, &lock)?;
-        installed.push("npm packages (@playwright/test, binaryen)".into());
+        installed.push("npm packages (@playwright/test, @axe-core/playwright, binaryen)".into());
     }
     Ok(())
 }

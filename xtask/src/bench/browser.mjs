@@ -27,6 +27,11 @@ async function freshBrowser() {
   };
 }
 
+/** Policy violations the page reports. */
+function watchViolations(page, into) {
+  page.on('console', (m) => { if (/Content Security Policy/.test(m.text())) into.push(m.text()); });
+}
+
 /** Lighthouse's mobile throttling: 1.6 Mbps down, 750 kbps up, 150 ms round trip. */
 const MOBILE = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
 

@@ -1,0 +1,171 @@
+//! Numbers, dates, times, sizes and plural categories the language's way, through the browser's
+//! `Intl` (which costs the module no formatting code or locale data). Natively (tests) plain
+//! fallbacks stand in.
+
+use super::Lang;
+
+/// The `Intl.PluralRules` category of `count` in `lang`: `one`, `two`, `few` or `other`.
+pub fn plural_category(lang: Lang, count: i64) -> &'static str {
+    #[cfg(target_arch = "wasm32")]
+    {
+        browser::plural(lang, count)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        // CLDR's integer rules for the four languages, for native tests.
+        match lang {
+            Lang::Sl => match count.unsigned_abs() % 100 {
+                1 => "one",
+                2 => "two",
+                3 | 4 => "few",
+                _ => "other",
+            },
+            _ if count == 1 => "one",
+            _ => "other",
+        }
+    }
+}
+
+/// A number in `lang`'s way (`1 234,5` in Hungarian).
+pub fn number_in(lang: Lang, value: f64) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        browser::number(lang, value)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = lang;
+        value.to_string()
+    }
+}
+
+/// A number in the current language.
+pub fn number(value: f64) -> String {
+    number_in(super::lang(), value)
+}
+
+/// A size in bytes, as the language writes kilobytes and megabytes.
+pub fn bytes(size: u64) -> String {
+    let (value, unit) = match size {
+        s if s >= 1_000_000_000 => (s as f64 / 1e9, "gigabyte"),
+        s if s >= 1_000_000 => (s as f64 / 1e6, "megabyte"),
+        s if s >= 1_000 => (s as f64 / 1e3, "kilobyte"),
+        s => (s as f64, "byte"),
+    };
+    #[cfg(target_arch = "wasm32")]
+    {
+        browser::unit(super::lang(), value, unit)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        format!("{value} {unit}")
+    }
+}
+
+/// An ISO date (`2024-05-01`) or date-time, as the language writes it; text that is not one
+/// stays as it is.
+pub fn date(iso: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        browser::date(super::lang(), iso).unwrap_or_else(|| iso.to_string())
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        iso.to_string()
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+mod browser {
+    use js_sys::{Array, Date, Function, Intl, Object, Reflect};
+    use wasm_bindgen::JsValue;
+
+    use super::Lang;
+
+    fn locales(lang: Lang) -> Array {
+        Array::of1(&JsValue::from_str(lang.code()))
+    }
+
+    fn options(pairs: &[(&str, JsValue)]) -> Object {
+        let object = Object::new();
+        for (key, value) in pairs {
+            let _ = Reflect::set(&object, &JsValue::from_str(key), value);
+        }
+        object
+    }
+
+    fn call(format: Function, value: &JsValue) -> Option<String> {
+        format.call1(&JsValue::NULL, value).ok()?.as_string()
+    }
+
+    pub fn plural(lang: Lang, count: i64) -> &'static str {
+        let rules = Intl::PluralRules::new(&locales(lang), &Object::new());
+        match String::from(rules.select(count as f64)).as_str() {
+            "zero" => "zero",
+            "one" => "one",
+            "two" => "two",
+            "few" => "few",
+            "many" => "many",
+            _ => "other",
+        }
+    }
+
+    pub fn number(lang: Lang, value: f64) -> String {
+        let format = Intl::NumberFormat::new(&locales(lang), &Object::new()).format();
+        call(format, &JsValue::from_f64(value)).unwrap_or_else(|| value.to_string())
+    }
+
+    pub fn unit(lang: Lang, value: f64, unit: &str) -> String {
+        let format = Intl::NumberFormat::new(
+            &locales(lang),
+            &options(&[
+                ("style", "unit".into()),
+                ("unit", unit.into()),
+                ("maximumFractionDigits", 1.into()),
+            ]),
+        )
+        .format();
+        call(format, &JsValue::from_f64(value)).unwrap_or_else(|| format!("{value} {unit}"))
+    }
+
+    pub fn date(lang: Lang, iso: &str) -> Option<String> {
+        let bytes = iso.as_bytes();
+        let looks_like_date = (iso.len() == 10 || (iso.len() >= 19 && bytes[10] == b'T'))
+            && bytes[4] == b'-'
+            && bytes[7] == b'-'
+            && iso.is_char_boundary(10)
+            && iso[..4].chars().all(|c| c.is_ascii_digit());
+        if !looks_like_date {
+            return None;
+        }
+        let date_only = iso.len() == 10;
+        let date = Date::new(&JsValue::from_str(iso));
+        if date.get_time().is_nan() {
+            return None;
+        }
+        let mut pairs = vec![("dateStyle", JsValue::from_str("medium"))];
+        if date_only {
+            // A calendar date has no time zone: read and shown as UTC, it stays the same day.
+            pairs.push(("timeZone", "UTC".into()));
+        } else {
+            pairs.push(("timeStyle", "short".into()));
+        }
+        let format = Intl::DateTimeFormat::new(&locales(lang), &options(&pairs)).format();
+        call(format, &date.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slovenian_has_dual_and_few() {
+        let forms: Vec<_> = [1, 2, 3, 5, 101, 102]
+            .map(|n| plural_category(Lang::Sl, n))
+            .into();
+        assert_eq!(forms, ["one", "two", "few", "other", "one", "two"]);
+        assert_eq!(plural_category(Lang::Hu, 1), "one");
+        assert_eq!(plural_category(Lang::El, 7), "other");
+    }
+}
