@@ -165,6 +165,9 @@ pub fn head_tags(base: &str, folder: &str) -> String {
         format!(
             "<link rel=\"preload\" href=\"{at}/{OUT_NAME}_bg.wasm\" as=\"fetch\" type=\"application/wasm\" crossorigin>"
         ),
+        // The start-up module reads config.json before it enables "Sign in": fetched beside the
+        // wasm rather than after it, this saves a round trip on a slow line.
+        format!("<link rel=\"preload\" href=\"{base}config.json\" as=\"fetch\" crossorigin>"),
         format!("<script type=\"module\" src=\"{at}/boot.js\"></script>"),
     ]
     .join("\n    ")

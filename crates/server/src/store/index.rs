@@ -102,15 +102,29 @@ impl Scalar {
             })
     }
 
-    /// A key for counting equal values in facets.
-    pub fn key(&self) -> (u8, String) {
+    /// A key for counting equal values in facets, borrowed (no allocation per value). Floats
+    /// compare by their bits: equal bits, equal shortest text, for every value JSON can carry.
+    pub fn key(&self) -> FacetKey<'_> {
         match self {
-            Scalar::Bool(b) => (0, b.to_string()),
-            Scalar::Int(n) => (1, n.to_string()),
-            Scalar::Float(f) => (2, f.to_string()),
-            Scalar::Str(s) => (3, s.to_string()),
+            Scalar::Bool(b) => FacetKey::Bool(*b),
+            Scalar::Int(n) => FacetKey::Int(*n),
+            Scalar::Float(f) => FacetKey::Float(f.to_bits()),
+            Scalar::Str(s) => FacetKey::Str(s),
         }
     }
+}
+
+/// See [`Scalar::key`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FacetKey<'a> {
+    /// A boolean.
+    Bool(bool),
+    /// A whole number.
+    Int(i64),
+    /// Another number, by its bits.
+    Float(u64),
+    /// A string.
+    Str(&'a str),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -486,6 +500,23 @@ impl Index {
             name.as_ref() == field
                 || (name.starts_with(field) && name.as_bytes().get(field.len()) == Some(&b'.'))
         })
+    }
+
+    /// The id of a field name, resolved once per search rather than once per record.
+    pub fn known_field(&self, field: &str) -> Option<u16> {
+        self.field_ids.get(field).copied()
+    }
+
+    /// The values of the field with id `id` of record `doc` (none for an unknown field).
+    pub fn values_by_id<'a>(
+        &'a self,
+        doc: &'a Doc,
+        id: Option<u16>,
+    ) -> impl Iterator<Item = &'a Scalar> + 'a {
+        doc.values
+            .iter()
+            .filter(move |(f, _)| Some(*f) == id)
+            .map(|(_, v)| v)
     }
 
     /// The values of `field` (a dotted path) of record `rid`.

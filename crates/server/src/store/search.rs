@@ -8,7 +8,7 @@ use larder_contract::Collection;
 use rusqlite::params_from_iter;
 use serde_json::Value;
 
-use super::index::{Doc, Index, Scalar};
+use super::index::{Doc, FacetKey, Index, Scalar};
 use super::{Store, Viewer};
 
 /// One `fq` filter, already parsed.
@@ -116,50 +116,79 @@ fn year_of(text: &str) -> Option<f64> {
         .flatten()
 }
 
-fn matches(index: &Index, doc: &Doc, filter: &Filter) -> bool {
-    match filter {
-        Filter::Equals { field, value } => {
-            let number = value.parse::<f64>().ok();
-            index
-                .values_of(doc, field)
-                .any(|v| v.as_text() == *value || number.is_some_and(|n| v.as_number() == Some(n)))
-        }
-        Filter::Exists { field } => index.has_field(doc, field),
-        Filter::Range { field, low, high } => {
-            let bounds = [low, high];
-            let numeric = bounds
-                .iter()
-                .all(|b| b.as_ref().is_none_or(|v| v.parse::<f64>().is_ok()));
-            index.values_of(doc, field).any(|v| {
-                if numeric {
-                    // A date compares by its year with numeric bounds (`publication_year:[2000 TO 2010]`
-                    // over production's `YYYY-MM-DD` years).
-                    let n = match v {
-                        Scalar::Str(s) => year_of(s),
-                        other => other.as_number(),
-                    };
-                    let Some(n) = n else {
-                        return false;
-                    };
-                    low.as_ref()
-                        .is_none_or(|l| n >= l.parse::<f64>().unwrap_or(f64::MIN))
-                        && high
-                            .as_ref()
-                            .is_none_or(|h| n <= h.parse::<f64>().unwrap_or(f64::MAX))
-                } else {
-                    let Scalar::Str(s) = v else {
-                        return false;
-                    };
-                    low.as_ref().is_none_or(|l| s.as_ref() >= l.as_str())
-                        && high.as_ref().is_none_or(|h| s.as_ref() <= h.as_str())
-                }
-            })
-        }
-    }
+/// A filter with its field resolved and its bounds parsed, once per search rather than once
+/// per record.
+enum Compiled<'q> {
+    Equals {
+        id: Option<u16>,
+        value: &'q str,
+        number: Option<f64>,
+    },
+    Exists {
+        field: &'q str,
+    },
+    /// Numeric bounds (open sides infinite): a date compares by its year.
+    NumericRange {
+        id: Option<u16>,
+        low: f64,
+        high: f64,
+    },
+    TextRange {
+        id: Option<u16>,
+        low: Option<&'q str>,
+        high: Option<&'q str>,
+    },
 }
 
-fn first<'a>(index: &'a Index, doc: &'a Doc, field: &str) -> Option<&'a Scalar> {
-    index.values_of(doc, field).next()
+impl<'q> Compiled<'q> {
+    fn new(index: &Index, filter: &'q Filter) -> Compiled<'q> {
+        match filter {
+            Filter::Equals { field, value } => Compiled::Equals {
+                id: index.known_field(field),
+                value,
+                number: value.parse::<f64>().ok(),
+            },
+            Filter::Exists { field } => Compiled::Exists { field },
+            Filter::Range { field, low, high } => {
+                let id = index.known_field(field);
+                let parse = |bound: &Option<String>, open: f64| match bound {
+                    None => Some(open),
+                    Some(text) => text.parse::<f64>().ok(),
+                };
+                match (parse(low, f64::NEG_INFINITY), parse(high, f64::INFINITY)) {
+                    (Some(low), Some(high)) => Compiled::NumericRange { id, low, high },
+                    _ => Compiled::TextRange {
+                        id,
+                        low: low.as_deref(),
+                        high: high.as_deref(),
+                    },
+                }
+            }
+        }
+    }
+
+    fn matches(&self, index: &Index, doc: &Doc) -> bool {
+        match self {
+            Compiled::Equals { id, value, number } => index
+                .values_by_id(doc, *id)
+                .any(|v| v.as_text() == *value || number.is_some_and(|n| v.as_number() == Some(n))),
+            Compiled::Exists { field } => index.has_field(doc, field),
+            // `publication_year:[2000 TO 2010]` over production's `YYYY-MM-DD` years.
+            Compiled::NumericRange { id, low, high } => index.values_by_id(doc, *id).any(|v| {
+                let n = match v {
+                    Scalar::Str(s) => year_of(s),
+                    other => other.as_number(),
+                };
+                n.is_some_and(|n| n >= *low && n <= *high)
+            }),
+            Compiled::TextRange { id, low, high } => index.values_by_id(doc, *id).any(|v| {
+                let Scalar::Str(s) = v else {
+                    return false;
+                };
+                low.is_none_or(|l| s.as_ref() >= l) && high.is_none_or(|h| s.as_ref() <= h)
+            }),
+        }
+    }
 }
 
 /// Missing values last, then SQLite's order of values.
@@ -173,14 +202,24 @@ fn by_value(a: Option<&Scalar>, b: Option<&Scalar>, descending: bool) -> Orderin
     }
 }
 
+/// A hit while ranking: its record, its relevance, and its value of the first sort field,
+/// read once rather than at every comparison.
+type Ranked<'i> = (u32, f64, Option<&'i Scalar>);
+
 impl Store {
     /// Runs a search: the page of hits, the total and the facets.
     pub fn search(&self, query: &SearchQuery) -> rusqlite::Result<SearchHits> {
-        let index = self.index();
+        let guard = self.index();
+        let index: &Index = &guard;
         let candidates = index
             .matching(&query.terms)
             .unwrap_or_else(|| index.all_of(query.collection));
         let parent = query.parent.as_deref();
+        let filters: Vec<Compiled> = query
+            .filters
+            .iter()
+            .map(|f| Compiled::new(index, f))
+            .collect();
         let hits: Vec<u32> = candidates
             .into_iter()
             .filter(|rid| {
@@ -190,28 +229,30 @@ impl Store {
                 doc.collection.path == query.collection.path
                     && parent.is_none_or(|p| doc.parent.as_deref() == Some(p))
                     && (query.viewer == Viewer::Curator || index.publicly_visible(doc))
-                    && query.filters.iter().all(|f| matches(&index, doc, f))
+                    && filters.iter().all(|f| f.matches(index, doc))
             })
             .collect();
         let total = hits.len() as u64;
 
         let mut facets = Vec::with_capacity(query.facets.len());
         for field in &query.facets {
-            let mut counts: HashMap<(u8, String), (Scalar, u64)> = HashMap::new();
+            let id = index.known_field(field);
+            let mut counts: HashMap<FacetKey, (&Scalar, u64)> = HashMap::new();
+            let mut seen: Vec<FacetKey> = Vec::new();
             for rid in &hits {
                 let Some(doc) = index.doc(*rid) else { continue };
-                let mut seen: Vec<(u8, String)> = Vec::new();
-                for value in index.values_of(doc, field) {
+                seen.clear();
+                for value in index.values_by_id(doc, id) {
                     let key = value.key();
                     if seen.contains(&key) {
                         continue;
                     }
-                    seen.push(key.clone());
-                    counts.entry(key).or_insert_with(|| (value.clone(), 0)).1 += 1;
+                    seen.push(key);
+                    counts.entry(key).or_insert((value, 0)).1 += 1;
                 }
             }
-            let mut values: Vec<(Scalar, u64)> = counts.into_values().collect();
-            values.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.order(&b.0)));
+            let mut values: Vec<(&Scalar, u64)> = counts.into_values().collect();
+            values.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.order(b.0)));
             values.truncate(query.facet_limit as usize);
             facets.push((
                 field.clone(),
@@ -231,37 +272,68 @@ impl Store {
         } else {
             query.sort.clone()
         };
-        let scores = if scored {
+        let sort_ids: Vec<Option<u16>> = sort
+            .iter()
+            .map(|key| match key {
+                SortKey::Score => None,
+                SortKey::Field { field, .. } => index.known_field(field),
+            })
+            .collect();
+        let natural: Vec<Option<u16>> = match query.natural_order {
+            NaturalOrder::Insertion => vec![],
+            NaturalOrder::Sequence => vec![index.known_field("sequence_no")],
+            NaturalOrder::Page => vec![
+                index.known_field("page_no"),
+                index.known_field("sequence_no"),
+            ],
+        };
+        // Relevance is computed for every hit only when it orders them; otherwise for the page.
+        let ranks_by_score = sort.contains(&SortKey::Score);
+        let scores = if ranks_by_score {
             index.scores(&hits, &query.terms)
         } else {
             vec![0.0; hits.len()]
         };
-        let mut ranked: Vec<(u32, f64)> = hits.iter().copied().zip(scores).collect();
-        let natural: &[&str] = match query.natural_order {
-            NaturalOrder::Insertion => &[],
-            NaturalOrder::Sequence => &["sequence_no"],
-            NaturalOrder::Page => &["page_no", "sequence_no"],
+        let first_value = |rid: u32, id: Option<u16>| {
+            index
+                .doc(rid)
+                .and_then(|doc| index.values_by_id(doc, id).next())
         };
-        let compare = |a: &(u32, f64), b: &(u32, f64)| -> Ordering {
-            let (da, db) = (index.doc(a.0), index.doc(b.0));
-            let (Some(da), Some(db)) = (da, db) else {
+        let first_field = match sort.first() {
+            Some(SortKey::Field { .. }) => Some(sort_ids[0]),
+            _ => None,
+        };
+        let mut ranked: Vec<Ranked> = hits
+            .iter()
+            .zip(scores)
+            .map(|(rid, score)| {
+                (
+                    *rid,
+                    score,
+                    first_field.and_then(|id| first_value(*rid, id)),
+                )
+            })
+            .collect();
+        let compare = |a: &Ranked, b: &Ranked| -> Ordering {
+            if index.doc(a.0).is_none() || index.doc(b.0).is_none() {
                 return a.0.cmp(&b.0);
-            };
+            }
             let mut order = Ordering::Equal;
-            for key in &sort {
+            for (at, key) in sort.iter().enumerate() {
                 order = order.then_with(|| match key {
                     SortKey::Score => b.1.total_cmp(&a.1),
-                    SortKey::Field { field, descending } => by_value(
-                        first(&index, da, field),
-                        first(&index, db, field),
+                    SortKey::Field { descending, .. } if at == 0 => by_value(a.2, b.2, *descending),
+                    SortKey::Field { descending, .. } => by_value(
+                        first_value(a.0, sort_ids[at]),
+                        first_value(b.0, sort_ids[at]),
                         *descending,
                     ),
                 });
             }
             if sort.is_empty() {
-                for field in natural {
+                for id in &natural {
                     order = order.then_with(|| {
-                        by_value(first(&index, da, field), first(&index, db, field), false)
+                        by_value(first_value(a.0, *id), first_value(b.0, *id), false)
                     });
                 }
             }
@@ -276,8 +348,20 @@ impl Store {
             }
             ranked.sort_unstable_by(compare);
         }
-        let page: Vec<(u32, f64)> = ranked.get(start..end).unwrap_or_default().to_vec();
-        drop(index);
+        let mut page: Vec<(u32, f64)> = ranked
+            .get(start..end)
+            .unwrap_or_default()
+            .iter()
+            .map(|(rid, score, _)| (*rid, *score))
+            .collect();
+        if scored && !ranks_by_score {
+            let rids: Vec<u32> = page.iter().map(|(rid, _)| *rid).collect();
+            for (hit, score) in page.iter_mut().zip(index.scores(&rids, &query.terms)) {
+                hit.1 = score;
+            }
+        }
+        // The index is not held while SQLite reads the page's documents.
+        drop(guard);
 
         let docs = self.docs_by_rowid(page.iter().map(|(rid, _)| *rid))?;
         let results = page
