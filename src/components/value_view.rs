@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 use serde_json::Value;
 
-use crate::i18n::format::{date, number};
+use crate::i18n::format::{date, value_number};
 use crate::i18n::{t, tn};
 use crate::schema::value::{display, pretty};
 
@@ -41,7 +41,7 @@ pub fn ValueView(value: Value) -> impl IntoView {
         // Dates, times and numbers as the language writes them (the browser's Intl).
         Value::String(text) => view! { <span>{move || date(&text)}</span> }.into_any(),
         Value::Number(n) => match n.as_f64() {
-            Some(value) => view! { <span>{move || number(value)}</span> }.into_any(),
+            Some(value) => view! { <span>{move || value_number(value)}</span> }.into_any(),
             None => view! { <span>{n.to_string()}</span> }.into_any(),
         },
         other => view! { <span>{display(&other)}</span> }.into_any(),

@@ -44,6 +44,19 @@ pub fn number(value: f64) -> String {
     number_in(super::lang(), value)
 }
 
+/// A stored value that is a number: as `number`, but four digits stay ungrouped (`2014`, not
+/// `2,014`: a year reads as a year), as Intl's `useGrouping: "min2"` writes them.
+pub fn value_number(value: f64) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        browser::value_number(super::lang(), value)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        value.to_string()
+    }
+}
+
 /// A size in bytes, as the language writes kilobytes and megabytes.
 pub fn bytes(size: u64) -> String {
     let (value, unit) = match size {
@@ -78,7 +91,7 @@ pub fn date(iso: &str) -> String {
 #[cfg(target_arch = "wasm32")]
 mod browser {
     use js_sys::{Array, Date, Function, Intl, Object, Reflect};
-    use wasm_bindgen::JsValue;
+    use wasm_bindgen::{JsCast, JsValue};
 
     use super::Lang;
 
@@ -98,8 +111,32 @@ mod browser {
         format.call1(&JsValue::NULL, value).ok()?.as_string()
     }
 
+    thread_local! {
+        /// Formatters by language and kind: building an `Intl` formatter costs far more than
+        /// using one, and a list renders hundreds of values.
+        static MADE: std::cell::RefCell<std::collections::HashMap<(Lang, String), JsValue>> =
+            Default::default();
+    }
+
+    fn made(lang: Lang, kind: &str, make: impl FnOnce() -> JsValue) -> JsValue {
+        let key = (lang, kind.to_string());
+        if let Some(found) = MADE.with(|m| m.borrow().get(&key).cloned()) {
+            return found;
+        }
+        let value = make();
+        MADE.with(|m| m.borrow_mut().insert(key, value.clone()));
+        value
+    }
+
+    fn formatter(lang: Lang, kind: &str, make: impl FnOnce() -> Function) -> Function {
+        made(lang, kind, || make().into()).unchecked_into()
+    }
+
     pub fn plural(lang: Lang, count: i64) -> &'static str {
-        let rules = Intl::PluralRules::new(&locales(lang), &Object::new());
+        let rules: Intl::PluralRules = made(lang, "plural", || {
+            Intl::PluralRules::new(&locales(lang), &Object::new()).into()
+        })
+        .unchecked_into();
         match String::from(rules.select(count as f64)).as_str() {
             "zero" => "zero",
             "one" => "one",
@@ -111,20 +148,32 @@ mod browser {
     }
 
     pub fn number(lang: Lang, value: f64) -> String {
-        let format = Intl::NumberFormat::new(&locales(lang), &Object::new()).format();
+        let format = formatter(lang, "number", || {
+            Intl::NumberFormat::new(&locales(lang), &Object::new()).format()
+        });
+        call(format, &JsValue::from_f64(value)).unwrap_or_else(|| value.to_string())
+    }
+
+    pub fn value_number(lang: Lang, value: f64) -> String {
+        let format = formatter(lang, "value", || {
+            Intl::NumberFormat::new(&locales(lang), &options(&[("useGrouping", "min2".into())]))
+                .format()
+        });
         call(format, &JsValue::from_f64(value)).unwrap_or_else(|| value.to_string())
     }
 
     pub fn unit(lang: Lang, value: f64, unit: &str) -> String {
-        let format = Intl::NumberFormat::new(
-            &locales(lang),
-            &options(&[
-                ("style", "unit".into()),
-                ("unit", unit.into()),
-                ("maximumFractionDigits", 1.into()),
-            ]),
-        )
-        .format();
+        let format = formatter(lang, unit, || {
+            Intl::NumberFormat::new(
+                &locales(lang),
+                &options(&[
+                    ("style", "unit".into()),
+                    ("unit", unit.into()),
+                    ("maximumFractionDigits", 1.into()),
+                ]),
+            )
+            .format()
+        });
         call(format, &JsValue::from_f64(value)).unwrap_or_else(|| format!("{value} {unit}"))
     }
 
@@ -143,14 +192,17 @@ mod browser {
         if date.get_time().is_nan() {
             return None;
         }
-        let mut pairs = vec![("dateStyle", JsValue::from_str("medium"))];
-        if date_only {
-            // A calendar date has no time zone: read and shown as UTC, it stays the same day.
-            pairs.push(("timeZone", "UTC".into()));
-        } else {
-            pairs.push(("timeStyle", "short".into()));
-        }
-        let format = Intl::DateTimeFormat::new(&locales(lang), &options(&pairs)).format();
+        let kind = if date_only { "date" } else { "date and time" };
+        let format = formatter(lang, kind, || {
+            let mut pairs = vec![("dateStyle", JsValue::from_str("medium"))];
+            if date_only {
+                // A calendar date has no time zone: read and shown as UTC, it stays the same day.
+                pairs.push(("timeZone", "UTC".into()));
+            } else {
+                pairs.push(("timeStyle", "short".into()));
+            }
+            Intl::DateTimeFormat::new(&locales(lang), &options(&pairs)).format()
+        });
         call(format, &date.into())
     }
 }
