@@ -168,7 +168,7 @@ for (const lang of ['en', 'hu', 'sl', 'el']) {
   });
 }
 
-test('an owner of no household is told what the administrator pages need, in an accessible page', async ({ page }) => {
+test('the Not allowed page, the create-household form and the re-sign-in dialog pass axe-core', async ({ page }) => {
   await signIn(page, 'noah', 'noah-demo');
   await goInApp(page, '/households');
   await expect(page.getByRole('heading', { name: 'Not allowed' })).toBeVisible();
@@ -176,4 +176,13 @@ test('an owner of no household is told what the administrator pages need, in an 
   await goInApp(page, '/household');
   await expect(page.getByRole('heading', { name: 'Create your household' })).toBeVisible();
   await scan(page, 'the create-household form');
+  // The re-sign-in dialog: the service refuses the token and its renewal once (nothing is stored).
+  const refusal = { status: 401, contentType: 'application/json',
+    body: JSON.stringify({ success: false, error: { title: 'AuthenticationError', detail: 'Token revoked.', code: 'auth/unauthorized' } }) };
+  await page.getByLabel('Name', { exact: true }).fill('Scanned');
+  await page.route('**/api/v1/households', (route) => route.fulfill(refusal), { times: 1 });
+  await page.route('**/api/v1/system/login', (route) => route.fulfill(refusal), { times: 1 });
+  await page.getByRole('button', { name: 'Create household' }).click();
+  await expect(page.getByRole('dialog')).toContainText('Your session has ended');
+  await scan(page, 'the re-sign-in dialog');
 });

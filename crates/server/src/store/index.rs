@@ -473,22 +473,37 @@ impl Index {
             let tf = f64::from(tf);
             weight * idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * f64::from(len) / avg))
         };
+        // Hits come in ascending order, as postings do: a cursor walks each list once instead of
+        // searching it for every hit, unless the list is far longer than the hits.
+        let ascending = rids.windows(2).all(|w| w[0] < w[1]);
+        let walks: Vec<bool> = lists
+            .iter()
+            .map(|(list, _)| ascending && rids.len().saturating_mul(8) >= list.len())
+            .collect();
+        let mut cursors = vec![0usize; lists.len()];
         rids.iter()
             .map(|rid| {
                 let Some(doc) = self.doc(*rid) else {
                     return 0.0;
                 };
-                lists
-                    .iter()
-                    .filter_map(|(list, idf)| {
-                        let at = list.binary_search_by_key(rid, |p| p.rid).ok()?;
-                        let posting = list[at];
-                        Some(
-                            part(*idf, posting.title, doc.title_len, avg_title, TITLE_WEIGHT)
-                                + part(*idf, posting.body, doc.body_len, avg_body, BODY_WEIGHT),
-                        )
-                    })
-                    .sum()
+                let mut score = 0.0;
+                for (((list, idf), walk), at) in lists.iter().zip(&walks).zip(cursors.iter_mut()) {
+                    let found = if *walk {
+                        while *at < list.len() && list[*at].rid < *rid {
+                            *at += 1;
+                        }
+                        list.get(*at).filter(|p| p.rid == *rid)
+                    } else {
+                        list.binary_search_by_key(rid, |p| p.rid)
+                            .ok()
+                            .map(|i| &list[i])
+                    };
+                    if let Some(posting) = found {
+                        score += part(*idf, posting.title, doc.title_len, avg_title, TITLE_WEIGHT)
+                            + part(*idf, posting.body, doc.body_len, avg_body, BODY_WEIGHT);
+                    }
+                }
+                score
             })
             .collect()
     }
