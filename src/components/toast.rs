@@ -109,3 +109,32 @@ pub fn ToastRegion() -> impl IntoView {
         </div>
     }
 }
+
+/// Follows the answers of a form's action: `on_saved` runs with each success; a failure is
+/// toasted and, when the form shows its error beside itself, kept in `error` (cleared again by
+/// the next success). What was typed stays either way.
+pub fn on_answer<I, T>(
+    action: Action<I, Result<T, ApiError>>,
+    error: Option<RwSignal<Option<ApiError>>>,
+    on_saved: impl Fn(T) + 'static,
+) where
+    I: 'static,
+    T: Clone + 'static,
+{
+    let toasts = expect_context::<Toasts>();
+    Effect::new(move || match action.value().get() {
+        Some(Ok(value)) => {
+            if let Some(error) = error {
+                error.set(None);
+            }
+            on_saved(value);
+        }
+        Some(Err(failure)) => {
+            toasts.error(&failure);
+            if let Some(error) = error {
+                error.set(Some(failure));
+            }
+        }
+        None => {}
+    });
+}

@@ -7,7 +7,7 @@ use serde_json::Map;
 
 use crate::components::error_view::ErrorView;
 use crate::components::kv_editor::{KvEditor, KvState};
-use crate::components::toast::Toasts;
+use crate::components::toast::{on_answer, Toasts};
 use crate::components::unsaved::UnsavedChanges;
 use crate::household::AgeGroupSelect;
 use crate::i18n::{k, t, tf};
@@ -41,19 +41,12 @@ pub fn CreateHousehold(created: Callback<()>) -> impl IntoView {
         let (client, household) = (client.clone(), household.clone());
         async move { client.create_household(&household).await }
     });
-    Effect::new(move || match create.value().get() {
-        Some(Ok(household)) => {
-            toasts.success(tf("Household {name} created", &[("name", &household.name)]));
-            name.set(String::new());
-            region.set(String::new());
-            members.set(Vec::new());
-            created.run(());
-        }
-        Some(Err(e)) => {
-            toasts.error(&e);
-            error.set(Some(e));
-        }
-        None => {}
+    on_answer(create, Some(error), move |household| {
+        toasts.success(tf("Household {name} created", &[("name", &household.name)]));
+        name.set(String::new());
+        region.set(String::new());
+        members.set(Vec::new());
+        created.run(());
     });
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();

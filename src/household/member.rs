@@ -12,7 +12,7 @@ use crate::components::chip_select::ChipSelect;
 use crate::components::confirm::ConfirmButton;
 use crate::components::error_view::ErrorView;
 use crate::components::kv_editor::{KvEditor, KvState};
-use crate::components::toast::Toasts;
+use crate::components::toast::{on_answer, Toasts};
 use crate::components::unsaved::UnsavedChanges;
 use crate::household::AgeGroupSelect;
 use crate::i18n::{k, t, tf};
@@ -58,19 +58,11 @@ pub fn MemberDetails(
         );
         async move { client.update_member(&id, &changes).await }
     });
-    Effect::new(move || match save.value().get() {
-        Some(Ok(member)) => {
-            toasts.success(tf("{name} saved", &[("name", &member.name)]));
-            // The service's answer is the new baseline for "unsaved changes".
-            title.set(member.name.clone());
-            original.set(member);
-            error.set(None);
-        }
-        Some(Err(e)) => {
-            toasts.error(&e);
-            error.set(Some(e));
-        }
-        None => {}
+    on_answer(save, Some(error), move |member| {
+        toasts.success(tf("{name} saved", &[("name", &member.name)]));
+        // The service's answer is the new baseline for "unsaved changes".
+        title.set(member.name.clone());
+        original.set(member);
     });
     let delete_client = expect_context::<ApiClient>();
     let delete = Action::new_local(move |_: &()| {
@@ -80,16 +72,12 @@ pub fn MemberDetails(
         );
         async move { client.delete_member(&id).await }
     });
-    Effect::new(move || match delete.value().get() {
-        Some(Ok(_)) => {
-            toasts.success(tf(
-                "{name} removed from the household",
-                &[("name", &original.with_untracked(|m| m.name.clone()))],
-            ));
-            navigate(&household_href, Default::default());
-        }
-        Some(Err(e)) => toasts.error(&e),
-        None => {}
+    on_answer(delete, None, move |_| {
+        toasts.success(tf(
+            "{name} removed from the household",
+            &[("name", &original.with_untracked(|m| m.name.clone()))],
+        ));
+        navigate(&household_href, Default::default());
     });
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -206,37 +194,21 @@ pub fn ProfileForm(member_id: String, profile: Option<Profile>) -> impl IntoView
             }
         }
     });
-    Effect::new(move || match save.value().get() {
-        Some(Ok(saved)) => {
-            toasts.success(t("Profile saved"));
-            original.set(Some(saved));
-            error.set(None);
-        }
-        Some(Err(e)) => {
-            toasts.error(&e);
-            error.set(Some(e));
-        }
-        None => {}
+    on_answer(save, Some(error), move |saved| {
+        toasts.success(t("Profile saved"));
+        original.set(Some(saved));
     });
     let delete = Action::new_local(move |_: &()| {
         let (client, id) = (client.clone(), member_id.get_value());
         async move { client.delete_profile(&id).await }
     });
-    Effect::new(move || match delete.value().get() {
-        Some(Ok(_)) => {
-            toasts.success(t("Profile deleted"));
-            original.set(None);
-            groups.set(Vec::new());
-            allergies.set(Vec::new());
-            preferences.reset(&serde_json::Map::new());
-            properties.reset(&serde_json::Map::new());
-            error.set(None);
-        }
-        Some(Err(e)) => {
-            toasts.error(&e);
-            error.set(Some(e));
-        }
-        None => {}
+    on_answer(delete, Some(error), move |_| {
+        toasts.success(t("Profile deleted"));
+        original.set(None);
+        groups.set(Vec::new());
+        allergies.set(Vec::new());
+        preferences.reset(&serde_json::Map::new());
+        properties.reset(&serde_json::Map::new());
     });
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();

@@ -10,7 +10,7 @@ use leptos_router::hooks::use_navigate;
 use crate::components::confirm::ConfirmButton;
 use crate::components::error_view::ErrorView;
 use crate::components::kv_editor::{KvEditor, KvState};
-use crate::components::toast::Toasts;
+use crate::components::toast::{on_answer, Toasts};
 use crate::components::unsaved::UnsavedChanges;
 use crate::household::{age_label, AgeGroupSelect, HouseholdFacts};
 use crate::i18n::format::number;
@@ -130,16 +130,9 @@ fn EditHousehold(household: Household, done: Callback<bool>) -> impl IntoView {
         );
         async move { client.update_household(&id, &changes).await }
     });
-    Effect::new(move || match save.value().get() {
-        Some(Ok(_)) => {
-            toasts.success(t("Household saved"));
-            done.run(true);
-        }
-        Some(Err(e)) => {
-            toasts.error(&e);
-            error.set(Some(e));
-        }
-        None => {}
+    on_answer(save, Some(error), move |_| {
+        toasts.success(t("Household saved"));
+        done.run(true);
     });
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -249,17 +242,13 @@ fn DeleteHousehold(household: Household, scope: Scope, deleted: Callback<()>) ->
         async move { client.delete_household(&id).await }
     });
     let deleted_name = name.clone();
-    Effect::new(move || match delete.value().get() {
-        Some(Ok(_)) => {
-            toasts.success(tf("Household {name} deleted", &[("name", &deleted_name)]));
-            match scope {
-                // The owner's page then offers to create a new one.
-                Scope::Own => deleted.run(()),
-                Scope::Any => navigate("/households", Default::default()),
-            }
+    on_answer(delete, None, move |_| {
+        toasts.success(tf("Household {name} deleted", &[("name", &deleted_name)]));
+        match scope {
+            // The owner's page then offers to create a new one.
+            Scope::Own => deleted.run(()),
+            Scope::Any => navigate("/households", Default::default()),
         }
-        Some(Err(e)) => toasts.error(&e),
-        None => {}
     });
     view! {
         <ConfirmButton label=move || t("Delete household")

@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 use crate::components::download::DownloadButton;
 use crate::components::error_view::ErrorView;
 use crate::components::loading::Loading;
-use crate::components::toast::Toasts;
+use crate::components::toast::{on_answer, Toasts};
 use crate::i18n::format::bytes;
 use crate::i18n::{k, t, tf};
 use crate::kb::gates::can_create;
@@ -171,24 +171,17 @@ fn Upload(parent_urn: String, on_uploaded: Callback<Record>) -> impl IntoView {
             client.upload_artifact(upload).await
         }
     });
-    Effect::new(move || match upload.value().get() {
-        Some(Ok(artifact)) => {
-            toasts.success(tf("Uploaded {title}", &[("title", &artifact.title)]));
-            title.set(String::new());
-            description.set(String::new());
-            if let Some(input) = file_input.get_untracked() {
-                input.set_value("");
-            }
-            progress.set(None);
-            if let Ok(record) = artifact.to_record() {
-                on_uploaded.run(record);
-            }
+    on_answer(upload, Some(problem), move |artifact| {
+        toasts.success(tf("Uploaded {title}", &[("title", &artifact.title)]));
+        title.set(String::new());
+        description.set(String::new());
+        if let Some(input) = file_input.get_untracked() {
+            input.set_value("");
         }
-        Some(Err(error)) => {
-            toasts.error(&error);
-            problem.set(Some(error));
+        progress.set(None);
+        if let Ok(record) = artifact.to_record() {
+            on_uploaded.run(record);
         }
-        None => {}
     });
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();

@@ -13,7 +13,7 @@ use crate::components::confirm::ConfirmButton;
 use crate::components::download::DownloadButton;
 use crate::components::error_view::ErrorView;
 use crate::components::loading::Loading;
-use crate::components::toast::Toasts;
+use crate::components::toast::{on_answer, Toasts};
 use crate::components::value_view::ValueView;
 use crate::i18n::{capitalized, k, plural_name, singular_name, t, tf, tn};
 use crate::kb::artifacts::ArtifactsOf;
@@ -99,22 +99,18 @@ fn Loaded(
                 .map(|_| id)
         }
     });
-    Effect::new(move || match delete.value().get() {
-        Some(Ok(id)) => {
-            forget(path, &id);
-            toasts.success(tf(
-                "{what} deleted",
-                &[("what", &capitalized(&singular_name(schema.collection)))],
-            ));
-            navigate(
-                &back_to
-                    .clone()
-                    .unwrap_or_else(|| format!("/records/{path}")),
-                Default::default(),
-            );
-        }
-        Some(Err(error)) => toasts.error(&error),
-        None => {}
+    on_answer(delete, None, move |id| {
+        forget(path, &id);
+        toasts.success(tf(
+            "{what} deleted",
+            &[("what", &capitalized(&singular_name(schema.collection)))],
+        ));
+        navigate(
+            &back_to
+                .clone()
+                .unwrap_or_else(|| format!("/records/{path}")),
+            Default::default(),
+        );
     });
     let question_title = StoredValue::new(title.clone());
     let question = move || {
