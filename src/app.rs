@@ -96,18 +96,8 @@ fn settle_focus(tries: u32, origin: Option<web_sys::Element>, ours: Option<web_s
 
 /// The sign-in page, told to come back to the page that was opened (path and query).
 fn sign_in_redirect() -> String {
-    let location = web_sys::window().map(|w| w.location());
-    let read = |part: fn(&web_sys::Location) -> Result<String, wasm_bindgen::JsValue>| {
-        location
-            .as_ref()
-            .and_then(|l| part(l).ok())
-            .unwrap_or_default()
-    };
-    crate::paths::sign_in_path(
-        &read(web_sys::Location::pathname),
-        &read(web_sys::Location::search),
-        &base_path(),
-    )
+    let (path, search) = crate::hosting::current_location();
+    crate::paths::sign_in_path(&path, &search, &base_path())
 }
 
 #[component]

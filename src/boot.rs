@@ -55,18 +55,8 @@ pub fn start() {
         return;
     }
     // A page opened without a session asks to sign in first and comes back to it afterwards.
-    let base = base_path(&document);
-    let location = web_sys::window().map(|w| w.location());
-    let read = |part: fn(&web_sys::Location) -> Result<String, wasm_bindgen::JsValue>| {
-        location
-            .as_ref()
-            .and_then(|l| part(l).ok())
-            .unwrap_or_default()
-    };
-    let (path, search) = (
-        read(web_sys::Location::pathname),
-        read(web_sys::Location::search),
-    );
+    let base = crate::hosting::base_path();
+    let (path, search) = crate::hosting::current_location();
     let inside = path.strip_prefix(&base).unwrap_or(&path);
     if !inside.starts_with("/sign-in") {
         replace_url(&format!(
@@ -185,10 +175,7 @@ async fn submit() {
             }
             // Where the sign-in was asked to return, or the start page.
             let next = query_param("next");
-            let base = web_sys::window()
-                .and_then(|w| w.document())
-                .map(|d| base_path(&d))
-                .unwrap_or_default();
+            let base = crate::hosting::base_path();
             let next = crate::paths::safe_next(next).unwrap_or_else(|| "/".into());
             replace_url(&format!("{base}{next}"));
             open_console(Some(identity)).await;
@@ -345,15 +332,4 @@ fn replace_url(url: &str) {
     if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
     }
-}
-
-/// The document's base path without its trailing slash (`""` at the root).
-fn base_path(document: &Document) -> String {
-    document
-        .base_uri()
-        .ok()
-        .flatten()
-        .and_then(|uri| web_sys::Url::new(&uri).ok())
-        .map(|url| url.pathname().trim_end_matches('/').to_string())
-        .unwrap_or_default()
 }

@@ -20,3 +20,19 @@ thread_local! {
 pub fn base_path() -> String {
     BASE_PATH.with(Clone::clone)
 }
+
+/// The address bar's path and query (`/console/households`, `?offset=20`), for sending a
+/// signed-out visitor through sign-in and back.
+pub fn current_location() -> (String, String) {
+    let location = web_sys::window().map(|w| w.location());
+    let read = |part: fn(&web_sys::Location) -> Result<String, wasm_bindgen::JsValue>| {
+        location
+            .as_ref()
+            .and_then(|l| part(l).ok())
+            .unwrap_or_default()
+    };
+    (
+        read(web_sys::Location::pathname),
+        read(web_sys::Location::search),
+    )
+}
