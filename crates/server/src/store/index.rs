@@ -42,7 +42,7 @@ const TITLE_WEIGHT: f64 = 2.0;
 const BODY_WEIGHT: f64 = 1.0;
 
 /// A short value of a record, for filters, sorting and facets.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum Scalar {
     /// true or false.
     Bool(bool),
@@ -50,8 +50,24 @@ pub enum Scalar {
     Int(i64),
     /// Another number.
     Float(f64),
-    /// A string of at most [`MAX_VALUE_LEN`] bytes.
-    Str(Box<str>),
+    /// A string of at most [`MAX_VALUE_LEN`] bytes, shared by a column's dictionary and its
+    /// lookup table.
+    Str(Arc<str>),
+}
+
+/// Equal as facets count them: floats by their bits, so equality and hashing agree.
+impl PartialEq for Scalar {
+    fn eq(&self, other: &Scalar) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Scalar {}
+
+impl std::hash::Hash for Scalar {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state);
+    }
 }
 
 impl Scalar {
@@ -134,7 +150,7 @@ struct Posting {
     body: u16,
 }
 
-/// One indexed record.
+/// One indexed record: what a write needs to undo its entries, and what visibility needs.
 #[derive(Debug)]
 pub struct Doc {
     /// Its collection.
@@ -146,22 +162,154 @@ pub struct Doc {
     /// Whether callers without `admin` or `expert` may see it by its own fields (the parent
     /// decides for children that read as their parent).
     pub own_visible: bool,
-    /// Its status is `deleted`.
-    pub deleted: bool,
+    terms: Vec<u32>,
+    fields: Vec<u16>,
+}
+
+/// What every pass over a search's hits reads of a record, in one dense array indexed by record
+/// id: the pass then reads memory in order instead of following each record's allocation.
+#[derive(Clone, Copy, Debug, Default)]
+struct Meta {
+    /// The collection's position in `COLLECTIONS` plus one; 0 where no record is indexed.
+    collection: u8,
     title_len: u32,
     body_len: u32,
-    terms: Vec<u32>,
-    values: Vec<(u16, Scalar)>,
+}
+
+/// A collection as the index numbers it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CollectionNumber(u8);
+
+const ABSENT: u32 = u32::MAX;
+
+/// The distinct values of one field, each with a small id; a value is kept while a record
+/// holds it.
+#[derive(Default)]
+struct Dictionary {
+    values: Vec<Scalar>,
+    holders: Vec<u32>,
+    ids: HashMap<Scalar, u32>,
+    free: Vec<u32>,
+}
+
+impl Dictionary {
+    fn intern(&mut self, value: Scalar) -> u32 {
+        if let Some(id) = self.ids.get(&value) {
+            self.holders[*id as usize] += 1;
+            return *id;
+        }
+        let id = match self.free.pop() {
+            Some(id) => {
+                self.values[id as usize] = value.clone();
+                self.holders[id as usize] = 1;
+                id
+            }
+            None => {
+                self.values.push(value.clone());
+                self.holders.push(1);
+                (self.values.len() - 1) as u32
+            }
+        };
+        self.ids.insert(value, id);
+        id
+    }
+
+    fn release(&mut self, id: u32) {
+        let holders = &mut self.holders[id as usize];
+        *holders -= 1;
+        if *holders == 0 {
+            self.ids.remove(&self.values[id as usize]);
+            self.free.push(id);
+        }
+    }
+}
+
+/// One field's values for every record: filters, sorting and facets read a record's value id
+/// from one array, and decide or count per distinct value rather than per record.
+#[derive(Default)]
+pub struct Column {
+    /// By record id: the id of its first value, or `ABSENT`.
+    first: Vec<u32>,
+    /// Records holding a list: the ids of the values after the first, in order.
+    rest: HashMap<u32, Vec<u32>>,
+    dictionary: Dictionary,
+}
+
+impl Column {
+    fn add(&mut self, rid: u32, value: Scalar) -> bool {
+        let id = self.dictionary.intern(value);
+        if self.first.len() <= rid as usize {
+            self.first.resize(rid as usize + 1, ABSENT);
+        }
+        let first = &mut self.first[rid as usize];
+        if *first == ABSENT {
+            *first = id;
+            true
+        } else {
+            self.rest.entry(rid).or_default().push(id);
+            false
+        }
+    }
+
+    fn remove(&mut self, rid: u32) {
+        let Some(first) = self.first.get_mut(rid as usize) else {
+            return;
+        };
+        let id = std::mem::replace(first, ABSENT);
+        if id != ABSENT {
+            self.dictionary.release(id);
+        }
+        for id in self.rest.remove(&rid).unwrap_or_default() {
+            self.dictionary.release(id);
+        }
+    }
+
+    /// The id of record `rid`'s first value.
+    pub fn first(&self, rid: u32) -> Option<u32> {
+        self.first
+            .get(rid as usize)
+            .copied()
+            .filter(|id| *id != ABSENT)
+    }
+
+    /// The ids of every value of record `rid`, in order.
+    pub fn ids(&self, rid: u32) -> impl Iterator<Item = u32> + '_ {
+        let rest = if self.rest.is_empty() {
+            None
+        } else {
+            self.rest.get(&rid)
+        };
+        self.first(rid)
+            .into_iter()
+            .chain(rest.into_iter().flatten().copied())
+    }
+
+    /// Whether some record holds more than one value.
+    pub fn has_lists(&self) -> bool {
+        !self.rest.is_empty()
+    }
+
+    /// The value with id `id`.
+    pub fn value(&self, id: u32) -> &Scalar {
+        &self.dictionary.values[id as usize]
+    }
+
+    /// How many value ids there are (some may be free).
+    pub fn ids_len(&self) -> usize {
+        self.dictionary.values.len()
+    }
 }
 
 /// The whole index.
 pub struct Index {
     docs: Vec<Option<Doc>>,
+    meta: Vec<Meta>,
     by_urn: HashMap<Arc<str>, u32>,
     term_ids: HashMap<Box<str>, u32>,
     postings: Vec<Vec<Posting>>,
     field_ids: HashMap<Box<str>, u16>,
     field_names: Vec<Box<str>>,
+    columns: Vec<Column>,
     count: u64,
     title_total: u64,
     body_total: u64,
@@ -172,11 +320,13 @@ impl Default for Index {
     fn default() -> Self {
         Index {
             docs: Vec::new(),
+            meta: Vec::new(),
             by_urn: HashMap::new(),
             term_ids: HashMap::new(),
             postings: Vec::new(),
             field_ids: HashMap::new(),
             field_names: Vec::new(),
+            columns: Vec::new(),
             count: 0,
             title_total: 0,
             body_total: 0,
@@ -255,6 +405,7 @@ impl Index {
         let id = self.field_ids.len() as u16;
         self.field_ids.insert(field.into(), id);
         self.field_names.push(field.into());
+        self.columns.push(Column::default());
         id
     }
 
@@ -345,13 +496,25 @@ impl Index {
         }
         let mut values = Vec::new();
         self.values("", doc, &mut values, 0);
+        let mut fields = Vec::new();
+        for (field, value) in values {
+            if self.columns[field as usize].add(rid, value) {
+                fields.push(field);
+            }
+        }
         let urn: Option<Arc<str>> = doc["urn"].as_str().map(Arc::from);
         if let Some(urn) = &urn {
             self.by_urn.insert(urn.clone(), rid);
         }
         if self.docs.len() <= rid as usize {
             self.docs.resize_with(rid as usize + 1, || None);
+            self.meta.resize(rid as usize + 1, Meta::default());
         }
+        self.meta[rid as usize] = Meta {
+            collection: Self::number(collection).0,
+            title_len,
+            body_len,
+        };
         self.count += 1;
         self.title_total += u64::from(title_len);
         self.body_total += u64::from(body_len);
@@ -360,11 +523,8 @@ impl Index {
             urn,
             parent: parent.map(Arc::from),
             own_visible: own_visibility(collection.read_rule, doc),
-            deleted: doc["status"] == "deleted",
-            title_len,
-            body_len,
             terms,
-            values,
+            fields,
         });
     }
 
@@ -382,14 +542,31 @@ impl Index {
                 list.remove(at);
             }
         }
+        for field in &doc.fields {
+            self.columns[*field as usize].remove(rid);
+        }
+        let meta = std::mem::take(&mut self.meta[rid as usize]);
         if let Some(urn) = &doc.urn {
             if self.by_urn.get(urn) == Some(&rid) {
                 self.by_urn.remove(urn);
             }
         }
         self.count -= 1;
-        self.title_total -= u64::from(doc.title_len);
-        self.body_total -= u64::from(doc.body_len);
+        self.title_total -= u64::from(meta.title_len);
+        self.body_total -= u64::from(meta.body_len);
+    }
+
+    /// The number of `collection`.
+    pub fn number(collection: &Collection) -> CollectionNumber {
+        let at = COLLECTIONS.iter().position(|c| c.path == collection.path);
+        CollectionNumber(at.map_or(0, |at| at as u8 + 1))
+    }
+
+    /// Whether record `rid` is indexed and belongs to the collection numbered `number`.
+    pub fn is_in(&self, rid: u32, number: CollectionNumber) -> bool {
+        self.meta
+            .get(rid as usize)
+            .is_some_and(|meta| meta.collection != 0 && meta.collection == number.0)
     }
 
     /// The record `rid`, if indexed.
@@ -441,14 +618,9 @@ impl Index {
 
     /// Every record id of `collection`, ascending.
     pub fn all_of(&self, collection: &Collection) -> Vec<u32> {
-        self.docs
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| {
-                d.as_ref()
-                    .is_some_and(|d| d.collection.path == collection.path)
-            })
-            .map(|(rid, _)| rid as u32)
+        let number = Self::number(collection);
+        (0..self.meta.len() as u32)
+            .filter(|rid| self.is_in(*rid, number))
             .collect()
     }
 
@@ -483,7 +655,7 @@ impl Index {
         let mut cursors = vec![0usize; lists.len()];
         rids.iter()
             .map(|rid| {
-                let Some(doc) = self.doc(*rid) else {
+                let Some(doc) = self.meta.get(*rid as usize).filter(|m| m.collection != 0) else {
                     return 0.0;
                 };
                 let mut score = 0.0;
@@ -508,43 +680,31 @@ impl Index {
             .collect()
     }
 
-    /// Whether record `doc` has a value at `field`, or under it (`geographic_context:*`).
-    pub fn has_field(&self, doc: &Doc, field: &str) -> bool {
-        doc.values.iter().any(|(id, _)| {
-            let name = &self.field_names[*id as usize];
-            name.as_ref() == field
-                || (name.starts_with(field) && name.as_bytes().get(field.len()) == Some(&b'.'))
-        })
+    /// The column of `field` (a dotted path), if some record has had a value there.
+    pub fn column(&self, field: &str) -> Option<&Column> {
+        self.field_ids
+            .get(field)
+            .map(|id| &self.columns[*id as usize])
     }
 
-    /// The id of a field name, resolved once per search rather than once per record.
-    pub fn known_field(&self, field: &str) -> Option<u16> {
-        self.field_ids.get(field).copied()
-    }
-
-    /// The values of the field with id `id` of record `doc` (none for an unknown field).
-    pub fn values_by_id<'a>(
-        &'a self,
-        doc: &'a Doc,
-        id: Option<u16>,
-    ) -> impl Iterator<Item = &'a Scalar> + 'a {
-        doc.values
+    /// The columns of `field` and of every field under it (`geographic_context:*`).
+    pub fn columns_under(&self, field: &str) -> Vec<&Column> {
+        self.field_names
             .iter()
-            .filter(move |(f, _)| Some(*f) == id)
-            .map(|(_, v)| v)
+            .zip(&self.columns)
+            .filter(|(name, _)| {
+                name.as_ref() == field
+                    || (name.starts_with(field) && name.as_bytes().get(field.len()) == Some(&b'.'))
+            })
+            .map(|(_, column)| column)
+            .collect()
     }
 
-    /// The values of `field` (a dotted path) of record `rid`.
-    pub fn values_of<'a>(
-        &'a self,
-        doc: &'a Doc,
-        field: &str,
-    ) -> impl Iterator<Item = &'a Scalar> + 'a {
-        let id = self.field_ids.get(field).copied();
-        doc.values
-            .iter()
-            .filter(move |(f, _)| Some(*f) == id)
-            .map(|(_, v)| v)
+    /// The values of `field` (a dotted path) of record `rid`, in order.
+    pub fn values_of(&self, rid: u32, field: &str) -> Vec<&Scalar> {
+        self.column(field)
+            .map(|column| column.ids(rid).map(|id| column.value(id)).collect())
+            .unwrap_or_default()
     }
 
     /// How many records are indexed.
@@ -605,8 +765,7 @@ mod tests {
             "a title match weighs more: {scores:?}"
         );
         assert!(!index.doc(3).unwrap().own_visible);
-        let year: Vec<&Scalar> = index.values_of(index.doc(1).unwrap(), "year").collect();
-        assert_eq!(year, [&Scalar::Int(2001)]);
+        assert_eq!(index.values_of(1, "year"), [&Scalar::Int(2001)]);
         index.put(
             1,
             &ARTICLES,
@@ -614,10 +773,40 @@ mod tests {
             &json!({"title": "Zinc", "status": "active"}),
         );
         assert_eq!(index.matching(&q), Some(vec![2, 3]));
+        assert_eq!(index.values_of(1, "year"), Vec::<&Scalar>::new());
         index.remove(2);
         assert_eq!(index.matching(&q), Some(vec![3]));
         assert_eq!(index.len(), 2);
         assert_eq!(index.matching(&["absent".into()]), Some(vec![]));
         assert_eq!(index.matching(&[]), None);
+    }
+
+    #[test]
+    fn columns_keep_lists_in_order_and_reuse_values_no_record_holds() {
+        let text = |s: &str| Scalar::Str(s.into());
+        let mut index = Index::default();
+        let article =
+            |keywords: Value| json!({"title": "T", "status": "active", "keywords": keywords});
+        index.put(1, &ARTICLES, None, &article(json!(["x", "y", "x"])));
+        index.put(2, &ARTICLES, None, &article(json!(["y"])));
+        assert_eq!(
+            index.values_of(1, "keywords"),
+            [&text("x"), &text("y"), &text("x")]
+        );
+        let keywords = index.column("keywords").unwrap();
+        assert!(keywords.has_lists());
+        assert_eq!(keywords.ids_len(), 2, "one id per distinct value");
+
+        index.put(1, &ARTICLES, None, &article(json!(["z"])));
+        assert_eq!(index.values_of(1, "keywords"), [&text("z")]);
+        assert_eq!(index.values_of(2, "keywords"), [&text("y")]);
+        assert_eq!(
+            index.column("keywords").unwrap().ids_len(),
+            2,
+            "z took the id x left"
+        );
+        index.remove(2);
+        assert_eq!(index.values_of(2, "keywords"), Vec::<&Scalar>::new());
+        assert_eq!(index.all_of(&ARTICLES), [1]);
     }
 }

@@ -8,7 +8,7 @@ use larder_contract::Collection;
 use rusqlite::params_from_iter;
 use serde_json::Value;
 
-use super::index::{Doc, FacetKey, Index, Scalar};
+use super::index::{Column, Index, Scalar};
 use super::{Store, Viewer};
 
 /// One `fq` filter, already parsed.
@@ -116,79 +116,159 @@ fn year_of(text: &str) -> Option<f64> {
         .flatten()
 }
 
-/// A filter with its field resolved and its bounds parsed, once per search rather than once
-/// per record.
-enum Compiled<'q> {
+/// What a filter asks of one value, its bounds parsed once per search.
+enum Test<'q> {
     Equals {
-        id: Option<u16>,
         value: &'q str,
         number: Option<f64>,
     },
-    Exists {
-        field: &'q str,
-    },
     /// Numeric bounds (open sides infinite): a date compares by its year.
     NumericRange {
-        id: Option<u16>,
         low: f64,
         high: f64,
     },
     TextRange {
-        id: Option<u16>,
         low: Option<&'q str>,
         high: Option<&'q str>,
     },
 }
 
-impl<'q> Compiled<'q> {
-    fn new(index: &Index, filter: &'q Filter) -> Compiled<'q> {
-        match filter {
-            Filter::Equals { field, value } => Compiled::Equals {
-                id: index.known_field(field),
-                value,
-                number: value.parse::<f64>().ok(),
-            },
-            Filter::Exists { field } => Compiled::Exists { field },
-            Filter::Range { field, low, high } => {
-                let id = index.known_field(field);
-                let parse = |bound: &Option<String>, open: f64| match bound {
-                    None => Some(open),
-                    Some(text) => text.parse::<f64>().ok(),
-                };
-                match (parse(low, f64::NEG_INFINITY), parse(high, f64::INFINITY)) {
-                    (Some(low), Some(high)) => Compiled::NumericRange { id, low, high },
-                    _ => Compiled::TextRange {
-                        id,
-                        low: low.as_deref(),
-                        high: high.as_deref(),
-                    },
-                }
-            }
-        }
-    }
-
-    fn matches(&self, index: &Index, doc: &Doc) -> bool {
+impl Test<'_> {
+    fn accepts(&self, value: &Scalar) -> bool {
         match self {
-            Compiled::Equals { id, value, number } => index
-                .values_by_id(doc, *id)
-                .any(|v| v.as_text() == *value || number.is_some_and(|n| v.as_number() == Some(n))),
-            Compiled::Exists { field } => index.has_field(doc, field),
+            Test::Equals {
+                value: wanted,
+                number,
+            } => value.as_text() == *wanted || number.is_some_and(|n| value.as_number() == Some(n)),
             // `publication_year:[2000 TO 2010]` over production's `YYYY-MM-DD` years.
-            Compiled::NumericRange { id, low, high } => index.values_by_id(doc, *id).any(|v| {
-                let n = match v {
+            Test::NumericRange { low, high } => {
+                let n = match value {
                     Scalar::Str(s) => year_of(s),
                     other => other.as_number(),
                 };
                 n.is_some_and(|n| n >= *low && n <= *high)
-            }),
-            Compiled::TextRange { id, low, high } => index.values_by_id(doc, *id).any(|v| {
-                let Scalar::Str(s) = v else {
+            }
+            Test::TextRange { low, high } => {
+                let Scalar::Str(s) = value else {
                     return false;
                 };
                 low.is_none_or(|l| s.as_ref() >= l) && high.is_none_or(|h| s.as_ref() <= h)
-            }),
+            }
         }
     }
+}
+
+const UNDECIDED: u8 = 0;
+const ACCEPTED: u8 = 1;
+const REFUSED: u8 = 2;
+
+/// A filter with its column resolved once per search. Each distinct value is tested once and
+/// the answer remembered by value id, so records sharing a value cost one array read.
+enum Compiled<'i, 'q> {
+    Values {
+        column: Option<&'i Column>,
+        test: Test<'q>,
+        decided: Vec<u8>,
+    },
+    Exists {
+        columns: Vec<&'i Column>,
+    },
+}
+
+impl<'i, 'q> Compiled<'i, 'q> {
+    fn new(index: &'i Index, filter: &'q Filter) -> Compiled<'i, 'q> {
+        let (field, test) = match filter {
+            Filter::Equals { field, value } => (
+                field,
+                Test::Equals {
+                    value,
+                    number: value.parse::<f64>().ok(),
+                },
+            ),
+            Filter::Exists { field } => {
+                return Compiled::Exists {
+                    columns: index.columns_under(field),
+                }
+            }
+            Filter::Range { field, low, high } => {
+                let parse = |bound: &Option<String>, open: f64| match bound {
+                    None => Some(open),
+                    Some(text) => text.parse::<f64>().ok(),
+                };
+                let test = match (parse(low, f64::NEG_INFINITY), parse(high, f64::INFINITY)) {
+                    (Some(low), Some(high)) => Test::NumericRange { low, high },
+                    _ => Test::TextRange {
+                        low: low.as_deref(),
+                        high: high.as_deref(),
+                    },
+                };
+                (field, test)
+            }
+        };
+        let column = index.column(field);
+        Compiled::Values {
+            column,
+            test,
+            decided: vec![UNDECIDED; column.map_or(0, Column::ids_len)],
+        }
+    }
+
+    fn matches(&mut self, rid: u32) -> bool {
+        match self {
+            Compiled::Values { column: None, .. } => false,
+            Compiled::Values {
+                column: Some(column),
+                test,
+                decided,
+            } => column.ids(rid).any(|id| {
+                let answer = &mut decided[id as usize];
+                if *answer == UNDECIDED {
+                    *answer = if test.accepts(column.value(id)) {
+                        ACCEPTED
+                    } else {
+                        REFUSED
+                    };
+                }
+                *answer == ACCEPTED
+            }),
+            Compiled::Exists { columns } => columns.iter().any(|c| c.first(rid).is_some()),
+        }
+    }
+}
+
+/// How many hits carry each value of `column` (a value counted once per hit), most first.
+fn facet_counts<'i>(column: &'i Column, hits: &[u32], limit: u32) -> Vec<(&'i Scalar, u64)> {
+    let mut counts = vec![0u64; column.ids_len()];
+    if column.has_lists() {
+        let mut seen: Vec<u32> = Vec::new();
+        for rid in hits {
+            seen.clear();
+            for id in column.ids(*rid) {
+                if !seen.contains(&id) {
+                    seen.push(id);
+                    counts[id as usize] += 1;
+                }
+            }
+        }
+    } else {
+        for id in hits.iter().filter_map(|rid| column.first(*rid)) {
+            counts[id as usize] += 1;
+        }
+    }
+    let mut values: Vec<(&Scalar, u64)> = counts
+        .iter()
+        .enumerate()
+        .filter(|(_, count)| **count > 0)
+        .map(|(id, count)| (column.value(id as u32), *count))
+        .collect();
+    values.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.order(b.0)));
+    values.truncate(limit as usize);
+    values
+}
+
+/// The first value of record `rid` in `column`.
+fn first_value(rid: u32, column: Option<&Column>) -> Option<&Scalar> {
+    column.and_then(|c| c.first(rid).map(|id| c.value(id)))
 }
 
 /// Missing values last, then SQLite's order of values.
@@ -215,56 +295,54 @@ impl Store {
             .matching(&query.terms)
             .unwrap_or_else(|| index.all_of(query.collection));
         let parent = query.parent.as_deref();
-        let filters: Vec<Compiled> = query
+        let number = Index::number(query.collection);
+        let mut filters: Vec<Compiled> = query
             .filters
             .iter()
             .map(|f| Compiled::new(index, f))
             .collect();
-        let hits: Vec<u32> = candidates
-            .into_iter()
-            .filter(|rid| {
-                let Some(doc) = index.doc(*rid) else {
-                    return false;
+        let mut hits: Vec<u32> = Vec::new();
+        'hits: for rid in candidates {
+            if !index.is_in(rid, number) {
+                continue;
+            }
+            if parent.is_some() || query.viewer != Viewer::Curator {
+                let Some(doc) = index.doc(rid) else {
+                    continue;
                 };
-                doc.collection.path == query.collection.path
-                    && parent.is_none_or(|p| doc.parent.as_deref() == Some(p))
-                    && (query.viewer == Viewer::Curator || index.publicly_visible(doc))
-                    && filters.iter().all(|f| f.matches(index, doc))
-            })
-            .collect();
-        let total = hits.len() as u64;
-
-        let mut facets = Vec::with_capacity(query.facets.len());
-        for field in &query.facets {
-            let id = index.known_field(field);
-            let mut counts: HashMap<FacetKey, (&Scalar, u64)> = HashMap::new();
-            let mut seen: Vec<FacetKey> = Vec::new();
-            for rid in &hits {
-                let Some(doc) = index.doc(*rid) else { continue };
-                seen.clear();
-                for value in index.values_by_id(doc, id) {
-                    let key = value.key();
-                    if seen.contains(&key) {
-                        continue;
-                    }
-                    seen.push(key);
-                    counts.entry(key).or_insert((value, 0)).1 += 1;
+                if parent.is_some_and(|p| doc.parent.as_deref() != Some(p))
+                    || (query.viewer != Viewer::Curator && !index.publicly_visible(doc))
+                {
+                    continue;
                 }
             }
-            let mut values: Vec<(&Scalar, u64)> = counts.into_values().collect();
-            values.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.order(b.0)));
-            values.truncate(query.facet_limit as usize);
-            facets.push((
-                field.clone(),
-                values
+            for filter in &mut filters {
+                if !filter.matches(rid) {
+                    continue 'hits;
+                }
+            }
+            hits.push(rid);
+        }
+        let total = hits.len() as u64;
+
+        let facets = query
+            .facets
+            .iter()
+            .map(|field| {
+                let values = index
+                    .column(field)
+                    .map(|column| facet_counts(column, &hits, query.facet_limit))
+                    .unwrap_or_default();
+                let values = values
                     .into_iter()
                     .map(|(value, count)| FacetValue {
                         value: value.to_json(),
                         count,
                     })
-                    .collect(),
-            ));
-        }
+                    .collect();
+                (field.clone(), values)
+            })
+            .collect();
 
         let scored = !query.terms.is_empty();
         let sort: Vec<SortKey> = if query.sort.is_empty() && scored {
@@ -272,20 +350,17 @@ impl Store {
         } else {
             query.sort.clone()
         };
-        let sort_ids: Vec<Option<u16>> = sort
+        let sort_columns: Vec<Option<&Column>> = sort
             .iter()
             .map(|key| match key {
                 SortKey::Score => None,
-                SortKey::Field { field, .. } => index.known_field(field),
+                SortKey::Field { field, .. } => index.column(field),
             })
             .collect();
-        let natural: Vec<Option<u16>> = match query.natural_order {
+        let natural: Vec<Option<&Column>> = match query.natural_order {
             NaturalOrder::Insertion => vec![],
-            NaturalOrder::Sequence => vec![index.known_field("sequence_no")],
-            NaturalOrder::Page => vec![
-                index.known_field("page_no"),
-                index.known_field("sequence_no"),
-            ],
+            NaturalOrder::Sequence => vec![index.column("sequence_no")],
+            NaturalOrder::Page => vec![index.column("page_no"), index.column("sequence_no")],
         };
         // Relevance is computed for every hit only when it orders them; otherwise for the page.
         let ranks_by_score = sort.contains(&SortKey::Score);
@@ -294,46 +369,32 @@ impl Store {
         } else {
             vec![0.0; hits.len()]
         };
-        let first_value = |rid: u32, id: Option<u16>| {
-            index
-                .doc(rid)
-                .and_then(|doc| index.values_by_id(doc, id).next())
-        };
-        let first_field = match sort.first() {
-            Some(SortKey::Field { .. }) => Some(sort_ids[0]),
+        let first_column = match sort.first() {
+            Some(SortKey::Field { .. }) => sort_columns[0],
             _ => None,
         };
         let mut ranked: Vec<Ranked> = hits
             .iter()
             .zip(scores)
-            .map(|(rid, score)| {
-                (
-                    *rid,
-                    score,
-                    first_field.and_then(|id| first_value(*rid, id)),
-                )
-            })
+            .map(|(rid, score)| (*rid, score, first_value(*rid, first_column)))
             .collect();
         let compare = |a: &Ranked, b: &Ranked| -> Ordering {
-            if index.doc(a.0).is_none() || index.doc(b.0).is_none() {
-                return a.0.cmp(&b.0);
-            }
             let mut order = Ordering::Equal;
             for (at, key) in sort.iter().enumerate() {
                 order = order.then_with(|| match key {
                     SortKey::Score => b.1.total_cmp(&a.1),
                     SortKey::Field { descending, .. } if at == 0 => by_value(a.2, b.2, *descending),
                     SortKey::Field { descending, .. } => by_value(
-                        first_value(a.0, sort_ids[at]),
-                        first_value(b.0, sort_ids[at]),
+                        first_value(a.0, sort_columns[at]),
+                        first_value(b.0, sort_columns[at]),
                         *descending,
                     ),
                 });
             }
             if sort.is_empty() {
-                for id in &natural {
+                for column in &natural {
                     order = order.then_with(|| {
-                        by_value(first_value(a.0, *id), first_value(b.0, *id), false)
+                        by_value(first_value(a.0, *column), first_value(b.0, *column), false)
                     });
                 }
             }
@@ -341,7 +402,9 @@ impl Store {
         };
         let start = (query.offset as usize).min(ranked.len());
         let end = start.saturating_add(query.limit as usize).min(ranked.len());
-        if end > start {
+        // Hits come in record order, which is the insertion order: nothing to sort then.
+        let in_record_order = sort.is_empty() && natural.is_empty();
+        if end > start && !in_record_order {
             if end < ranked.len() {
                 ranked.select_nth_unstable_by(end, compare);
                 ranked.truncate(end);
