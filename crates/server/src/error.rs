@@ -8,6 +8,7 @@ use axum::Json;
 use larder_contract::{ErrorBody, ErrorEnvelope, ErrorKind};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
+use std::sync::Arc;
 
 /// What an answer needs to know about the request it answers.
 #[derive(Clone, Debug)]
@@ -205,9 +206,41 @@ impl IntoResponse for ApiError {
 /// A success: `{"help", "success": true, "result"}`.
 pub struct Envelope<T>(pub T);
 
+/// The envelope's fields in the order a JSON object of them is written (by name), serialised
+/// straight from the result rather than through a copy of it as a `Value`.
+#[derive(Serialize)]
+struct EnvelopeBody<'a, T> {
+    help: String,
+    result: &'a T,
+    success: bool,
+}
+
 impl<T: Serialize> IntoResponse for Envelope<T> {
     fn into_response(self) -> Response {
-        Json(json!({ "help": help_url(), "success": true, "result": self.0 })).into_response()
+        Json(EnvelopeBody {
+            help: help_url(),
+            result: &self.0,
+            success: true,
+        })
+        .into_response()
+    }
+}
+
+/// A success whose result is JSON text already (a record from the cache of presented records).
+pub struct RawEnvelope(pub Arc<str>);
+
+impl IntoResponse for RawEnvelope {
+    fn into_response(self) -> Response {
+        let help = serde_json::to_string(&help_url()).unwrap_or_else(|_| "\"\"".into());
+        let body = format!(r#"{{"help":{help},"result":{},"success":true}}"#, self.0);
+        (
+            [(
+                axum::http::header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            )],
+            body,
+        )
+            .into_response()
     }
 }
 

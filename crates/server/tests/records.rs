@@ -561,3 +561,56 @@ async fn every_key_outside_an_allow_list_is_refused_key_by_key() {
     assert!(cells > 60, "{cells}");
     server.stop().await;
 }
+
+/// GET answers from a cache of presented records; every write must show in the next read.
+#[tokio::test]
+async fn a_read_after_a_write_shows_it() {
+    let server = TestServer::demo().await;
+    let admin = server.login("admin", "admin-demo").await;
+    let noah = server.login("noah", "noah-demo").await;
+    let article = "articles/vitamin-d-bone-health";
+    for token in [&admin, &noah] {
+        let read = server.call("GET", article, Some(token), None).await;
+        assert_eq!(read.status, 200, "{}", read.body);
+    }
+    let patched = server
+        .call(
+            "PATCH",
+            article,
+            Some(&admin),
+            Some(json!({"title": "Changed"})),
+        )
+        .await;
+    assert_eq!(patched.status, 200, "{}", patched.body);
+    for token in [&admin, &noah] {
+        let read = server.call("GET", article, Some(token), None).await;
+        assert_eq!(read.body["result"]["title"], "Changed");
+    }
+
+    let deleted = server.call("DELETE", article, Some(&admin), None).await;
+    assert_eq!(deleted.status, 200, "{}", deleted.body);
+    for token in [&admin, &noah] {
+        let read = server.call("GET", article, Some(token), None).await;
+        assert_error(&read, 404, "resource/not_found");
+    }
+
+    // A write to another record (an artifact) shows in its parent's embedded list.
+    let guide = "guides/eat-well-2024";
+    let before = server.call("GET", guide, Some(&admin), None).await;
+    let count = before.body["result"]["artifacts"].as_array().unwrap().len();
+    let created = server
+        .call(
+            "POST",
+            "artifacts",
+            Some(&admin),
+            Some(json!({"parent_urn": "urn:guide:eat-well-2024", "title": "Link", "file_url": "https://example.org/x.pdf", "file_type": "application/pdf", "file_size": 5})),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let after = server.call("GET", guide, Some(&admin), None).await;
+    assert_eq!(
+        after.body["result"]["artifacts"].as_array().unwrap().len(),
+        count + 1
+    );
+    server.stop().await;
+}

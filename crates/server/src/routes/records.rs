@@ -8,11 +8,14 @@ use larder_contract::validate::Extra;
 use larder_contract::Collection;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::sync::Arc;
 
 use super::children::{check_update, link_parent};
 use super::{blocking, find, present, require, viewer, Page};
 use crate::auth::Caller;
-use crate::error::{ApiError, ApiResult, Created, Envelope, JsonBody, PathParams, QueryParams};
+use crate::error::{
+    ApiError, ApiResult, Created, Envelope, JsonBody, PathParams, QueryParams, RawEnvelope,
+};
 use crate::model::{self, rules};
 use crate::store::{now, ChildOrder, Viewer};
 use crate::{SharedState, Wire};
@@ -99,17 +102,35 @@ pub async fn artifacts_of(
     .await
 }
 
-/// `GET {collection}/{identifier}`.
+/// `GET {collection}/{identifier}`: from the cache of presented records when no write has
+/// happened since the record was last read.
 pub async fn get(
     collection: &'static Collection,
     State(state): State<SharedState>,
     caller: Caller,
     PathParams(identifier): PathParams<String>,
-) -> ApiResult<Envelope<Value>> {
+) -> ApiResult<RawEnvelope> {
     let viewer = viewer(caller.require()?);
+    let cache = state.store.presented();
+    if let Some(json) = cache.get(collection.path, viewer, &identifier) {
+        return Ok(RawEnvelope(json));
+    }
     blocking(move || {
+        let cache = state.store.presented();
+        let generation = cache.generation();
         let row = find(&state, collection, &identifier, viewer)?;
-        Ok(Envelope(present(&state, collection, row.doc, viewer)?))
+        let record = present(&state, collection, row.doc, viewer)?;
+        let json: Arc<str> = serde_json::to_string(&record)
+            .map_err(ApiError::internal)?
+            .into();
+        cache.put(
+            generation,
+            collection.path,
+            viewer,
+            &identifier,
+            json.clone(),
+        );
+        Ok(RawEnvelope(json))
     })
     .await
 }

@@ -5,6 +5,7 @@
 
 mod households;
 pub mod index;
+mod presented;
 mod records;
 mod search;
 
@@ -16,6 +17,7 @@ use rusqlite::Connection;
 
 pub use households::{Households, MemberOrder};
 pub use index::Index;
+pub use presented::Presented;
 pub use records::{ChildOrder, RecordRow, Records, Viewer};
 pub use search::{FacetValue, Filter, NaturalOrder, SearchHits, SearchQuery, SortKey};
 
@@ -125,6 +127,7 @@ pub struct Store {
     readers: Arc<Vec<Mutex<Connection>>>,
     next_reader: Arc<AtomicUsize>,
     index: Arc<RwLock<Index>>,
+    presented: Arc<Presented>,
     files: PathBuf,
     // Keeps the artifact folder of an in-memory database alive; it is removed when the last clone drops.
     _temp: Option<Arc<tempfile::TempDir>>,
@@ -165,6 +168,7 @@ impl Store {
             readers: Arc::new(readers),
             next_reader: Arc::new(AtomicUsize::new(0)),
             index: Arc::new(RwLock::new(index)),
+            presented: Arc::new(Presented::default()),
             files,
             _temp: temp,
         })
@@ -188,19 +192,29 @@ impl Store {
         })
     }
 
-    /// Runs `f` with the connection, blocking this thread.
+    /// Runs `f` with the writing connection, blocking this thread. Whatever `f` does may write,
+    /// so the cache of presented records is emptied around it.
     pub fn with<T>(&self, f: impl FnOnce(&mut Connection) -> T) -> T {
-        let mut conn = self
-            .conn
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut conn = self.writer();
+        let _writing = self.presented.writing();
         f(&mut conn)
+    }
+
+    fn writer(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.conn
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Records as `GET` presents them, until the next write.
+    pub fn presented(&self) -> &Presented {
+        &self.presented
     }
 
     /// Runs a read with one of the reading connections (the writer for an in-memory database).
     pub fn read<T>(&self, f: impl FnOnce(&Connection) -> T) -> T {
         if self.readers.is_empty() {
-            return self.with(|conn| f(conn));
+            return f(&self.writer());
         }
         let start = self.next_reader.fetch_add(1, Ordering::Relaxed);
         for offset in 0..self.readers.len() {

@@ -24,7 +24,7 @@ pub struct RecordRow {
 }
 
 /// Which records a caller may see.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Viewer {
     /// `admin` and `expert`: everything.
     Curator,
