@@ -45,8 +45,9 @@ fn main() {
         Some("bench") => bench::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("load") => load::run(&args[1..]),
-        // Internal: the bench runs it in an optimised build.
+        // Internal: the bench runs these in an optimised build.
         Some("bench-decode") => bench::decode_command(&args[1..]),
+        Some("bench-server") => bench::server_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             return;

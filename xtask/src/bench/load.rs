@@ -12,6 +12,8 @@ use super::{median, percentile, Figure};
 
 /// Rounds of the GET load; each figure is the median of the rounds.
 const ROUNDS: usize = 5;
+/// Length of one round of the cold GET load, short enough that no record is read twice.
+const COLD_ROUND: Duration = Duration::from_secs(1);
 /// Sequential searches per query shape: enough for a p99 that is not simply the maximum.
 const SEARCHES: usize = 200;
 /// Concurrent connections of the GET load.
@@ -128,39 +130,105 @@ pub async fn server_figures(origin: &str, articles: &[u8]) -> Result<Vec<Figure>
         );
     }
 
+    // Cold: every request reads a record no request has read before, so the server's cache of
+    // presented records never answers; each round takes its own slice of every article.
+    // In a fixed shuffled order, as the warm load's URN order is: read in insertion order,
+    // SQLite would find each next record on the page it has just read.
+    let mut every = article_identifiers(&http, origin, &token).await?;
+    every.sort_by_cached_key(|id| {
+        let mut hasher = std::hash::DefaultHasher::new();
+        std::hash::Hash::hash(id, &mut hasher);
+        std::hash::Hasher::finish(&hasher)
+    });
+    let every = Arc::new(every);
+    let slice = every.len() / ROUNDS;
+    let mut cold = Vec::new();
+    for round in 0..ROUNDS {
+        let urns = Arc::new(every[round * slice..(round + 1) * slice].to_vec());
+        cold.push(get_load(&http, origin, &token, &urns, COLD_ROUND, false).await?);
+    }
+    let note = format!(
+        "{CONNECTIONS} connections, {ROUNDS} rounds of {} s, each request a record not read before",
+        COLD_ROUND.as_secs()
+    );
+    figures.extend(load_figures("GET record, each read once", &cold, &note));
+
+    // Warm: the same 10,000 records read in turn, as a console's people read the records they
+    // work on; after the first pass the cache answers.
     let urns: Vec<String> = serde_json::from_slice::<Vec<Value>>(articles)?
         .iter()
         .filter_map(|r| r["urn"].as_str().map(str::to_string))
         .collect();
     let urns = Arc::new(urns);
-    let (mut throughput, mut p50s, mut p99s) = (Vec::new(), Vec::new(), Vec::new());
+    let mut warm = Vec::new();
     for _ in 0..ROUNDS {
-        let (rate, p50, p99) = get_load(&http, origin, &token, &urns).await?;
-        throughput.push(rate);
-        p50s.push(p50);
-        p99s.push(p99);
+        warm.push(get_load(&http, origin, &token, &urns, LOAD_ROUND, true).await?);
     }
     let note = format!(
-        "{CONNECTIONS} connections, {ROUNDS} rounds of {} s",
-        LOAD_ROUND.as_secs()
+        "{CONNECTIONS} connections, {ROUNDS} rounds of {} s over {} records",
+        LOAD_ROUND.as_secs(),
+        urns.len()
     );
-    figures.push(Figure::new("GET record: throughput", "req/s", throughput).note(note.clone()));
-    figures.push(Figure::new("GET record under load: p50", "ms", p50s).note(note.clone()));
-    figures.push(Figure::new("GET record under load: p99", "ms", p99s).note(note));
+    figures.extend(load_figures("GET record", &warm, &note));
     Ok(figures)
 }
 
-/// One round: 32 tasks GET records in turn until the round ends; requests per second and the
-/// p50/p99 latency. Any non-200 answer fails the bench.
+/// Throughput, p50 and p99 of load rounds (each `(rate, p50, p99)`).
+fn load_figures(name: &str, rounds: &[(f64, f64, f64)], note: &str) -> Vec<Figure> {
+    let column = |pick: fn(&(f64, f64, f64)) -> f64| rounds.iter().map(pick).collect::<Vec<_>>();
+    vec![
+        Figure::new(format!("{name}: throughput"), "req/s", column(|r| r.0)).note(note),
+        Figure::new(format!("{name} under load: p50"), "ms", column(|r| r.1)).note(note),
+        Figure::new(format!("{name} under load: p99"), "ms", column(|r| r.2)).note(note),
+    ]
+}
+
+/// Every article's identifier, from the listing (1,000 a page).
+async fn article_identifiers(
+    http: &reqwest::Client,
+    origin: &str,
+    token: &str,
+) -> Result<Vec<String>> {
+    let mut identifiers = Vec::new();
+    loop {
+        let page: Value = http
+            .get(format!(
+                "{origin}/api/v1/articles?limit=1000&offset={}",
+                identifiers.len()
+            ))
+            .bearer_auth(token)
+            .send()
+            .await?
+            .error_for_status()?
+            .json()
+            .await?;
+        let page: Vec<String> = page["result"]
+            .as_array()
+            .context("the listing's result is not a list")?
+            .iter()
+            .filter_map(|id| id.as_str().map(str::to_string))
+            .collect();
+        if page.is_empty() {
+            return Ok(identifiers);
+        }
+        identifiers.extend(page);
+    }
+}
+
+/// One round: 32 tasks GET records in turn until the round ends (or, without `wrap`, every
+/// record has been read once); requests per second and the p50/p99 latency. Any non-200 answer
+/// fails the bench.
 async fn get_load(
     http: &reqwest::Client,
     origin: &str,
     token: &str,
     urns: &Arc<Vec<String>>,
+    length: Duration,
+    wrap: bool,
 ) -> Result<(f64, f64, f64)> {
     let next = Arc::new(AtomicU64::new(0));
     let started = Instant::now();
-    let deadline = started + LOAD_ROUND;
+    let deadline = started + length;
     let mut tasks = Vec::new();
     for _ in 0..CONNECTIONS {
         let (http, urns, next) = (http.clone(), urns.clone(), next.clone());
@@ -169,6 +237,9 @@ async fn get_load(
             let mut times = Vec::new();
             while Instant::now() < deadline {
                 let n = next.fetch_add(1, Ordering::Relaxed) as usize;
+                if !wrap && n >= urns.len() {
+                    break;
+                }
                 let urn = &urns[n % urns.len()];
                 let at = Instant::now();
                 let answer = http
