@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use super::Viewer;
 
 /// Entries kept at most; the cache starts again empty when it is full.
-const CAPACITY: usize = 50_000;
+const CAPACITY: usize = 20_000;
 
 type Key = (&'static str, Viewer, Box<str>);
 
