@@ -348,6 +348,33 @@ fn first_load(dist: &Path) -> Result<Vec<Figure>> {
     Ok(figures)
 }
 
+/// Runs an internal xtask command in an optimised build (`--profile server`), its errors shown
+/// as they come; its output.
+fn optimised_xtask(args: &[&str]) -> Result<Vec<u8>> {
+    eprintln!(
+        "$ cargo run --profile server -p xtask -- {}",
+        args.join(" ")
+    );
+    let mut cargo_args = vec![
+        "run",
+        "--quiet",
+        "--profile",
+        "server",
+        "--package",
+        "xtask",
+        "--",
+    ];
+    cargo_args.extend_from_slice(args);
+    let out = command("cargo", &cargo_args)
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .with_context(|| format!("running the optimised {}", args[0]))?;
+    if !out.status.success() {
+        bail!("the optimised {} failed ({})", args[0], out.status);
+    }
+    Ok(out.stdout)
+}
+
 /// Decode runs (natively and in Node).
 const DECODE_RUNS: usize = 15;
 
@@ -357,29 +384,8 @@ const DECODE_RUNS: usize = 15;
 fn decode(bytes: &[u8], file: &Path) -> Result<Vec<Figure>> {
     let path = file.to_str().context("path")?;
     let runs = DECODE_RUNS.to_string();
-    eprintln!("$ cargo run --profile server -p xtask -- bench-decode {path} {runs}");
-    let out = command(
-        "cargo",
-        &[
-            "run",
-            "--quiet",
-            "--profile",
-            "server",
-            "--package",
-            "xtask",
-            "--",
-            "bench-decode",
-            path,
-            &runs,
-        ],
-    )
-    .stderr(std::process::Stdio::inherit())
-    .output()
-    .context("running the optimised decode")?;
-    if !out.status.success() {
-        bail!("the optimised decode failed ({})", out.status);
-    }
-    let native: Value = serde_json::from_slice(&out.stdout)?;
+    let out = optimised_xtask(&["bench-decode", path, &runs])?;
+    let native: Value = serde_json::from_slice(&out)?;
     let parsed = browser(&["parse", path, &runs])?;
     let js = Figure::new(
         "decode 10,000 articles: JSON.parse (Node)",
@@ -409,29 +415,8 @@ fn decode(bytes: &[u8], file: &Path) -> Result<Vec<Figure>> {
 /// throughput it measures (about 3,400 GET/s against 9,000 optimised, same server).
 fn server_figures(origin: &str, articles: &Path) -> Result<Vec<Figure>> {
     let path = articles.to_str().context("path")?;
-    eprintln!("$ cargo run --profile server -p xtask -- bench-server {origin} {path}");
-    let out = command(
-        "cargo",
-        &[
-            "run",
-            "--quiet",
-            "--profile",
-            "server",
-            "--package",
-            "xtask",
-            "--",
-            "bench-server",
-            origin,
-            path,
-        ],
-    )
-    .stderr(std::process::Stdio::inherit())
-    .output()
-    .context("running the optimised load generator")?;
-    if !out.status.success() {
-        bail!("the optimised load generator failed ({})", out.status);
-    }
-    let figures: Vec<Value> = serde_json::from_slice(&out.stdout)?;
+    let out = optimised_xtask(&["bench-server", origin, path])?;
+    let figures: Vec<Value> = serde_json::from_slice(&out)?;
     Ok(figures
         .iter()
         .map(|figure| {

@@ -100,56 +100,42 @@ impl Drop for Writing<'_> {
 mod tests {
     use super::*;
 
+    /// An article `id` as the curator reads it, kept at `generation`, and read back.
+    fn keep(cache: &Presented, generation: u64, id: &str, json: &str) {
+        cache.put(generation, "articles", Viewer::Curator, id, Arc::from(json));
+    }
+
+    fn read(cache: &Presented, viewer: Viewer, id: &str) -> Option<String> {
+        cache
+            .get("articles", viewer, id)
+            .map(|json| json.to_string())
+    }
+
     #[test]
     fn a_write_empties_the_cache_and_refuses_older_reads() {
         let cache = Presented::default();
         let read_before = cache.generation();
-        cache.put(
-            read_before,
-            "articles",
-            Viewer::Curator,
-            "a",
-            Arc::from("{}"),
-        );
-        assert_eq!(
-            cache.get("articles", Viewer::Curator, "a").as_deref(),
-            Some("{}")
-        );
-        assert_eq!(cache.get("articles", Viewer::Public, "a"), None);
+        keep(&cache, read_before, "a", "{}");
+        assert_eq!(read(&cache, Viewer::Curator, "a").as_deref(), Some("{}"));
+        assert_eq!(read(&cache, Viewer::Public, "a"), None, "per viewer");
 
         let write = cache.writing();
-        assert_eq!(cache.get("articles", Viewer::Curator, "a"), None);
-        cache.put(
-            cache.generation(),
-            "articles",
-            Viewer::Curator,
-            "b",
-            Arc::from("{}"),
-        );
+        assert_eq!(read(&cache, Viewer::Curator, "a"), None);
+        keep(&cache, cache.generation(), "b", "{}");
         assert_eq!(
-            cache.get("articles", Viewer::Curator, "b"),
+            read(&cache, Viewer::Curator, "b"),
             None,
             "kept while writing"
         );
         drop(write);
 
-        cache.put(
-            read_before,
-            "articles",
-            Viewer::Curator,
-            "a",
-            Arc::from("{}"),
-        );
+        keep(&cache, read_before, "a", "{}");
         assert_eq!(
-            cache.get("articles", Viewer::Curator, "a"),
+            read(&cache, Viewer::Curator, "a"),
             None,
             "read before the write, kept after it"
         );
-        let now = cache.generation();
-        cache.put(now, "articles", Viewer::Curator, "a", Arc::from("[]"));
-        assert_eq!(
-            cache.get("articles", Viewer::Curator, "a").as_deref(),
-            Some("[]")
-        );
+        keep(&cache, cache.generation(), "a", "[]");
+        assert_eq!(read(&cache, Viewer::Curator, "a").as_deref(), Some("[]"));
     }
 }
