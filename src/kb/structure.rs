@@ -75,8 +75,9 @@ pub fn TextbookStructure(
     }
 }
 
-/// A node: a disclosure (details/summary, so keyboard and screen readers know it) when it has
-/// children; its page range opens its pages.
+/// A node: with children, its title is a disclosure button (`aria-expanded`) that folds them;
+/// its page range opens its pages. Not details/summary: the pages button would then sit inside
+/// the summary, an interactive element within another (axe-core's `nested-interactive`).
 #[component]
 fn TreeNode(
     node: Node,
@@ -86,32 +87,33 @@ fn TreeNode(
     let range = node
         .page_start
         .map(|a| (a, node.last_page().unwrap_or(a).max(a)));
-    let heading = view! {
-        <span class="node-title">{node.title.clone()}</span>
+    let details = view! {
         " " <span class="chip">{node.kind.clone()}</span>
         " " <span class="muted">{pages(&node)}</span>
         {range.map(|(a, b)| view! {
             " " <button type="button" class="link-button" aria-label=tf("Show pages of {title}", &[("title", &node.title)])
-                on:click=move |ev| {
-                    // Inside a summary the click would also fold the node.
-                    ev.prevent_default();
+                on:click=move |_| {
                     selected.set(Some((a, b)));
                     page.set(Some(a));
                 }>{move || t("Pages")}</button>
         })}
     };
     if node.children.is_empty() {
-        view! { <li>{heading}</li> }.into_any()
+        view! { <li><span class="node-title">{node.title.clone()}</span>{details}</li> }.into_any()
     } else {
+        let open = RwSignal::new(true);
         let children = node.children.clone();
         view! {
             <li>
-                <details open>
-                    <summary>{heading}</summary>
-                    <ul>
-                        {children.into_iter().map(|child| view! { <TreeNode node=child selected page/> }).collect_view()}
-                    </ul>
-                </details>
+                <button type="button" class="fold" aria-expanded=move || open.get().to_string()
+                    on:click=move |_| open.update(|open| *open = !*open)>
+                    <span class="fold-mark" aria-hidden="true">{move || if open.get() { "▾" } else { "▸" }}</span>
+                    " " <span class="node-title">{node.title.clone()}</span>
+                </button>
+                {details}
+                <ul hidden=move || !open.get()>
+                    {children.into_iter().map(|child| view! { <TreeNode node=child selected page/> }).collect_view()}
+                </ul>
             </li>
         }
         .into_any()

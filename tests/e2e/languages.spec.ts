@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { goInApp, signIn } from './helpers';
+import { apiToken, createRecord, goInApp, signIn, signInCurator, unique, uploadFile } from './helpers';
 
 // The console in English, Hungarian, Slovenian and Greek: the browser's language chooses, the
 // header switches without a reload, numbers and dates come from the browser's Intl; every page
@@ -185,4 +185,62 @@ test('the Not allowed page, the create-household form and the re-sign-in dialog 
   await page.getByRole('button', { name: 'Create household' }).click();
   await expect(page.getByRole('dialog')).toContainText('Your session has ended');
   await scan(page, 'the re-sign-in dialog');
+});
+
+test("the knowledge base's pages, editors and dialogs pass axe-core (light and dark)", async ({ page, request }) => {
+  test.setTimeout(180_000);
+  // A textbook of its own with a file, so a bulk replace can be made ready without touching the demo one.
+  const token = await apiToken(request);
+  const slug = unique('axe-textbook');
+  await createRecord(request, token, 'textbooks', { urn: slug, title: 'Axe textbook', page_count: 2 });
+  await uploadFile(request, token, `urn:textbook:${slug}`, 'book.txt', Buffer.from('one two three'), 'Axe full text');
+  const replacement = {
+    extractor_name: 'axe',
+    structure_tree: { roots: [{ id: 'c1', title: 'Axe chapter', kind: 'chapter', page_start: 1, page_end: 2, children: [] }] },
+    passages: [
+      { page_no: 1, text: 'Passage one of page one.', char_start: 0, char_end: 24 },
+      { page_no: 1, text: 'Passage two of page one.', char_start: 25, char_end: 49 },
+      { page_no: 2, text: 'Passage of page two.', char_start: 0, char_end: 20 },
+    ],
+  };
+  await signInCurator(page);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const at = (name: string) => `${name} (${scheme})`;
+
+    await goInApp(page, '/records/textbooks');
+    await page.getByRole('link', { name: 'Foundations of Nutrition Science' }).click();
+    const tree = page.getByRole('navigation', { name: 'Table of contents' });
+    await tree.getByRole('button', { name: /^Show pages of / }).nth(2).click();
+    await expect(page.locator('ol.passages > li').first()).toBeVisible();
+    await scan(page, at("a textbook's tree and a page's passages"));
+
+    await goInApp(page, `/records/textbooks/urn:textbook:${slug}`);
+    await page.getByLabel('JSON', { exact: true }).fill(JSON.stringify(replacement));
+    await expect(page.getByText('Ready: 3 passages on 2 pages, a structure tree of 1 node.')).toBeVisible();
+    await scan(page, at('a bulk replace, ready'));
+    await page.getByRole('button', { name: 'Replace…' }).click();
+    await expect(page.getByRole('alertdialog')).toBeVisible();
+    await scan(page, at("the bulk replace's confirmation"));
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('alertdialog')).toHaveCount(0);
+
+    await goInApp(page, '/records/fctables/urn:fctable:nordic-fct-2023');
+    await expect(page.locator('dl.fields')).toBeVisible();
+    await scan(page, at('a food composition table'));
+
+    await goInApp(page, '/records/guides/urn:guide:healthy-plates-children');
+    await page.getByRole('link', { name: 'New guideline' }).click();
+    await expect(page.getByLabel('Rule text')).toBeVisible();
+    await scan(page, at('the new guideline form'));
+
+    await goInApp(page, '/records/articles/urn:article:vitamin-d-bone-health');
+    await expect(page.getByRole('heading', { name: 'Enhance', exact: true })).toBeVisible();
+    await page.getByRole('button', { name: 'Save enhancement' }).click();
+    await expect(page.getByText('Change at least one of the fields')).toBeVisible();
+    await scan(page, at('the enhance panel, with its error'));
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await expect(page.getByRole('button', { name: 'Save changes' })).toBeVisible();
+    await scan(page, at("an article's edit form"));
+  }
 });

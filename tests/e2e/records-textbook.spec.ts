@@ -16,7 +16,17 @@ test("a textbook's tree leads to a page's passages", async ({ page }) => {
   await expect(page.locator('ol.passages')).toContainText('Key terms on this page are listed in the glossary.');
   await screens(page, 'textbook');
 
-  // A chapter's button (inside its summary) opens its pages and leaves the chapter unfolded.
+  // A chapter's title folds and unfolds its sections, from the keyboard too.
+  const chapter = tree.getByRole('button', { name: 'Chapter 1. Macronutrients', exact: true });
+  await expect(chapter).toHaveAttribute('aria-expanded', 'true');
+  await chapter.focus();
+  await page.keyboard.press('Enter');
+  await expect(chapter).toHaveAttribute('aria-expanded', 'false');
+  await expect(tree.getByText('1.2 Proteins and fats')).toBeHidden();
+  await page.keyboard.press('Space');
+  await expect(chapter).toHaveAttribute('aria-expanded', 'true');
+
+  // A chapter's Pages button opens its pages and leaves the chapter unfolded.
   await tree.getByRole('button', { name: 'Show pages of Chapter 1. Macronutrients' }).click();
   await expect(tree.getByText('1.2 Proteins and fats')).toBeVisible();
   await expect(chosen.getByRole('button', { name: '1', exact: true })).toHaveAttribute('aria-pressed', 'true');
