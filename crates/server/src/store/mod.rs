@@ -3,6 +3,7 @@
 //! Durability: WAL with `synchronous = FULL`, so a write is on disk before it is acknowledged
 //! and survives a crash of the process or the machine.
 
+mod column;
 mod households;
 pub mod index;
 mod presented;
