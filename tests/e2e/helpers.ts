@@ -130,3 +130,14 @@ export async function removeHousehold(request: APIRequestContext, username: stri
   if (own.status() === 404) return;
   await request.delete(api(`households/${(await own.json()).result.id}`), { headers });
 }
+
+/** A bulk replace's body: a one-chapter structure tree and three passages on two pages. */
+export const TEXTBOOK_REPLACEMENT = {
+  extractor_name: 'journey',
+  structure_tree: { roots: [{ id: 'c1', title: 'Journey chapter', kind: 'chapter', page_start: 1, page_end: 2, children: [] }] },
+  passages: [
+    { page_no: 1, text: 'Replaced passage one of page one.', char_start: 0, char_end: 33 },
+    { page_no: 1, text: 'Replaced passage two of page one.', char_start: 34, char_end: 67 },
+    { page_no: 2, text: 'Replaced passage of page two.', char_start: 0, char_end: 28 },
+  ],
+};

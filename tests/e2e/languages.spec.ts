@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { apiToken, createRecord, goInApp, signIn, signInCurator, unique, uploadFile } from './helpers';
+import { apiToken, createRecord, goInApp, signIn, signInCurator, TEXTBOOK_REPLACEMENT, unique, uploadFile } from './helpers';
 
 // The console in English, Hungarian, Slovenian and Greek: the browser's language chooses, the
 // header switches without a reload, numbers and dates come from the browser's Intl; every page
@@ -194,15 +194,6 @@ test("the knowledge base's pages, editors and dialogs pass axe-core (light and d
   const slug = unique('axe-textbook');
   await createRecord(request, token, 'textbooks', { urn: slug, title: 'Axe textbook', page_count: 2 });
   await uploadFile(request, token, `urn:textbook:${slug}`, 'book.txt', Buffer.from('one two three'), 'Axe full text');
-  const replacement = {
-    extractor_name: 'axe',
-    structure_tree: { roots: [{ id: 'c1', title: 'Axe chapter', kind: 'chapter', page_start: 1, page_end: 2, children: [] }] },
-    passages: [
-      { page_no: 1, text: 'Passage one of page one.', char_start: 0, char_end: 24 },
-      { page_no: 1, text: 'Passage two of page one.', char_start: 25, char_end: 49 },
-      { page_no: 2, text: 'Passage of page two.', char_start: 0, char_end: 20 },
-    ],
-  };
   await signInCurator(page);
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
@@ -216,7 +207,7 @@ test("the knowledge base's pages, editors and dialogs pass axe-core (light and d
     await scan(page, at("a textbook's tree and a page's passages"));
 
     await goInApp(page, `/records/textbooks/urn:textbook:${slug}`);
-    await page.getByLabel('JSON', { exact: true }).fill(JSON.stringify(replacement));
+    await page.getByLabel('JSON', { exact: true }).fill(JSON.stringify(TEXTBOOK_REPLACEMENT));
     await expect(page.getByText('Ready: 3 passages on 2 pages, a structure tree of 1 node.')).toBeVisible();
     await scan(page, at('a bulk replace, ready'));
     await page.getByRole('button', { name: 'Replace…' }).click();

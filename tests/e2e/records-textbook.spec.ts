@@ -1,5 +1,5 @@
 import { test, expect } from './fixtures';
-import { apiToken, createRecord, signInCurator as signIn, screenshots as screens, unique, uploadFile, goInApp as visit, armFault } from './helpers';
+import { apiToken, createRecord, signInCurator as signIn, screenshots as screens, unique, uploadFile, goInApp as visit, armFault, TEXTBOOK_REPLACEMENT } from './helpers';
 
 test("a textbook's tree leads to a page's passages", async ({ page }) => {
   await signIn(page);
@@ -50,16 +50,7 @@ test('a bulk replace: paste, preview, confirm, summary, and the pages show the n
   await expect(page.getByRole('heading', { name: 'Journey replace textbook', level: 1 })).toBeVisible();
   await expect(page.getByText('This textbook has no structure tree yet.')).toBeVisible();
   await expect(page.getByLabel('Artifact (file) the passages come from')).toHaveValue(upload.id);
-  const body = {
-    extractor_name: 'journey',
-    structure_tree: { roots: [{ id: 'c1', title: 'Journey chapter', kind: 'chapter', page_start: 1, page_end: 2, children: [] }] },
-    passages: [
-      { page_no: 1, text: 'Replaced passage one of page one.', char_start: 0, char_end: 33 },
-      { page_no: 1, text: 'Replaced passage two of page one.', char_start: 34, char_end: 67 },
-      { page_no: 2, text: 'Replaced passage of page two.', char_start: 0, char_end: 28 },
-    ],
-  };
-  await page.getByLabel('JSON', { exact: true }).fill(JSON.stringify(body));
+  await page.getByLabel('JSON', { exact: true }).fill(JSON.stringify(TEXTBOOK_REPLACEMENT));
   await expect(page.getByText('Ready: 3 passages on 2 pages, a structure tree of 1 node.')).toBeVisible();
   await screens(page, 'bulk-replace');
   await page.getByRole('button', { name: 'Replace…' }).click();
