@@ -155,15 +155,20 @@ async fn require_token(
 }
 
 fn sign_in_routes() -> Router<SharedState> {
+    // A sign-in answer carries a token: no cache (browser, proxy) may keep it (RFC 6749 5.1).
+    let sign_in = tower::ServiceBuilder::new()
+        .layer(DefaultBodyLimit::max(SIGN_IN_BODY_LIMIT))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::PRAGMA,
+            HeaderValue::from_static("no-cache"),
+        ));
     Router::new()
-        .route(
-            "/system/login",
-            post(system::login).layer(DefaultBodyLimit::max(SIGN_IN_BODY_LIMIT)),
-        )
-        .route(
-            "/system/mtm",
-            post(system::mtm).layer(DefaultBodyLimit::max(SIGN_IN_BODY_LIMIT)),
-        )
+        .route("/system/login", post(system::login).layer(sign_in.clone()))
+        .route("/system/mtm", post(system::mtm).layer(sign_in))
         .route("/system/ping", get(system::ping))
 }
 
