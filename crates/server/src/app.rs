@@ -84,6 +84,7 @@ pub fn router(state: SharedState, apis: Apis, own: &[SocketAddr]) -> Router {
                 .precompressed_br()
                 .precompressed_gzip()
                 .fallback(console_pages(dir.join("index.html")));
+            let console = crate::static_files::guard(dir.clone(), console);
             let policy = console_policy(&state.options, dir, own);
             let console = tower::ServiceBuilder::new()
                 .layer(SetResponseHeaderLayer::overriding(

@@ -33,6 +33,7 @@ pub mod error;
 pub mod faults;
 pub mod model;
 pub mod routes;
+pub mod static_files;
 pub mod store;
 pub mod throttle;
 
