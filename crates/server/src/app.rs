@@ -119,6 +119,11 @@ pub fn router(state: SharedState, apis: Apis, own: &[SocketAddr]) -> Router {
             HeaderValue::from_static("nosniff"),
         ))
         .layer(CatchPanicLayer::custom(panic_response))
+        // Inside request_context, so a 421 envelope carries its `help`.
+        .layer(middleware::from_fn_with_state(
+            crate::host::Allowed::for_server(&state.options, own),
+            crate::host::check,
+        ))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             request_context,

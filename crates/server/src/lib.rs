@@ -31,6 +31,7 @@ pub mod demo;
 pub mod enhance;
 pub mod error;
 pub mod faults;
+pub mod host;
 pub mod model;
 pub mod routes;
 pub mod static_files;
@@ -145,6 +146,10 @@ pub struct Options {
     /// Largest accepted upload, in bytes.
     #[arg(long, default_value_t = larder_contract::limits::DEFAULT_MAX_UPLOAD)]
     pub max_upload: u64,
+    /// A host name the server answers to besides localhost, 127.0.0.1, [::1] and the
+    /// --public-url's host (repeatable). Other Host headers get 421 (see `host`).
+    #[arg(long = "allow-host")]
+    pub allow_hosts: Vec<String>,
     /// Test only: serve `/__faults`, which makes chosen API requests fail (see `faults`).
     #[arg(long)]
     pub fault_injection: bool,

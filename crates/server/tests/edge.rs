@@ -1,10 +1,102 @@
-//! The edges of HTTP: uncacheable token answers, and what `--static` refuses (dotfiles,
-//! symlinks).
+//! The edges of HTTP: the Host check (DNS rebinding), uncacheable token answers, and what
+//! `--static` refuses (dotfiles, symlinks).
 
 mod common;
 
 use common::TestServer;
-use serde_json::json;
+use larder_server::Options;
+use serde_json::{json, Value};
+
+async fn ping_as(server: &TestServer, host: &str) -> (u16, Value) {
+    let answer = server
+        .http
+        .get(format!("{}/system/ping", server.base))
+        .header("host", host)
+        .send()
+        .await
+        .unwrap();
+    let status = answer.status().as_u16();
+    (status, answer.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn a_loopback_server_answers_only_its_own_names() {
+    let server = TestServer::start(&[]).await;
+    for host in [
+        "evil.example",
+        "evil.example:8080",
+        "localhost.evil.example",
+        "10.0.0.1",
+    ] {
+        let (status, body) = ping_as(&server, host).await;
+        assert_eq!(status, 421, "{host}: {body}");
+        assert_eq!(body["success"], false);
+        assert_eq!(body["error"]["code"], "request/misdirected");
+        assert_eq!(body["help"], "/api/v1/system/ping");
+    }
+    for host in [
+        "localhost",
+        "LocalHost.:9",
+        "127.0.0.1:1",
+        "[::1]:8080",
+        "[::1]",
+    ] {
+        let (status, body) = ping_as(&server, host).await;
+        assert_eq!(status, 200, "{host}: {body}");
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn allow_host_and_public_url_add_names() {
+    let server = TestServer::start(&[
+        "--allow-host",
+        "larder.test",
+        "--allow-host",
+        "Pantry.Example",
+        "--public-url",
+        "https://api.example.org:8443/",
+    ])
+    .await;
+    for host in [
+        "larder.test",
+        "pantry.example:80",
+        "api.example.org",
+        "localhost:1",
+    ] {
+        assert_eq!(ping_as(&server, host).await.0, 200, "{host}");
+    }
+    assert_eq!(ping_as(&server, "evil.example").await.0, 421);
+    server.stop().await;
+}
+
+/// Starts a server bound to every interface (reached here through loopback).
+async fn on_any_interface(extra: &[&str]) -> (TestServer, larder_server::Running) {
+    let mut args = vec!["larder-server", "--addr", "0.0.0.0:0", "--db", ":memory:"];
+    args.extend_from_slice(extra);
+    let options = <Options as clap::Parser>::parse_from(args);
+    let state = larder_server::prepare(options).expect("prepare");
+    let running = larder_server::start(state.clone()).await.expect("start");
+    let server = TestServer {
+        state,
+        running: None,
+        base: format!("http://127.0.0.1:{}/api/v1", running.addr.port()),
+        http: reqwest::Client::new(),
+    };
+    (server, running)
+}
+
+#[tokio::test]
+async fn a_server_on_every_interface_checks_only_when_given_names() {
+    let (server, running) = on_any_interface(&[]).await;
+    assert_eq!(ping_as(&server, "anything.example").await.0, 200);
+    running.stop().await;
+    let (server, running) = on_any_interface(&["--allow-host", "larder.lan"]).await;
+    assert_eq!(ping_as(&server, "larder.lan:8080").await.0, 200);
+    assert_eq!(ping_as(&server, "localhost").await.0, 200);
+    assert_eq!(ping_as(&server, "anything.example").await.0, 421);
+    running.stop().await;
+}
 
 #[tokio::test]
 async fn token_answers_are_never_cached() {
