@@ -1,7 +1,7 @@
 //! larder-server: the reference Nutrition Data & Household API on axum and SQLite.
 //!
 //! [`Options`] is the command line; [`prepare`] opens the database and loads accounts and demo
-//! data; [`start`] binds and serves; [`app`] builds the router.
+//! data; [`start`] binds and serves (slow-client limits in [`serve`]); [`app`] builds the router.
 //!
 //! Routes, under `/api/v1` (`{c}` is each of the seven collections, mounted from its descriptor):
 //!
@@ -34,6 +34,7 @@ pub mod faults;
 pub mod host;
 pub mod model;
 pub mod routes;
+pub mod serve;
 pub mod static_files;
 pub mod store;
 pub mod throttle;
@@ -70,6 +71,16 @@ fn parse_token_ttl(value: &str) -> Result<u64, String> {
         ));
     }
     Ok(ttl)
+}
+
+/// Seconds, fractions allowed (`0.5`), more than zero.
+fn parse_seconds(value: &str) -> Result<std::time::Duration, String> {
+    value
+        .parse::<f64>()
+        .ok()
+        .filter(|seconds| *seconds > 0.0)
+        .and_then(|seconds| std::time::Duration::try_from_secs_f64(seconds).ok())
+        .ok_or_else(|| format!("{value:?} is not a positive number of seconds"))
 }
 
 fn parse_public_url(value: &str) -> Result<String, String> {
@@ -146,6 +157,17 @@ pub struct Options {
     /// Largest accepted upload, in bytes.
     #[arg(long, default_value_t = larder_contract::limits::DEFAULT_MAX_UPLOAD)]
     pub max_upload: u64,
+    /// Seconds a client has to send a request's head (also the longest wait for the next
+    /// request on a kept-alive connection).
+    #[arg(long, default_value = "10", value_parser = parse_seconds)]
+    pub header_timeout: std::time::Duration,
+    /// Seconds a connection may stay silent (no byte either way, no request being handled)
+    /// before it is closed; also the longest pause inside a request body.
+    #[arg(long, default_value = "60", value_parser = parse_seconds)]
+    pub idle_timeout: std::time::Duration,
+    /// Open connections served at once, over all listeners; further ones wait to be accepted.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections: u32,
     /// A host name the server answers to besides localhost, 127.0.0.1, [::1] and the
     /// --public-url's host (repeatable). Other Host headers get 421 (see `host`).
     #[arg(long = "allow-host")]
@@ -267,15 +289,23 @@ pub async fn start(state: SharedState) -> anyhow::Result<Running> {
     let main_listener = tokio::net::TcpListener::bind(options.addr).await?;
     let addr = main_listener.local_addr()?;
     let mut tasks = Vec::new();
+    let limits = serve::Limits {
+        header_timeout: options.header_timeout,
+        idle_timeout: options.idle_timeout,
+        connections: Arc::new(tokio::sync::Semaphore::new(
+            options.max_connections as usize,
+        )),
+    };
     let (main_router, system_addr) = match options.system_addr {
         Some(system_addr) => {
             let system_listener = tokio::net::TcpListener::bind(system_addr).await?;
             let system_addr = system_listener.local_addr()?;
             let system_router = app::router(state.clone(), app::Apis::System, &[addr, system_addr]);
-            tasks.push(spawn_server(
+            tasks.push(serve::spawn(
                 system_listener,
                 system_router,
                 watcher.clone(),
+                limits.clone(),
             ));
             (
                 app::router(state.clone(), app::Apis::Data, &[addr, system_addr]),
@@ -284,31 +314,12 @@ pub async fn start(state: SharedState) -> anyhow::Result<Running> {
         }
         None => (app::router(state.clone(), app::Apis::Both, &[addr]), addr),
     };
-    tasks.push(spawn_server(main_listener, main_router, watcher));
+    tasks.push(serve::spawn(main_listener, main_router, watcher, limits));
     Ok(Running {
         addr,
         system_addr,
         shutdown,
         tasks,
-    })
-}
-
-fn spawn_server(
-    listener: tokio::net::TcpListener,
-    router: axum::Router,
-    mut watcher: tokio::sync::watch::Receiver<bool>,
-) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        let stopped = async move {
-            let _ = watcher.wait_for(|stop| *stop).await;
-        };
-        let service = router.into_make_service_with_connect_info::<SocketAddr>();
-        if let Err(error) = axum::serve(listener, service)
-            .with_graceful_shutdown(stopped)
-            .await
-        {
-            tracing::error!(%error, "server failed");
-        }
     })
 }
 

@@ -1,0 +1,172 @@
+//! Slow clients, with raw sockets: the header timeout, the idle timeout, the connection cap, and
+//! a stop that still ends while such clients hang on.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::TestServer;
+use serde_json::json;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// Reads until the server closes the connection (or resets it); `None` if it is still open
+/// after `within`. Returns what was read and when it ended.
+async fn closed_within(stream: &mut TcpStream, within: Duration) -> Option<(String, Instant)> {
+    let mut seen = Vec::new();
+    let read_all = async {
+        let mut buffer = [0u8; 4096];
+        loop {
+            match stream.read(&mut buffer).await {
+                Ok(0) | Err(_) => return Instant::now(),
+                Ok(n) => seen.extend_from_slice(&buffer[..n]),
+            }
+        }
+    };
+    let ended = tokio::time::timeout(within, read_all).await.ok()?;
+    Some((String::from_utf8_lossy(&seen).into_owned(), ended))
+}
+
+async fn connect(server: &TestServer) -> TcpStream {
+    let addr = server.running.as_ref().expect("running").addr;
+    TcpStream::connect(addr).await.expect("connect")
+}
+
+#[tokio::test]
+async fn half_sent_headers_are_closed_after_the_header_timeout() {
+    let server = TestServer::start(&["--header-timeout", "1", "--idle-timeout", "30"]).await;
+    let mut stream = connect(&server).await;
+    let opened = Instant::now();
+    stream
+        .write_all(b"GET /api/v1/system/ping HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        .await
+        .unwrap();
+    // Keep bytes moving (a header line every 200 ms) so only the header timeout can end it.
+    let trickle = async {
+        for _ in 0..25 {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            if stream.write_all(b"X-Slow: 1\r\n").await.is_err() {
+                break;
+            }
+        }
+    };
+    trickle.await;
+    let elapsed = opened.elapsed();
+    let (seen, _) = closed_within(&mut stream, Duration::from_secs(1))
+        .await
+        .expect("a connection still sending headers after 5 s is closed");
+    assert!(!seen.contains(" 200 "), "answered: {seen}");
+    assert!(elapsed >= Duration::from_millis(900), "{elapsed:?}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_idle_kept_alive_connection_is_closed_after_the_idle_timeout() {
+    let server = TestServer::start(&["--header-timeout", "30", "--idle-timeout", "1"]).await;
+    let mut stream = connect(&server).await;
+    stream
+        .write_all(b"GET /api/v1/system/ping HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .await
+        .unwrap();
+    let mut buffer = [0u8; 4096];
+    let n = stream.read(&mut buffer).await.unwrap();
+    let answered = Instant::now();
+    let head = String::from_utf8_lossy(&buffer[..n]).into_owned();
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(
+        !head.to_ascii_lowercase().contains("connection: close"),
+        "{head}"
+    );
+    let (_, ended) = closed_within(&mut stream, Duration::from_secs(4))
+        .await
+        .expect("an idle kept-alive connection is closed");
+    let idle = ended - answered;
+    assert!(idle >= Duration::from_millis(900), "closed after {idle:?}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_stalled_request_body_ends_after_the_idle_timeout() {
+    let server = TestServer::start(&["--header-timeout", "30", "--idle-timeout", "1"]).await;
+    let mut stream = connect(&server).await;
+    let opened = Instant::now();
+    stream
+        .write_all(
+            b"POST /api/v1/system/login HTTP/1.1\r\nHost: 127.0.0.1\r\n\
+              Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"username\"",
+        )
+        .await
+        .unwrap();
+    let (seen, ended) = closed_within(&mut stream, Duration::from_secs(5))
+        .await
+        .expect("a connection whose body stalls is closed");
+    assert!(!seen.contains(" 200 "), "answered: {seen}");
+    assert!(ended - opened >= Duration::from_millis(900));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn past_the_cap_a_sign_in_waits_for_a_slow_connection_to_time_out() {
+    let server = TestServer::start(&[
+        "--max-connections",
+        "2",
+        "--header-timeout",
+        "1",
+        "--idle-timeout",
+        "30",
+        "--user",
+        "ada:ada-secret-1",
+    ])
+    .await;
+    let mut slow = Vec::new();
+    for _ in 0..2 {
+        let mut stream = connect(&server).await;
+        stream
+            .write_all(b"GET / HTTP/1.1\r\nHost: 127.")
+            .await
+            .unwrap();
+        slow.push(stream);
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let started = Instant::now();
+    let answer = tokio::time::timeout(
+        Duration::from_secs(5),
+        server.call(
+            "POST",
+            "system/login",
+            None,
+            Some(json!({"username": "ada", "password": "ada-secret-1"})),
+        ),
+    )
+    .await
+    .expect("the sign-in is answered once the slow connections time out");
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    // It waited in the listen queue: the cap held until the header timeout made room.
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_millis(700),
+        "waited only {waited:?}"
+    );
+    for mut stream in slow {
+        assert!(closed_within(&mut stream, Duration::from_secs(1))
+            .await
+            .is_some());
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn stop_ends_while_clients_hang_on() {
+    let server = TestServer::start(&["--header-timeout", "1", "--idle-timeout", "1"]).await;
+    let mut half = connect(&server).await;
+    half.write_all(b"GET / HTTP/1.1\r\n").await.unwrap();
+    let mut idle = connect(&server).await;
+    idle.write_all(b"GET /api/v1/system/ping HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .await
+        .unwrap();
+    let mut buffer = [0u8; 1024];
+    assert!(idle.read(&mut buffer).await.unwrap() > 0);
+    tokio::time::timeout(Duration::from_secs(5), server.stop())
+        .await
+        .expect("stop ends");
+}
