@@ -73,14 +73,15 @@ fn parse_token_ttl(value: &str) -> Result<u64, String> {
     Ok(ttl)
 }
 
-/// Seconds, fractions allowed (`0.5`), more than zero.
+/// Seconds, fractions allowed (`0.5`), more than zero and at most a day (a far deadline would
+/// overflow the clock).
 fn parse_seconds(value: &str) -> Result<std::time::Duration, String> {
     value
         .parse::<f64>()
         .ok()
-        .filter(|seconds| *seconds > 0.0)
-        .and_then(|seconds| std::time::Duration::try_from_secs_f64(seconds).ok())
-        .ok_or_else(|| format!("{value:?} is not a positive number of seconds"))
+        .filter(|seconds| *seconds > 0.0 && *seconds <= 86_400.0)
+        .map(std::time::Duration::from_secs_f64)
+        .ok_or_else(|| format!("{value:?} is not a number of seconds between 0 and 86400"))
 }
 
 fn parse_public_url(value: &str) -> Result<String, String> {

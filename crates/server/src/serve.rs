@@ -153,7 +153,12 @@ impl Activity {
             if quiet >= limit_ms && self.working.load(Ordering::Relaxed) == 0 {
                 return;
             }
-            let wait = limit_ms.saturating_sub(quiet).max(10);
+            // Busy past the limit: look again a whole limit later rather than spin.
+            let wait = match limit_ms.saturating_sub(quiet) {
+                0 => limit_ms,
+                left => left,
+            }
+            .max(10);
             tokio::time::sleep(Duration::from_millis(wait)).await;
         }
     }

@@ -170,3 +170,53 @@ async fn stop_ends_while_clients_hang_on() {
         .await
         .expect("stop ends");
 }
+
+#[test]
+fn the_limits_have_sane_defaults_and_bounds() {
+    use clap::Parser;
+    use larder_server::Options;
+    let parse = |extra: &[&str]| {
+        let mut args = vec!["larder-server"];
+        args.extend_from_slice(extra);
+        Options::try_parse_from(args)
+    };
+    let defaults = parse(&[]).unwrap();
+    assert_eq!(defaults.header_timeout, Duration::from_secs(10));
+    assert_eq!(defaults.idle_timeout, Duration::from_secs(60));
+    assert_eq!(defaults.max_connections, 1024);
+    let set = parse(&["--header-timeout", "0.5", "--idle-timeout", "90"]).unwrap();
+    assert_eq!(set.header_timeout, Duration::from_millis(500));
+    assert_eq!(set.idle_timeout, Duration::from_secs(90));
+    for bad in [
+        ["--header-timeout", "0"],
+        ["--header-timeout", "1e30"],
+        ["--idle-timeout", "-1"],
+        ["--idle-timeout", "NaN"],
+        ["--max-connections", "0"],
+    ] {
+        assert!(parse(&bad).is_err(), "{bad:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_slow_handler_is_not_cut_by_the_idle_timeout() {
+    let server = TestServer::start(&["--idle-timeout", "0.5", "--fault-injection"]).await;
+    let origin = server.base.trim_end_matches("/api/v1").to_string();
+    let armed = server
+        .http
+        .post(format!("{origin}/__faults"))
+        .json(&json!({
+            "method": "GET",
+            "path": "/api/v1/system/ping",
+            "faults": [{"kind": "delay", "delay_ms": 1500}],
+        }))
+        .send()
+        .await
+        .unwrap();
+    assert!(armed.status().is_success());
+    let started = Instant::now();
+    let answer = server.call("GET", "system/ping", None, None).await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert!(started.elapsed() >= Duration::from_millis(1400));
+    server.stop().await;
+}
