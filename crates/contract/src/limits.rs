@@ -41,3 +41,13 @@ pub const DATA_CONNECTIONS: usize = 3;
 
 /// Concurrent requests a caller keeps open to the systemic API (interface.md §8).
 pub const SYSTEM_CONNECTIONS: usize = 10;
+
+/// Bytes of JSON one member's profile may take, as stored (the reference service's cap;
+/// production has none). `households/me` carries every member's profile, so this and
+/// [`MAX_MEMBERS_PER_HOUSEHOLD`] bound its answer to about 17 MiB.
+pub const MAX_PROFILE_BYTES: usize = 16 << 10;
+
+/// Bytes of stored household, member and profile documents one page of the administrator's
+/// household listing composes (the reference service's cap): past it the page ends early, after
+/// at least one household; the next page starts at `offset` plus the households returned.
+pub const MAX_HOUSEHOLD_PAGE_BYTES: usize = 32 << 20;
