@@ -497,6 +497,24 @@ async fn a_profile_has_a_size_limit() {
         )
         .await;
     assert_error(&created, 422, "request/unprocessable");
+    // A member's picture is bounded too: every member's is in households/me.
+    let long_picture = "p".repeat(larder_contract::limits::MAX_IMAGE_URL_CHARS as usize + 1);
+    let picture_cases = [
+        (
+            "PATCH",
+            member_path.as_str(),
+            json!({"image_url": long_picture}),
+        ),
+        (
+            "POST",
+            "members",
+            json!({"household_id": household_id, "name": "Pic", "age_group": "adult", "image_url": long_picture}),
+        ),
+    ];
+    for (method, path, body) in picture_cases {
+        let answer = server.call(method, path, Some(&olivia), Some(body)).await;
+        assert_error(&answer, 422, "request/unprocessable");
+    }
     // Just under the limit is fine.
     let fits = json!({"properties": {"note": "x".repeat(MAX_PROFILE_BYTES - 1_000)}});
     let answer = server

@@ -39,6 +39,17 @@ pub fn check_access(identity: &Identity, owner: &str) -> ApiResult<()> {
     }
 }
 
+/// Checks that household `id` exists (404) and that the caller may act on it (403), without
+/// composing its members: a member route on a household of a thousand needn't read them all.
+pub fn check_household(state: &SharedState, identity: &Identity, id: &str) -> ApiResult<()> {
+    let owner = state
+        .store
+        .households()
+        .owner_of(id)?
+        .ok_or_else(|| ApiError::not_found(format!("Household {id:?} was not found.")))?;
+    check_access(identity, &owner)
+}
+
 /// A household the caller may act on: its owner and document (with members).
 pub fn household_for(
     state: &SharedState,
@@ -299,7 +310,7 @@ pub async fn delete(
 ) -> ApiResult<Envelope<Value>> {
     let identity = caller.require()?.clone();
     blocking(move || {
-        household_for(&state, &identity, &id)?;
+        check_household(&state, &identity, &id)?;
         state.store.households().delete(&id)?;
         Ok(Envelope(
             json!({ "message": "Household deleted successfully" }),

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::households::{
-    bounded_profile, check_access, household_for, largest_field, new_member, profile_doc,
+    bounded_profile, check_access, check_household, largest_field, new_member, profile_doc,
     systemic_body,
 };
 use super::{blocking, Page};
@@ -63,7 +63,7 @@ pub async fn list(
     }
     .validate()?;
     blocking(move || {
-        household_for(&state, &identity, &household_id)?;
+        check_household(&state, &identity, &household_id)?;
         let order = match state.options.wire {
             Wire::Reference => MemberOrder::Oldest,
             Wire::Production => MemberOrder::Newest,
@@ -91,7 +91,7 @@ pub async fn create(
             .as_str()
             .unwrap_or_default()
             .to_string();
-        household_for(&state, &identity, &household_id)?;
+        check_household(&state, &identity, &household_id)?;
         let member = new_member(&household_id, &body)?;
         let stored = state
             .store

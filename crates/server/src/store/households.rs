@@ -97,6 +97,16 @@ impl Households<'_> {
         })
     }
 
+    /// The owner key of household `id`, without composing its members (an access check).
+    pub fn owner_of(&self, id: &str) -> rusqlite::Result<Option<String>> {
+        self.store.read(|conn| {
+            conn.query_row("SELECT owner FROM households WHERE id = ?1", [id], |row| {
+                row.get(0)
+            })
+            .optional()
+        })
+    }
+
     /// The household `owner` owns.
     pub fn by_owner(&self, owner: &str) -> rusqlite::Result<Option<Value>> {
         self.store.read(|conn| {
