@@ -6,6 +6,9 @@
 //! Sessions: the 24 demo household owners (family01..family24) read their household and members,
 //! add, rename and remove members and change their household's region; 8 curator and admin
 //! sessions list, read and search articles and create, edit and delete their own.
+//!
+//! Then a memory soak (see `load/soak.rs`) when the server's process is known (started here, or
+//! `--pid`): it fails the run when resident memory grows past its margin.
 
 use std::time::{Duration, Instant};
 
@@ -17,6 +20,7 @@ use crate::bench::{median, percentile};
 use crate::process::{root, Server};
 
 mod sessions;
+mod soak;
 
 use sessions::{curator, owner, Session};
 
@@ -26,18 +30,20 @@ const CURATORS: usize = 8;
 pub fn run(args: &[String]) -> Result<()> {
     let mut seconds = 60u64;
     let mut server_url = None;
+    let mut pid = None;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
             "--seconds" => seconds = rest.next().context("--seconds N")?.parse()?,
             "--server" => server_url = Some(rest.next().context("--server URL")?.clone()),
+            "--pid" => pid = Some(rest.next().context("--pid PID")?.parse()?),
             other => bail!(
-                "unknown option {other}; usage: cargo xtask load [--seconds N] [--server URL]"
+                "unknown option {other}; usage: cargo xtask load [--seconds N] [--server URL [--pid PID]]"
             ),
         }
     }
     match server_url {
-        Some(url) => measure(url.trim_end_matches('/'), seconds),
+        Some(url) => measure(url.trim_end_matches('/'), seconds, pid),
         // Without --server: the optimised server on a database file (real disk writes, as deployed).
         None => {
             crate::process::exec(&mut crate::process::command(
@@ -63,12 +69,19 @@ pub fn against_binary(binary: &std::path::Path, seconds: u64) -> Result<()> {
             "--demo",
         ],
     )?;
-    measure(&server.url, seconds)
+    measure(&server.url, seconds, Some(server.pid()))
 }
 
-fn measure(origin: &str, seconds: u64) -> Result<()> {
-    let report =
-        tokio::runtime::Runtime::new()?.block_on(drive(origin, Duration::from_secs(seconds)))?;
+fn measure(origin: &str, seconds: u64, pid: Option<u32>) -> Result<()> {
+    let runtime = tokio::runtime::Runtime::new()?;
+    let mut report = runtime.block_on(drive(origin, Duration::from_secs(seconds)))?;
+    report.soak = match pid {
+        Some(pid) => runtime.block_on(soak::run(&reqwest::Client::new(), origin, pid))?,
+        None => {
+            eprintln!("memory soak skipped: the server's process id is not known (--pid)");
+            None
+        }
+    };
     print!("{}", report.table());
     let path = root().join("target/load/report.json");
     std::fs::create_dir_all(path.parent().unwrap())?;
@@ -83,6 +96,9 @@ fn measure(origin: &str, seconds: u64) -> Result<()> {
     }
     if !report.lost.is_empty() {
         bail!("acknowledged writes missing afterwards: {:?}", report.lost);
+    }
+    if let Some(soak) = &report.soak {
+        soak.check()?;
     }
     Ok(())
 }
@@ -111,6 +127,7 @@ struct Report {
     unexpected: Vec<String>,
     lost: Vec<String>,
     checked: usize,
+    soak: Option<soak::Soak>,
 }
 
 impl Report {
@@ -144,7 +161,7 @@ impl Report {
             self.unexpected.len(),
             self.checked,
             self.lost.len()
-        )
+        ) + &self.soak.as_ref().map(soak::Soak::line).unwrap_or_default()
     }
 
     fn json(&self) -> Value {
@@ -165,6 +182,7 @@ impl Report {
             "unexpected": self.unexpected,
             "acknowledged_writes_checked": self.checked,
             "missing": self.lost,
+            "memory_soak": self.soak.as_ref().map(soak::Soak::json),
         })
     }
 }

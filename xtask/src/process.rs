@@ -116,6 +116,13 @@ impl Server {
     }
 }
 
+impl Server {
+    /// The server's process id (the load's memory soak reads its resident memory).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();

@@ -9,6 +9,14 @@ const NAME: Type = Type::Str {
     max: Some(255),
     multiline: false,
 };
+/// A member's picture: any string (production's web front end stores `avatar:N` or an older
+/// `avatar:{json}`), but at most [`MAX_IMAGE_URL_CHARS`](crate::limits::MAX_IMAGE_URL_CHARS)
+/// characters: `households/me` carries every member's, so it must be bounded.
+const IMAGE_URL: Type = Type::Str {
+    min: 0,
+    max: Some(crate::limits::MAX_IMAGE_URL_CHARS),
+    multiline: false,
+};
 const REGION: Type = Type::Str {
     min: 0,
     max: Some(100),
@@ -30,7 +38,7 @@ pub const PROFILE_UPDATE: &[Field] = PROFILE_CREATE;
 pub const MEMBER_IN_HOUSEHOLD: &[Field] = &[
     Field::req("name", NAME),
     Field::req("age_group", Type::EnumFolded(AGE_GROUP)),
-    Field::opt("image_url", LINE),
+    Field::opt("image_url", IMAGE_URL),
     Field::opt("profile", Type::Loose(PROFILE_CREATE)),
 ];
 
@@ -39,7 +47,7 @@ pub const MEMBER_CREATE: &[Field] = &[
     Field::req("household_id", LINE),
     Field::req("name", NAME),
     Field::req("age_group", Type::EnumFolded(AGE_GROUP)),
-    Field::opt("image_url", LINE),
+    Field::opt("image_url", IMAGE_URL),
     Field::opt("profile", Type::Loose(PROFILE_CREATE)),
 ];
 
@@ -47,7 +55,7 @@ pub const MEMBER_CREATE: &[Field] = &[
 pub const MEMBER_UPDATE: &[Field] = &[
     Field::opt("name", NAME),
     Field::opt("age_group", Type::Enum(AGE_GROUP)),
-    Field::opt("image_url", LINE),
+    Field::opt("image_url", IMAGE_URL),
     Field::opt("profile", Type::Loose(PROFILE_UPDATE)),
 ];
 

@@ -41,3 +41,17 @@ pub const DATA_CONNECTIONS: usize = 3;
 
 /// Concurrent requests a caller keeps open to the systemic API (interface.md §8).
 pub const SYSTEM_CONNECTIONS: usize = 10;
+
+/// Bytes of JSON one member's profile may take, as stored (the reference service's cap;
+/// production has none). `households/me` carries every member with their profile, so this,
+/// [`MAX_IMAGE_URL_CHARS`] and [`MAX_MEMBERS_PER_HOUSEHOLD`] bound its answer to about 50 MiB
+/// at worst (about 17 MiB when pictures are short, as `avatar:N` is).
+pub const MAX_PROFILE_BYTES: usize = 16 << 10;
+
+/// Characters of a member's `image_url` (the reference service's cap; production has none).
+pub const MAX_IMAGE_URL_CHARS: u32 = 8 << 10;
+
+/// Bytes of stored household, member and profile documents one page of the administrator's
+/// household listing composes (the reference service's cap): past it the page ends early, after
+/// at least one household; the next page starts at `offset` plus the households returned.
+pub const MAX_HOUSEHOLD_PAGE_BYTES: usize = 32 << 20;

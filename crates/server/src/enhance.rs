@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use axum::extract::State;
-use larder_contract::collections::ENHANCE_FIELDS;
+use larder_contract::collections::{ENHANCE_FIELDS, GUIDES};
 use larder_contract::validate::{check_object, check_value, Extra, Loc, Problems};
 use larder_contract::{Collection, Type};
 use rusqlite::params;
@@ -369,6 +369,11 @@ pub async fn enhance(
     let (agent, wanted) = read_body(body, state.options.wire)?;
     blocking(move || {
         let row = find(&state, collection, &identifier, viewer(&identity))?;
+        // A published guide is frozen for enhance too, as for PATCH and DELETE: its derived
+        // fields are part of what was published.
+        if collection.path == GUIDES.path {
+            model::rules::guide_unfrozen(&row.doc)?;
+        }
         let changes: Map<String, Value> = match wanted {
             Wanted::Values(values) => values,
             Wanted::Derive(names) => {

@@ -51,7 +51,7 @@ async fn enhance_runs_the_extractive_agent() {
     let subset = server
         .call(
             "PATCH",
-            "guides/eat-well-2024/enhance",
+            "guides/healthy-plates-children/enhance",
             Some(&server.login("curator", "curator-demo").await),
             Some(json!({"agent": "extractive", "fields": ["ai_tags"]})),
         )
@@ -149,5 +149,37 @@ async fn the_production_wire_enhances_articles_only_and_needs_values() {
         json!({"detail": "Not Found"}),
         "FastAPI's bare body"
     );
+    server.stop().await;
+}
+
+/// A published guide is frozen: enhance answers 409 as PATCH and DELETE do, and changes nothing
+/// (security review 2, finding 8).
+#[tokio::test]
+async fn enhance_leaves_a_published_guide_alone() {
+    let server = TestServer::demo().await;
+    let curator = server.login("curator", "curator-demo").await;
+    let agent = server.mtm("enhancer", "enhancer-demo").await;
+    let path = "guides/eat-well-2024";
+    let before = server.call("GET", path, Some(&curator), None).await;
+    assert_eq!(before.status, 200, "{}", before.body);
+    for (token, body) in [
+        (
+            &agent,
+            json!({"agent": "extractive", "ai_category": "changed by an agent"}),
+        ),
+        (&curator, json!({"agent": "extractive", "fields": {}})),
+    ] {
+        let answer = server
+            .call("PATCH", &format!("{path}/enhance"), Some(token), Some(body))
+            .await;
+        assert_error(&answer, 409, "resource/conflict");
+    }
+    let after = server.call("GET", path, Some(&curator), None).await;
+    assert_eq!(after.body["result"], before.body["result"]);
+    let runs: i64 = server.state.store.with(|conn| {
+        conn.query_row("SELECT count(*) FROM enhance_runs", [], |row| row.get(0))
+            .unwrap()
+    });
+    assert_eq!(runs, 0, "no run is recorded for a refused enhance");
     server.stop().await;
 }

@@ -438,3 +438,145 @@ async fn an_admin_pages_through_every_household() {
     );
     server.stop().await;
 }
+
+/// Security review 2, finding 5: a profile of 1 MB was stored and composed into every
+/// `households/me`. A profile is at most `MAX_PROFILE_BYTES` of JSON on every route that writes
+/// one, so that answer stays bounded.
+#[tokio::test]
+async fn a_profile_has_a_size_limit() {
+    use larder_contract::limits::MAX_PROFILE_BYTES;
+    let server = TestServer::demo().await;
+    let olivia = server.login("olivia", "olivia-demo").await;
+    let noah = server.login("noah", "noah-demo").await;
+    let home = server
+        .call("GET", "households/me", Some(&olivia), None)
+        .await;
+    let before = home.body.to_string().len();
+    let home = home.body["result"].clone();
+    let household_id = home["id"].as_str().unwrap();
+    let member_id = home["members"][0]["id"].as_str().unwrap();
+    let big = json!({"note": "x".repeat(MAX_PROFILE_BYTES)});
+    let big_list = json!(["x".repeat(MAX_PROFILE_BYTES)]);
+    let profile_path = format!("members/{member_id}/profile");
+    let member_path = format!("members/{member_id}");
+    let cases = [
+        ("PATCH", profile_path.as_str(), json!({"properties": big})),
+        (
+            "POST",
+            profile_path.as_str(),
+            json!({"nutritional_preferences": big}),
+        ),
+        (
+            "PATCH",
+            profile_path.as_str(),
+            json!({"allergies": big_list}),
+        ),
+        (
+            "PATCH",
+            member_path.as_str(),
+            json!({"profile": {"nutritional_preferences": big}}),
+        ),
+        (
+            "POST",
+            "members",
+            json!({"household_id": household_id, "name": "Big", "age_group": "adult", "profile": {"nutritional_preferences": big}}),
+        ),
+    ];
+    for (method, path, body) in cases {
+        let answer = server.call(method, path, Some(&olivia), Some(body)).await;
+        assert_error(&answer, 422, "request/unprocessable");
+        let message = answer.body["error"]["errors"][0]["msg"].to_string();
+        assert!(message.contains("at most"), "{method} {path}: {message}");
+    }
+    let created = server
+        .call(
+            "POST",
+            "households",
+            Some(&noah),
+            Some(json!({"name": "Big", "members": [{"name": "a", "age_group": "adult", "profile": {"nutritional_preferences": big}}]})),
+        )
+        .await;
+    assert_error(&created, 422, "request/unprocessable");
+    // A member's picture is bounded too: every member's is in households/me.
+    let long_picture = "p".repeat(larder_contract::limits::MAX_IMAGE_URL_CHARS as usize + 1);
+    let picture_cases = [
+        (
+            "PATCH",
+            member_path.as_str(),
+            json!({"image_url": long_picture}),
+        ),
+        (
+            "POST",
+            "members",
+            json!({"household_id": household_id, "name": "Pic", "age_group": "adult", "image_url": long_picture}),
+        ),
+    ];
+    for (method, path, body) in picture_cases {
+        let answer = server.call(method, path, Some(&olivia), Some(body)).await;
+        assert_error(&answer, 422, "request/unprocessable");
+    }
+    // Just under the limit is fine.
+    let fits = json!({"properties": {"note": "x".repeat(MAX_PROFILE_BYTES - 1_000)}});
+    let answer = server
+        .call("PATCH", &profile_path, Some(&olivia), Some(fits))
+        .await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let after = server
+        .call("GET", "households/me", Some(&olivia), None)
+        .await;
+    assert!(after.body.to_string().len() < before + MAX_PROFILE_BYTES);
+    server.stop().await;
+}
+
+/// Security review 2, finding 9: 64 concurrent creates on 990 members left 1,004. The count and
+/// the insert are now one transaction.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_member_creates_keep_the_cap() {
+    use larder_contract::limits::MAX_MEMBERS_PER_HOUSEHOLD;
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::on_file(&dir.path().join("cap.db")).await;
+    let olivia = server.login("olivia", "olivia-demo").await;
+    let home = server
+        .call("GET", "households/me", Some(&olivia), None)
+        .await;
+    let household_id = home.body["result"]["id"].as_str().unwrap().to_string();
+    let start = MAX_MEMBERS_PER_HOUSEHOLD - 10;
+    let present = home.body["result"]["member_count"].as_u64().unwrap() as usize;
+    server.state.store.with(|conn| {
+        let tx = conn.transaction().unwrap();
+        for n in present..start {
+            let doc = json!({"id": format!("filler-{n}"), "household_id": household_id, "name": "Filler", "age_group": "adult", "image_url": null, "joined_at": "2026-01-01T00:00:00.000Z"});
+            tx.execute(
+                "INSERT INTO members (id, household_id, doc) VALUES (?1, ?2, ?3)",
+                [format!("filler-{n}"), household_id.clone(), doc.to_string()],
+            )
+            .unwrap();
+        }
+        tx.commit().unwrap();
+    });
+    let mut creates = tokio::task::JoinSet::new();
+    for n in 0..64 {
+        let body = json!({"household_id": household_id, "name": format!("Racer {n}"), "age_group": "adult"});
+        let request = server
+            .http
+            .post(format!("{}/members", server.base))
+            .bearer_auth(&olivia)
+            .json(&body);
+        creates.spawn(async move { request.send().await.unwrap().status().as_u16() });
+    }
+    let statuses = creates.join_all().await;
+    let created = statuses.iter().filter(|s| **s == 201).count();
+    assert!(
+        statuses.iter().all(|s| *s == 201 || *s == 409),
+        "{statuses:?}"
+    );
+    let after = server
+        .call("GET", "households/me", Some(&olivia), None)
+        .await;
+    assert_eq!(
+        after.body["result"]["member_count"].as_u64().unwrap() as usize,
+        MAX_MEMBERS_PER_HOUSEHOLD
+    );
+    assert_eq!(created, MAX_MEMBERS_PER_HOUSEHOLD - start);
+    server.stop().await;
+}

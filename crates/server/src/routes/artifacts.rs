@@ -212,6 +212,17 @@ pub async fn upload(
         .await
         .map_err(io_error)?;
     part.keep = true;
+    // The rename is durable only once the folder's entry is on disk: without this a crash could
+    // leave a committed artifact record whose file is missing.
+    let folder = state.store.files().to_path_buf();
+    let synced = tokio::task::spawn_blocking(move || sync_dir(&folder))
+        .await
+        .map_err(|_| ApiError::internal("the folder sync panicked"))
+        .and_then(|synced| synced.map_err(io_error));
+    if let Err(error) = synced {
+        remove_file(&state, &id).await;
+        return Err(error);
+    }
     let doc = Value::Object(record);
     let stored = {
         let state = state.clone();
@@ -224,6 +235,20 @@ pub async fn upload(
     }
     let viewer = viewer(&identity);
     blocking(move || Ok(Created(present(&state, &ARTIFACTS, doc, viewer)?))).await
+}
+
+/// Flushes a folder's entries (new names, renames) to disk.
+fn sync_dir(folder: &std::path::Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::fs::File::open(folder)?.sync_all()
+    }
+    // Elsewhere a folder can't be opened as a file; NTFS journals its entries itself.
+    #[cfg(not(unix))]
+    {
+        let _ = folder;
+        Ok(())
+    }
 }
 
 /// A content type for a file name's extension.
@@ -262,8 +287,17 @@ fn content_type(file_type: Option<&str>, file_name: &str) -> HeaderValue {
         .unwrap_or_else(|_| HeaderValue::from_static("application/octet-stream"))
 }
 
-/// `attachment; filename="ascii"; filename*=UTF-8''percent-encoded`.
+/// Whether `c` may not appear in a download name: C0/C1 controls, and the bidirectional marks,
+/// embeddings, overrides and isolates that make `exe.pdf` display as `fdp.exe`.
+fn hidden_in_names(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `attachment; filename="ascii"; filename*=UTF-8''percent-encoded`, without control and
+/// bidirectional characters (a title stored before names were cleaned may still carry them).
 fn disposition(file_name: &str) -> HeaderValue {
+    let file_name: String = file_name.chars().filter(|c| !hidden_in_names(*c)).collect();
     let ascii: String = file_name
         .chars()
         .map(|c| {
@@ -373,5 +407,32 @@ mod tests {
             text.contains("filename*=UTF-8''rapport%20%22%C3%A9%22.pdf"),
             "{text}"
         );
+    }
+
+    /// Security review 2, finding 12: a name kept a right-to-left override.
+    #[test]
+    fn download_names_lose_bidi_and_control_characters() {
+        for hidden in [
+            '\u{202E}', '\u{202A}', '\u{202D}', '\u{2066}', '\u{2069}', '\u{200E}', '\u{200F}',
+            '\u{061C}', '\u{0007}', '\u{009B}', '\u{007F}',
+        ] {
+            let header = disposition(&format!("invoice{hidden}fdp.exe"));
+            let text = header.to_str().unwrap();
+            assert!(
+                text.starts_with("attachment; filename=\"invoicefdp.exe\""),
+                "{hidden:?}: {text}"
+            );
+            assert!(
+                text.ends_with("filename*=UTF-8''invoicefdp.exe"),
+                "{hidden:?}: {text}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_folder_syncs() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a"), b"a").unwrap();
+        sync_dir(dir.path()).unwrap();
     }
 }

@@ -7,6 +7,7 @@
 
 use axum::extract::State;
 use larder_contract::households::{HOUSEHOLD_CREATE, HOUSEHOLD_UPDATE};
+use larder_contract::limits::{MAX_HOUSEHOLD_PAGE_BYTES, MAX_PROFILE_BYTES};
 use larder_contract::roles::ADMIN;
 use larder_contract::validate::Extra;
 use serde_json::{json, Map, Value};
@@ -36,6 +37,17 @@ pub fn check_access(identity: &Identity, owner: &str) -> ApiResult<()> {
             "You do not have access to this household.",
         ))
     }
+}
+
+/// Checks that household `id` exists (404) and that the caller may act on it (403), without
+/// composing its members: a member route on a household of a thousand needn't read them all.
+pub fn check_household(state: &SharedState, identity: &Identity, id: &str) -> ApiResult<()> {
+    let owner = state
+        .store
+        .households()
+        .owner_of(id)?
+        .ok_or_else(|| ApiError::not_found(format!("Household {id:?} was not found.")))?;
+    check_access(identity, &owner)
 }
 
 /// A household the caller may act on: its owner and document (with members).
@@ -84,9 +96,36 @@ pub fn profile_doc(
     profile
 }
 
+/// `profile` when its JSON fits [`MAX_PROFILE_BYTES`]; otherwise a 422 at `field` (the largest
+/// field sent, or `profile` where it is nested). Every member's profile is composed into
+/// `households/me`, so an unbounded one makes that answer unbounded.
+pub fn bounded_profile(profile: Value, field: &str) -> ApiResult<Value> {
+    let size = serde_json::to_vec(&profile).map_or(usize::MAX, |json| json.len());
+    if size <= MAX_PROFILE_BYTES {
+        return Ok(profile);
+    }
+    Err(ApiError::invalid_field(
+        field,
+        "value_error",
+        format!(
+            "Value error, a profile holds at most {MAX_PROFILE_BYTES} bytes of JSON ({size} sent)"
+        ),
+    )
+    .systemic())
+}
+
+/// The largest of the fields sent (where a too large profile is reported).
+pub fn largest_field(changes: &Map<String, Value>) -> &str {
+    changes
+        .iter()
+        .max_by_key(|(_, value)| value.to_string().len())
+        .map_or("profile", |(field, _)| field.as_str())
+}
+
 /// A new member document for `household_id` from a checked member body, its profile included
-/// when sent (of which production keeps only the preferences and dietary groups).
-pub fn new_member(household_id: &str, map: &Map<String, Value>) -> Value {
+/// when sent (of which production keeps only the preferences and dietary groups); 422 when that
+/// profile is larger than [`MAX_PROFILE_BYTES`].
+pub fn new_member(household_id: &str, map: &Map<String, Value>) -> ApiResult<Value> {
     let id = uuid::Uuid::new_v4().to_string();
     let mut member = json!({
         "id": id,
@@ -102,9 +141,9 @@ pub fn new_member(household_id: &str, map: &Map<String, Value>) -> Value {
             .filter(|(k, _)| matches!(k.as_str(), "nutritional_preferences" | "dietary_groups"))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        member["profile"] = profile_doc(&id, &kept, None, false);
+        member["profile"] = bounded_profile(profile_doc(&id, &kept, None, false), "profile")?;
     }
-    member
+    Ok(member)
 }
 
 /// A household as production answers it outside `households/me`: no members listed
@@ -139,7 +178,8 @@ pub async fn me(State(state): State<SharedState>, caller: Caller) -> ApiResult<E
 }
 
 /// `GET households?limit&offset`: for `admin`; every household (the production wire lists only
-/// the caller's own, with `member_count` 0, as production does).
+/// the caller's own, with `member_count` 0, as production does). A page of large households
+/// may hold fewer than `limit` (see [`MAX_HOUSEHOLD_PAGE_BYTES`]).
 pub async fn list(
     State(state): State<SharedState>,
     caller: Caller,
@@ -156,11 +196,13 @@ pub async fn list(
     blocking(move || {
         let production = state.options.wire == Wire::Production;
         let owner = production.then(|| identity.owner_key());
-        let households =
-            state
-                .store
-                .households()
-                .list(owner.as_deref(), page.limit, page.offset)?;
+        let households = state.store.households().list(
+            owner.as_deref(),
+            page.limit,
+            page.offset,
+            !production,
+            MAX_HOUSEHOLD_PAGE_BYTES,
+        )?;
         let households = households
             .into_iter()
             .map(|mut h| {
@@ -195,7 +237,7 @@ pub async fn create(
             .flatten()
             .filter_map(Value::as_object)
             .map(|member| new_member(&id, member))
-            .collect();
+            .collect::<ApiResult<_>>()?;
         let timestamp = now();
         let household = json!({
             "id": id,
@@ -268,7 +310,7 @@ pub async fn delete(
 ) -> ApiResult<Envelope<Value>> {
     let identity = caller.require()?.clone();
     blocking(move || {
-        household_for(&state, &identity, &id)?;
+        check_household(&state, &identity, &id)?;
         state.store.households().delete(&id)?;
         Ok(Envelope(
             json!({ "message": "Household deleted successfully" }),

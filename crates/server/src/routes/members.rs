@@ -6,7 +6,10 @@ use larder_contract::limits::MAX_MEMBERS_PER_HOUSEHOLD;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use super::households::{check_access, household_for, new_member, profile_doc, systemic_body};
+use super::households::{
+    bounded_profile, check_access, check_household, largest_field, new_member, profile_doc,
+    systemic_body,
+};
 use super::{blocking, Page};
 use crate::auth::{Caller, Identity};
 use crate::error::{ApiError, ApiResult, Created, Envelope, JsonBody, PathParams, QueryParams};
@@ -60,7 +63,7 @@ pub async fn list(
     }
     .validate()?;
     blocking(move || {
-        household_for(&state, &identity, &household_id)?;
+        check_household(&state, &identity, &household_id)?;
         let order = match state.options.wire {
             Wire::Reference => MemberOrder::Oldest,
             Wire::Production => MemberOrder::Newest,
@@ -88,15 +91,17 @@ pub async fn create(
             .as_str()
             .unwrap_or_default()
             .to_string();
-        household_for(&state, &identity, &household_id)?;
-        if state.store.households().member_count(&household_id)? >= MAX_MEMBERS_PER_HOUSEHOLD as u64
-        {
+        check_household(&state, &identity, &household_id)?;
+        let member = new_member(&household_id, &body)?;
+        let stored = state
+            .store
+            .households()
+            .insert_member_within(&member, MAX_MEMBERS_PER_HOUSEHOLD as u64)?;
+        if !stored {
             return Err(ApiError::conflict(format!(
                 "A household holds at most {MAX_MEMBERS_PER_HOUSEHOLD} members."
             )));
         }
-        let member = new_member(&household_id, &body);
-        state.store.households().insert_member(&member)?;
         let id = member["id"].as_str().unwrap_or_default().to_string();
         Ok(Created(member_for(&state, &identity, &id)?))
     })
@@ -136,6 +141,7 @@ pub async fn patch(
         if let Some(Value::Object(profile)) = changes.get("profile") {
             let existing = state.store.households().profile(&id)?;
             let updated = profile_doc(&id, profile, existing.as_ref(), false);
+            let updated = bounded_profile(updated, "profile")?;
             state.store.households().put_profile(&id, &updated)?;
         }
         state.store.households().update_member(&id, &member)?;
@@ -195,6 +201,7 @@ pub async fn create_profile(
         member_for(&state, &identity, &id)?;
         let existing = state.store.households().profile(&id)?;
         let profile = profile_doc(&id, &body, existing.as_ref(), false);
+        let profile = bounded_profile(profile, largest_field(&body))?;
         state.store.households().put_profile(&id, &profile)?;
         Ok(Created(profile))
     })
@@ -218,6 +225,7 @@ pub async fn patch_profile(
             .profile(&id)?
             .ok_or_else(|| ApiError::not_found("Profile not found for this member."))?;
         let profile = profile_doc(&id, &body, Some(&existing), true);
+        let profile = bounded_profile(profile, largest_field(&body))?;
         state.store.households().put_profile(&id, &profile)?;
         Ok(Envelope(profile))
     })

@@ -11,6 +11,7 @@ use super::{blocking, find, require, viewer};
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult, Envelope, JsonBody, PathParams, QueryParams};
 use crate::model;
+use crate::model::tree::Locator;
 use crate::store::{now, ChildOrder};
 use crate::SharedState;
 
@@ -88,6 +89,12 @@ pub async fn replace(
             .cloned()
             .unwrap_or_default();
         let timestamp = now();
+        // Every passage's place in the tree, found in one sweep (not one walk per passage).
+        let pages: Vec<i64> = passages
+            .iter()
+            .map(|p| p["page_no"].as_i64().unwrap_or_default())
+            .collect();
+        let places = Locator::new(&textbook_doc["structure_tree"], &artifact_id).places(&pages);
         let mut problems = Problems::new();
         let mut docs = Vec::with_capacity(passages.len());
         for (index, passage) in passages.into_iter().enumerate() {
@@ -116,7 +123,10 @@ pub async fn replace(
             if passage.get("sequence_no").is_none_or(Value::is_null) {
                 passage.insert("sequence_no".into(), json!(index + 1));
             }
-            let (node, path) = place(&textbook_doc, page, &artifact_id);
+            let (node, path) = places
+                .get(&page)
+                .cloned()
+                .unwrap_or((Value::Null, json!([])));
             passage.insert("textbook_urn".into(), json!(urn));
             passage.insert("artifact_id".into(), json!(artifact_id));
             passage.insert("structure_node_id".into(), node);

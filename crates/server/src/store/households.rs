@@ -2,6 +2,9 @@
 //!
 //! Documents are stored as served, without the derived parts (`members`, `member_count`,
 //! a member's `profile`), which are composed on every read so they cannot go stale.
+//!
+//! Reads go through the reading connections ([`Store::read`]): composing a household with a
+//! thousand members' profiles must not hold the writer, which every write waits for.
 
 use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Value};
@@ -80,7 +83,7 @@ fn household_view(conn: &Connection, doc: String) -> rusqlite::Result<Value> {
 impl Households<'_> {
     /// A household by id, with its owner key.
     pub fn get(&self, id: &str) -> rusqlite::Result<Option<(String, Value)>> {
-        self.store.with(|conn| {
+        self.store.read(|conn| {
             let found = conn
                 .query_row(
                     "SELECT owner, doc FROM households WHERE id = ?1",
@@ -94,9 +97,19 @@ impl Households<'_> {
         })
     }
 
+    /// The owner key of household `id`, without composing its members (an access check).
+    pub fn owner_of(&self, id: &str) -> rusqlite::Result<Option<String>> {
+        self.store.read(|conn| {
+            conn.query_row("SELECT owner FROM households WHERE id = ?1", [id], |row| {
+                row.get(0)
+            })
+            .optional()
+        })
+    }
+
     /// The household `owner` owns.
     pub fn by_owner(&self, owner: &str) -> rusqlite::Result<Option<Value>> {
-        self.store.with(|conn| {
+        self.store.read(|conn| {
             let found = conn
                 .query_row(
                     "SELECT doc FROM households WHERE owner = ?1",
@@ -108,23 +121,41 @@ impl Households<'_> {
         })
     }
 
-    /// A page of every household (or only `owner`'s), oldest first.
+    /// A page of every household (or only `owner`'s), oldest first, with their members when
+    /// `with_members`. The page stops early, after at least one household, once the stored
+    /// documents it composes pass `budget` bytes: a page of a thousand full households would
+    /// otherwise be gigabytes. Callers continue from `offset` plus the households returned.
     pub fn list(
         &self,
         owner: Option<&str>,
         limit: u32,
         offset: u32,
+        with_members: bool,
+        budget: usize,
     ) -> rusqlite::Result<Vec<Value>> {
-        self.store.with(|conn| {
+        self.store.read(|conn| {
             let mut statement = conn.prepare_cached(
                 "SELECT doc FROM households WHERE ?1 IS NULL OR owner = ?1 ORDER BY rowid LIMIT ?2 OFFSET ?3",
             )?;
             let docs = statement
                 .query_map(params![owner, limit, offset], |row| row.get::<_, String>(0))?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
-            docs.into_iter()
-                .map(|doc| household_view(conn, doc))
-                .collect()
+            let mut households = Vec::with_capacity(docs.len());
+            let mut spent = 0usize;
+            for doc in docs {
+                if !with_members {
+                    households.push(parse(doc));
+                    continue;
+                }
+                let household = parse(doc.clone());
+                let id = household["id"].as_str().unwrap_or_default();
+                spent = spent.saturating_add(doc.len() + member_bytes(conn, id)?);
+                if spent > budget && !households.is_empty() {
+                    break;
+                }
+                households.push(household_view(conn, doc)?);
+            }
+            Ok(households)
         })
     }
 
@@ -186,23 +217,18 @@ impl Households<'_> {
         offset: u32,
     ) -> rusqlite::Result<Vec<Value>> {
         self.store
-            .with(|conn| members_with(conn, household_id, order, limit, offset))
+            .read(|conn| members_with(conn, household_id, order, limit, offset))
     }
 
     /// How many members a household has.
     pub fn member_count(&self, household_id: &str) -> rusqlite::Result<u64> {
-        self.store.with(|conn| {
-            conn.query_row(
-                "SELECT count(*) FROM members WHERE household_id = ?1",
-                [household_id],
-                |row| row.get(0),
-            )
-        })
+        self.store
+            .read(|conn| member_count_with(conn, household_id))
     }
 
     /// A member by id, with its profile when there is one, and the owner of its household.
     pub fn member(&self, id: &str) -> rusqlite::Result<Option<(String, Value)>> {
-        self.store.with(|conn| {
+        self.store.read(|conn| {
             let found = conn
                 .query_row(
                     "SELECT h.owner, m.doc FROM members m JOIN households h ON h.id = m.household_id WHERE m.id = ?1",
@@ -216,9 +242,18 @@ impl Households<'_> {
         })
     }
 
-    /// Stores a new member.
-    pub fn insert_member(&self, member: &Value) -> rusqlite::Result<()> {
-        self.store.with(|conn| insert_member_with(conn, member))
+    /// Stores a new member unless its household already holds `cap`; whether it was stored.
+    /// The count and the insert are one transaction on the one writer, so concurrent creates
+    /// can't all see room for one more.
+    pub fn insert_member_within(&self, member: &Value, cap: u64) -> rusqlite::Result<bool> {
+        let household_id = member["household_id"].as_str().unwrap_or_default();
+        self.store.transaction(|tx| {
+            if member_count_with(tx, household_id)? >= cap {
+                return Ok(false);
+            }
+            insert_member_with(tx, member)?;
+            Ok(true)
+        })
     }
 
     /// Replaces a member's stored document (without its profile).
@@ -246,7 +281,7 @@ impl Households<'_> {
 
     /// A member's profile.
     pub fn profile(&self, member_id: &str) -> rusqlite::Result<Option<Value>> {
-        self.store.with(|conn| profile_with(conn, member_id))
+        self.store.read(|conn| profile_with(conn, member_id))
     }
 
     /// Creates or replaces a member's profile.
@@ -272,8 +307,27 @@ impl Households<'_> {
     /// How many households exist.
     pub fn count(&self) -> rusqlite::Result<u64> {
         self.store
-            .with(|conn| conn.query_row("SELECT count(*) FROM households", [], |row| row.get(0)))
+            .read(|conn| conn.query_row("SELECT count(*) FROM households", [], |row| row.get(0)))
     }
+}
+
+fn member_count_with(conn: &Connection, household_id: &str) -> rusqlite::Result<u64> {
+    conn.query_row(
+        "SELECT count(*) FROM members WHERE household_id = ?1",
+        [household_id],
+        |row| row.get(0),
+    )
+}
+
+/// The bytes of the member and profile documents of a household, as stored.
+fn member_bytes(conn: &Connection, household_id: &str) -> rusqlite::Result<usize> {
+    conn.query_row(
+        "SELECT coalesce(sum(length(CAST(m.doc AS BLOB))), 0) + coalesce(sum(length(CAST(p.doc AS BLOB))), 0)
+         FROM members m LEFT JOIN profiles p ON p.member_id = m.id WHERE m.household_id = ?1",
+        [household_id],
+        |row| row.get::<_, i64>(0),
+    )
+    .map(|bytes| usize::try_from(bytes).unwrap_or(usize::MAX))
 }
 
 fn insert_member_with(conn: &Connection, member: &Value) -> rusqlite::Result<()> {
@@ -293,4 +347,120 @@ fn insert_member_with(conn: &Connection, member: &Value) -> rusqlite::Result<()>
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    use serde_json::json;
+
+    use super::*;
+
+    fn household(n: usize) -> Value {
+        json!({"id": format!("h{n}"), "name": format!("Home {n}"), "owner_id": format!("user:{n}"), "metadata": {}})
+    }
+
+    fn member(household: usize, n: usize, profile_bytes: usize) -> Value {
+        json!({
+            "id": format!("h{household}-m{n}"), "household_id": format!("h{household}"),
+            "name": "Member", "age_group": "adult",
+            "profile": {"properties": {"note": "p".repeat(profile_bytes)}},
+        })
+    }
+
+    fn on_file() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("h.db").to_str().unwrap()).unwrap();
+        (dir, store)
+    }
+
+    /// Security review 2, finding 5: composing a household held the writing connection.
+    #[test]
+    fn reads_leave_the_writer_free() {
+        let (_dir, store) = on_file();
+        let members: Vec<Value> = (0..3).map(|n| member(1, n, 10)).collect();
+        store
+            .households()
+            .create("user:1", &household(1), &members)
+            .unwrap();
+        let writer = store.writer();
+        let (sent, received) = mpsc::channel();
+        let reader = store.clone();
+        std::thread::spawn(move || {
+            let households = reader.households();
+            let home = households.by_owner("user:1").unwrap().unwrap();
+            let listed = households
+                .list(None, 10, 0, true, usize::MAX)
+                .unwrap()
+                .len();
+            let member = households.member("h1-m0").unwrap().is_some();
+            let count = households.member_count("h1").unwrap();
+            sent.send((home["member_count"].clone(), listed, member, count))
+                .unwrap();
+        });
+        let answer = received.recv_timeout(Duration::from_secs(10));
+        drop(writer);
+        assert_eq!(
+            answer,
+            Ok((json!(3), 1, true, 3)),
+            "read while the writer is held"
+        );
+    }
+
+    /// The administrator's page stops once its documents pass the budget, after at least one.
+    #[test]
+    fn a_page_of_households_stays_within_its_budget() {
+        let (_dir, store) = on_file();
+        for n in 0..4 {
+            let members: Vec<Value> = (0..4).map(|m| member(n, m, 10_000)).collect();
+            let owner = format!("user:{n}");
+            store
+                .households()
+                .create(&owner, &household(n), &members)
+                .unwrap();
+        }
+        let households = store.households();
+        let page = |budget| households.list(None, 100, 0, true, budget).unwrap();
+        assert_eq!(page(usize::MAX).len(), 4);
+        assert_eq!(page(1).len(), 1, "one household even past the budget");
+        let two = page(2 * 41_000 + 2_000);
+        assert_eq!(two.len(), 2);
+        let size: usize = two.iter().map(|h| h.to_string().len()).sum();
+        assert!(size < 2 * 41_000 + 2_000 + 4_000, "{size} bytes");
+        // Without members the budget does not apply (nothing large is composed).
+        assert_eq!(households.list(None, 100, 0, false, 1).unwrap().len(), 4);
+    }
+
+    /// Security review 2, finding 9: 64 concurrent creates on 990 members left 1,004.
+    #[test]
+    fn the_member_cap_holds_under_concurrent_inserts() {
+        let (_dir, store) = on_file();
+        store
+            .households()
+            .create("user:1", &household(1), &[])
+            .unwrap();
+        store
+            .transaction(|tx| (0..990).try_for_each(|n| insert_member_with(tx, &member(1, n, 0))))
+            .unwrap();
+        let threads: Vec<_> = (0..64)
+            .map(|n| {
+                let store = store.clone();
+                std::thread::spawn(move || {
+                    store
+                        .households()
+                        .insert_member_within(&member(1, 1000 + n, 0), 1000)
+                        .unwrap()
+                })
+            })
+            .collect();
+        let stored = threads
+            .into_iter()
+            .map(|t| t.join().unwrap())
+            .filter(|stored| *stored)
+            .count();
+        assert_eq!(stored, 10);
+        assert_eq!(store.households().member_count("h1").unwrap(), 1000);
+    }
 }

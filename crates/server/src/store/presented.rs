@@ -13,14 +13,29 @@ use super::Viewer;
 
 /// Entries kept at most; the cache starts again empty when it is full.
 const CAPACITY: usize = 20_000;
+/// Bytes of JSON kept at most (counted as the answers' lengths): a count alone let 100 large
+/// records hold hundreds of MiB. Past it the cache starts again empty, as past [`CAPACITY`].
+pub const MAX_BYTES: usize = 64 << 20;
+/// An answer longer than this is never kept: serving it again costs little next to its size,
+/// and one such answer would otherwise push out thousands of small ones.
+pub const MAX_ENTRY_BYTES: usize = 1 << 20;
 
 type Key = (&'static str, Viewer, Box<str>);
 
 #[derive(Default)]
 struct State {
     entries: HashMap<Key, Arc<str>>,
+    /// The sum of the kept answers' lengths.
+    bytes: usize,
     generation: u64,
     writing: usize,
+}
+
+impl State {
+    fn clear(&mut self) {
+        self.entries.clear();
+        self.bytes = 0;
+    }
 }
 
 /// The cache; see the module's documentation.
@@ -65,12 +80,24 @@ impl Presented {
         if state.writing > 0 || state.generation != generation {
             return;
         }
-        if state.entries.len() >= CAPACITY {
-            state.entries.clear();
+        if json.len() > MAX_ENTRY_BYTES {
+            return;
         }
-        state
-            .entries
-            .insert((path, viewer, Box::from(identifier)), json);
+        let key = (path, viewer, Box::from(identifier));
+        // An answer kept again replaces its older copy, so only the difference counts.
+        if let Some(old) = state.entries.remove(&key) {
+            state.bytes -= old.len();
+        }
+        if state.entries.len() >= CAPACITY || state.bytes + json.len() > MAX_BYTES {
+            state.clear();
+        }
+        state.bytes += json.len();
+        state.entries.insert(key, json);
+    }
+
+    /// The bytes of JSON the cache holds.
+    pub fn bytes(&self) -> usize {
+        self.state().bytes
     }
 
     /// A write begins: nothing is served or kept until the answer is dropped (the write has
@@ -79,7 +106,7 @@ impl Presented {
         let mut state = self.state();
         state.writing += 1;
         state.generation += 1;
-        state.entries.clear();
+        state.clear();
         Writing(self)
     }
 }
@@ -92,7 +119,7 @@ impl Drop for Writing<'_> {
         let mut state = self.0.state();
         state.writing -= 1;
         state.generation += 1;
-        state.entries.clear();
+        state.clear();
     }
 }
 
@@ -137,5 +164,40 @@ mod tests {
         );
         keep(&cache, cache.generation(), "a", "[]");
         assert_eq!(read(&cache, Viewer::Curator, "a").as_deref(), Some("[]"));
+    }
+
+    /// Security review 2, finding 12: 100 large records held +696 MiB. The cache is bounded
+    /// by bytes as well as by entries, and a single large answer is not kept at all.
+    #[test]
+    fn the_cache_is_bounded_by_bytes() {
+        let cache = Presented::default();
+        let generation = cache.generation();
+        let large: Arc<str> = Arc::from("x".repeat(MAX_ENTRY_BYTES + 1));
+        cache.put(generation, "articles", Viewer::Curator, "large", large);
+        assert_eq!(read(&cache, Viewer::Curator, "large"), None);
+        assert_eq!(cache.bytes(), 0);
+
+        let entry: Arc<str> = Arc::from("y".repeat(MAX_ENTRY_BYTES));
+        let fit = MAX_BYTES / MAX_ENTRY_BYTES;
+        for n in 0..fit * 3 {
+            let id = format!("r{n}");
+            cache.put(generation, "articles", Viewer::Curator, &id, entry.clone());
+            assert!(
+                cache.bytes() <= MAX_BYTES,
+                "{} bytes after {n}",
+                cache.bytes()
+            );
+            assert!(
+                read(&cache, Viewer::Curator, &id).is_some(),
+                "the newest is kept"
+            );
+        }
+        // Replacing an entry counts it once.
+        let before = cache.bytes();
+        let id = format!("r{}", fit * 3 - 1);
+        cache.put(generation, "articles", Viewer::Curator, &id, entry.clone());
+        assert_eq!(cache.bytes(), before);
+        drop(cache.writing());
+        assert_eq!(cache.bytes(), 0);
     }
 }
