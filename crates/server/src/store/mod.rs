@@ -3,9 +3,7 @@
 //! Durability: WAL with `synchronous = FULL`, so a write is on disk before it is acknowledged
 //! and survives a crash of the process or the machine.
 
-mod column;
 mod households;
-pub mod index;
 mod presented;
 mod records;
 mod search;
@@ -17,10 +15,11 @@ use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use rusqlite::Connection;
 
 pub use households::{Households, MemberOrder};
-pub use index::Index;
+pub use larder_search::Index;
+pub use larder_search::{FacetValue, Filter, NaturalOrder, SearchQuery, SortKey};
 pub use presented::Presented;
 pub use records::{ChildOrder, RecordRow, Records, Viewer};
-pub use search::{FacetValue, Filter, NaturalOrder, SearchHits, SearchQuery, SortKey};
+pub use search::SearchHits;
 
 /// Connections that serve reads beside the one writer (file databases only: WAL lets readers
 /// run while a write commits).
@@ -112,7 +111,7 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX enhance_runs_by_record ON enhance_runs (record_id);
     "#,
-    // 3: search moved to the in-memory index (store/index.rs), built from the records at start.
+    // 3: search moved to the in-memory index (crate larder-search), built from the records at start.
     r#"
     DROP TRIGGER records_fts_insert;
     DROP TRIGGER records_fts_delete;

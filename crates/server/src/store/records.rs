@@ -23,14 +23,7 @@ pub struct RecordRow {
     pub doc: Value,
 }
 
-/// Which records a caller may see.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Viewer {
-    /// `admin` and `expert`: everything.
-    Curator,
-    /// Everyone else: by each collection's read rule.
-    Public,
-}
+pub use larder_search::Viewer;
 
 /// Record operations over a [`Collection`].
 pub struct Records<'a> {

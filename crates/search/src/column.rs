@@ -170,7 +170,7 @@ pub struct Column {
 
 impl Column {
     /// Adds a value of record `rid`; whether it is the record's first in this column.
-    pub(super) fn add(&mut self, rid: u32, value: Scalar) -> bool {
+    pub(crate) fn add(&mut self, rid: u32, value: Scalar) -> bool {
         let id = self.dictionary.intern(value);
         if self.first.len() <= rid as usize {
             self.first.resize(rid as usize + 1, ABSENT);
@@ -186,7 +186,7 @@ impl Column {
     }
 
     /// Forgets every value of record `rid`.
-    pub(super) fn remove(&mut self, rid: u32) {
+    pub(crate) fn remove(&mut self, rid: u32) {
         let Some(first) = self.first.get_mut(rid as usize) else {
             return;
         };

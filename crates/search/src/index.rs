@@ -16,7 +16,7 @@ use serde_json::Value;
 use unicode_normalization::char::is_combining_mark;
 use unicode_normalization::UnicodeNormalization;
 
-pub use super::column::{Column, FacetKey, Scalar, MAX_VALUE_LEN};
+pub use crate::column::{Column, FacetKey, Scalar, MAX_VALUE_LEN};
 
 /// Fields whose text is the body column (after the title).
 pub const BODY_FIELDS: &[&str] = &[
