@@ -5,12 +5,14 @@
 mod column;
 mod engine;
 mod filter;
+mod firsts;
 pub mod index;
+mod text;
 
 pub use column::{Column, FacetKey, Scalar, MAX_VALUE_LEN};
 pub use engine::{FacetValue, Found, NaturalOrder, SearchQuery, SortKey};
 pub use filter::Filter;
-pub use index::{own_visibility, tokens, Index};
+pub use index::{own_visibility, tokens, Index, IndexSize};
 
 /// Which records a caller may see.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
