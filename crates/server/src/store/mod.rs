@@ -192,6 +192,27 @@ impl Store {
         })
     }
 
+    /// Runs `f` inside one transaction and, when it returns `Ok`, commits it and applies
+    /// `to_index` to the search index as one step: the index's write lock is taken before the
+    /// commit and let go after the index has changed. A search holds the read lock from its pass
+    /// over the index until its page's documents are read (see `search.rs`), so it sees either
+    /// the state before this write, in the index and in the database alike, or the state after.
+    /// Lock order: the database connection, then the index, everywhere.
+    pub(crate) fn transaction_indexed<T>(
+        &self,
+        f: impl FnOnce(&rusqlite::Transaction<'_>) -> rusqlite::Result<T>,
+        to_index: impl FnOnce(&mut Index, &T),
+    ) -> rusqlite::Result<T> {
+        self.with(|conn| {
+            let tx = conn.transaction()?;
+            let value = f(&tx)?;
+            let mut index = self.index_mut();
+            tx.commit()?;
+            to_index(&mut index, &value);
+            Ok(value)
+        })
+    }
+
     /// Runs `f` with the writing connection, blocking this thread. Whatever `f` does may write,
     /// so the cache of presented records is emptied around it.
     pub fn with<T>(&self, f: impl FnOnce(&mut Connection) -> T) -> T {
@@ -233,8 +254,8 @@ impl Store {
         self.index.read().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The search index, for changing after a committed write.
-    pub(crate) fn index_mut(&self) -> RwLockWriteGuard<'_, Index> {
+    /// The search index, for changing as a write commits (see `transaction_indexed`).
+    fn index_mut(&self) -> RwLockWriteGuard<'_, Index> {
         self.index.write().unwrap_or_else(|p| p.into_inner())
     }
 
