@@ -12,7 +12,7 @@ mod text;
 pub use column::{Column, FacetKey, Scalar, MAX_VALUE_LEN};
 pub use engine::{FacetValue, Found, NaturalOrder, SearchQuery, SortKey};
 pub use filter::Filter;
-pub use index::{own_visibility, tokens, Index, IndexSize};
+pub use index::{own_visibility, tokens, Index, IndexSize, BODY_FIELDS};
 
 /// Which records a caller may see.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
