@@ -9,11 +9,11 @@
 pub(crate) const ABSENT: u32 = u32::MAX;
 
 /// A sparse column becomes dense once its array would cost at most this many ids per holder
-/// (64 bytes, against 8 sparse): a field one record in sixteen holds is read at array speed.
-const DENSE_AT: usize = 16;
+/// (128 bytes, against 8 sparse): a field one record in thirty-two holds is read at array speed.
+const DENSE_AT: usize = 32;
 /// A dense column becomes sparse again once its array costs more than this many per holder:
 /// far from `DENSE_AT`, so a record coming and going does not switch it back and forth.
-const SPARSE_AT: usize = 64;
+const SPARSE_AT: usize = 128;
 /// Below this many holders a column stays sparse: a binary search over them is as quick.
 const SMALL: usize = 64;
 
