@@ -1,6 +1,7 @@
 //! `cargo xtask fuzz [--cases N]`: the property tests run long, in an optimised build (the server's profile). Every
 //! property (five over the client's decoders and error interpretation, one over the server's
-//! request parsing) gets N cases, one million by default, so a run tries six million inputs.
+//! request parsing, one comparing the search index with a full scan) gets N cases, one million
+//! by default, so a run tries seven million inputs.
 
 use std::time::Instant;
 
@@ -17,9 +18,10 @@ pub fn run(args: &[String]) -> Result<()> {
         [flag, value] if flag == "--cases" => value.parse()?,
         _ => bail!("usage: cargo xtask fuzz [--cases N]"),
     };
-    let suites: [(&str, &str, u64); 2] = [
+    let suites: [(&str, &str, u64); 3] = [
         ("larder-api", "properties", 5),
         ("larder-server", "parsing", 1),
+        ("larder-search", "oracle", 1),
     ];
     for (package, test, properties) in suites {
         let started = Instant::now();

@@ -55,3 +55,18 @@ pub const MAX_IMAGE_URL_CHARS: u32 = 8 << 10;
 /// household listing composes (the reference service's cap): past it the page ends early, after
 /// at least one household; the next page starts at `offset` plus the households returned.
 pub const MAX_HOUSEHOLD_PAGE_BYTES: usize = 32 << 20;
+
+/// Bytes of `highlight_pre_tag` and of `highlight_post_tag`: each is copied once per marked word.
+pub const MAX_HIGHLIGHT_TAG_LEN: usize = 64;
+
+/// Fields one search may highlight.
+pub const MAX_HIGHLIGHT_FIELDS: usize = 20;
+
+/// Bytes of `_highlight` fragments one hit carries; a field whose fragment would pass it is left
+/// out, so a page of 1,000 hits carries at most 16 MB of highlights.
+pub const MAX_HIGHLIGHT_BYTES_PER_HIT: usize = 16 * 1024;
+
+/// Values below a record's top level (free-form objects such as an article's `extras`) that the
+/// search index keeps per record for filters, sorting and facets; the rest stay in the stored
+/// document only.
+pub const MAX_NESTED_VALUES: usize = 256;

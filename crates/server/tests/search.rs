@@ -437,3 +437,62 @@ async fn generated_articles_are_stored_once_and_searchable() {
     assert_eq!(exact["total"], 1);
     server.stop().await;
 }
+
+#[tokio::test]
+async fn highlight_tags_fields_and_output_are_bounded() {
+    let server = TestServer::demo().await;
+    let token = server.login("olivia", "olivia-demo").await;
+    for body in [
+        json!({"q": "coffee", "highlight": true, "highlight_pre_tag": "<".repeat(16 * 1024)}),
+        json!({"q": "coffee", "highlight": true, "highlight_post_tag": ">".repeat(65)}),
+        json!({"q": "coffee", "highlight": true, "highlight_fields": vec!["title"; 21]}),
+        json!({"q": "coffee", "highlight": true, "highlight_fields": ["x".repeat(101)]}),
+    ] {
+        let refused = search_error(&server, &token, body).await;
+        assert_error(&refused, 400, "request/invalid");
+        let loc = &refused.body["error"]["errors"][0]["loc"];
+        assert!(
+            loc[1].as_str().unwrap().starts_with("highlight_"),
+            "{}",
+            refused.body
+        );
+    }
+
+    // Every word of four fields matches: with the longest tags allowed, one hit's highlights
+    // would pass 50 KB; they stop at the per-hit budget instead.
+    let admin = server.login("admin", "admin-demo").await;
+    let text = "a ".repeat(900);
+    let created = server
+        .call(
+            "POST",
+            "articles",
+            Some(&admin),
+            Some(
+                json!({"urn": "all-a", "title": text, "content": text, "venue": "V",
+                        "abstract": text, "description": text}),
+            ),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let tag = "t".repeat(64);
+    let marked = search(
+        &server,
+        &token,
+        "articles/search",
+        json!({"q": "a", "highlight": true, "highlight_pre_tag": tag, "highlight_post_tag": tag,
+               "highlight_fields": ["title", "content", "abstract", "description"]}),
+    )
+    .await;
+    let hit = &marked["results"][0];
+    assert_eq!(hit["urn"], "urn:article:all-a");
+    let size = hit["_highlight"].to_string().len();
+    assert!(
+        size <= larder_contract::limits::MAX_HIGHLIGHT_BYTES_PER_HIT + 200,
+        "{size} bytes of highlights"
+    );
+    assert!(
+        !hit["_highlight"]["title"].is_null(),
+        "the first field fits"
+    );
+    server.stop().await;
+}

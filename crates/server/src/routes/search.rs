@@ -5,7 +5,8 @@ use axum::extract::State;
 use larder_contract::collections::{ARTICLES, GUIDELINES, GUIDES, TEXTBOOKS, TEXTBOOK_PASSAGES};
 use larder_contract::limits::{
     DEFAULT_FACET_LIMIT, DEFAULT_SEARCH_LIMIT, INVALID_PAGINATION, MAX_FACET_FIELDS, MAX_FILTERS,
-    MAX_PAGE_SIZE, MAX_SEARCH_WINDOW, MAX_SORT_KEYS,
+    MAX_HIGHLIGHT_BYTES_PER_HIT, MAX_HIGHLIGHT_FIELDS, MAX_HIGHLIGHT_TAG_LEN, MAX_PAGE_SIZE,
+    MAX_SEARCH_WINDOW, MAX_SORT_KEYS,
 };
 use larder_contract::Collection;
 use serde::Deserialize;
@@ -88,6 +89,84 @@ pub struct SearchBody {
 fn invalid(field: &str, message: String) -> ApiError {
     ApiError::invalid(format!("{field}: {message}"))
         .with_errors(json!([{ "loc": ["body", field], "msg": message }]))
+}
+
+/// What `highlight_fields` and the tags ask for, bounded: each tag is copied once per marked
+/// word, so its length, the number of fields and the bytes per hit are all capped.
+struct Highlight<'b> {
+    fields: Vec<String>,
+    pre: &'b str,
+    post: &'b str,
+}
+
+impl<'b> Highlight<'b> {
+    fn of(body: &'b SearchBody) -> ApiResult<Highlight<'b>> {
+        let fields = body
+            .highlight_fields
+            .as_ref()
+            .map(|f| f.items(true))
+            .unwrap_or_else(|| {
+                DEFAULT_HIGHLIGHT_FIELDS
+                    .iter()
+                    .map(|f| f.to_string())
+                    .collect()
+            });
+        if fields.len() > MAX_HIGHLIGHT_FIELDS {
+            return Err(invalid(
+                "highlight_fields",
+                format!(
+                    "at most {MAX_HIGHLIGHT_FIELDS} fields, not {}",
+                    fields.len()
+                ),
+            ));
+        }
+        if let Some(bad) = fields.iter().find(|f| !valid_field(f)) {
+            let shown: String = bad.chars().take(100).collect();
+            return Err(invalid(
+                "highlight_fields",
+                format!("{shown:?} is not a field name"),
+            ));
+        }
+        let tag = |name: &str, tag: Option<&'b str>, default: &'b str| match tag {
+            Some(tag) if tag.len() > MAX_HIGHLIGHT_TAG_LEN => Err(invalid(
+                name,
+                format!("at most {MAX_HIGHLIGHT_TAG_LEN} bytes, not {}", tag.len()),
+            )),
+            tag => Ok(tag.unwrap_or(default)),
+        };
+        Ok(Highlight {
+            fields,
+            pre: tag(
+                "highlight_pre_tag",
+                body.highlight_pre_tag.as_deref(),
+                "<em>",
+            )?,
+            post: tag(
+                "highlight_post_tag",
+                body.highlight_post_tag.as_deref(),
+                "</em>",
+            )?,
+        })
+    }
+
+    /// The fragments of one hit, in field order, until [`MAX_HIGHLIGHT_BYTES_PER_HIT`].
+    fn marks(&self, doc: &Value, terms: &[String]) -> Map<String, Value> {
+        let mut left = MAX_HIGHLIGHT_BYTES_PER_HIT;
+        let mut marks = Map::new();
+        for field in &self.fields {
+            let Some(text) = doc.get(field).and_then(Value::as_str) else {
+                continue;
+            };
+            let Some(fragment) = highlight(text, terms, self.pre, self.post) else {
+                continue;
+            };
+            if fragment.len() <= left {
+                left -= fragment.len();
+                marks.insert(field.clone(), json!([fragment]));
+            }
+        }
+        marks
+    }
 }
 
 /// Runs a search of `collection` (under `parent` when given) and shapes the answer.
@@ -175,33 +254,15 @@ pub fn run(
         facets,
         facet_limit: facet_limit as u32,
     };
+    let highlight = Highlight::of(&body)?;
     let hits = state.store.search(&query)?;
     let fl = body.fl.as_ref().map(|f| f.items(true));
-    let highlight_fields = body
-        .highlight_fields
-        .as_ref()
-        .map(|f| f.items(true))
-        .unwrap_or_else(|| {
-            DEFAULT_HIGHLIGHT_FIELDS
-                .iter()
-                .map(|f| f.to_string())
-                .collect()
-        });
-    let pre = body.highlight_pre_tag.as_deref().unwrap_or("<em>");
-    let post = body.highlight_post_tag.as_deref().unwrap_or("</em>");
     let results: Vec<Value> = hits
         .results
         .into_iter()
         .map(|(doc, score)| {
-            let marks = (body.highlight.unwrap_or(false) && !terms.is_empty()).then(|| {
-                highlight_fields
-                    .iter()
-                    .filter_map(|field| {
-                        let text = doc.get(field).and_then(Value::as_str)?;
-                        highlight(text, &terms, pre, post).map(|f| (field.clone(), json!([f])))
-                    })
-                    .collect::<Map<String, Value>>()
-            });
+            let marks = (body.highlight.unwrap_or(false) && !terms.is_empty())
+                .then(|| highlight.marks(&doc, &terms));
             let mut out = match (&fl, doc) {
                 (Some(fl), Value::Object(map)) => Value::Object(
                     map.into_iter()

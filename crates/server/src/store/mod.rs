@@ -3,9 +3,7 @@
 //! Durability: WAL with `synchronous = FULL`, so a write is on disk before it is acknowledged
 //! and survives a crash of the process or the machine.
 
-mod column;
 mod households;
-pub mod index;
 mod presented;
 mod records;
 mod search;
@@ -17,10 +15,11 @@ use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use rusqlite::Connection;
 
 pub use households::{Households, MemberOrder};
-pub use index::Index;
+pub use larder_search::Index;
+pub use larder_search::{FacetValue, Filter, NaturalOrder, SearchQuery, SortKey};
 pub use presented::Presented;
 pub use records::{ChildOrder, RecordRow, Records, Viewer};
-pub use search::{FacetValue, Filter, NaturalOrder, SearchHits, SearchQuery, SortKey};
+pub use search::SearchHits;
 
 /// Connections that serve reads beside the one writer (file databases only: WAL lets readers
 /// run while a write commits).
@@ -112,7 +111,7 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX enhance_runs_by_record ON enhance_runs (record_id);
     "#,
-    // 3: search moved to the in-memory index (store/index.rs), built from the records at start.
+    // 3: search moved to the in-memory index (crate larder-search), built from the records at start.
     r#"
     DROP TRIGGER records_fts_insert;
     DROP TRIGGER records_fts_delete;
@@ -193,6 +192,27 @@ impl Store {
         })
     }
 
+    /// Runs `f` inside one transaction and, when it returns `Ok`, commits it and applies
+    /// `to_index` to the search index as one step: the index's write lock is taken before the
+    /// commit and let go after the index has changed. A search holds the read lock from its pass
+    /// over the index until its page's documents are read (see `search.rs`), so it sees either
+    /// the state before this write, in the index and in the database alike, or the state after.
+    /// Lock order: the database connection, then the index, everywhere.
+    pub(crate) fn transaction_indexed<T>(
+        &self,
+        f: impl FnOnce(&rusqlite::Transaction<'_>) -> rusqlite::Result<T>,
+        to_index: impl FnOnce(&mut Index, &T),
+    ) -> rusqlite::Result<T> {
+        self.with(|conn| {
+            let tx = conn.transaction()?;
+            let value = f(&tx)?;
+            let mut index = self.index_mut();
+            tx.commit()?;
+            to_index(&mut index, &value);
+            Ok(value)
+        })
+    }
+
     /// Runs `f` with the writing connection, blocking this thread. Whatever `f` does may write,
     /// so the cache of presented records is emptied around it.
     pub fn with<T>(&self, f: impl FnOnce(&mut Connection) -> T) -> T {
@@ -234,8 +254,8 @@ impl Store {
         self.index.read().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The search index, for changing after a committed write.
-    pub(crate) fn index_mut(&self) -> RwLockWriteGuard<'_, Index> {
+    /// The search index, for changing as a write commits (see `transaction_indexed`).
+    fn index_mut(&self) -> RwLockWriteGuard<'_, Index> {
         self.index.write().unwrap_or_else(|p| p.into_inner())
     }
 

@@ -2,7 +2,7 @@
 //!
 //! `parent` holds the URN a record hangs from (the contract's parent field). Visibility follows
 //! each collection's read rule as one SQL predicate, so lists, reads and embedded children hide
-//! the same records. Every write keeps the search index in step once it has committed.
+//! the same records. Every write changes the search index as it commits (`transaction_indexed`).
 
 use larder_contract::collections::{ReadRule, ARTIFACTS, TEXTBOOK_PASSAGES};
 use larder_contract::{Collection, COLLECTIONS};
@@ -23,14 +23,7 @@ pub struct RecordRow {
     pub doc: Value,
 }
 
-/// Which records a caller may see.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Viewer {
-    /// `admin` and `expert`: everything.
-    Curator,
-    /// Everyone else: by each collection's read rule.
-    Public,
-}
+pub use larder_search::Viewer;
 
 /// Record operations over a [`Collection`].
 pub struct Records<'a> {
@@ -196,10 +189,10 @@ impl Records<'_> {
 
     /// Stores a new record; `doc` must carry `id` (and `urn` for URN collections).
     pub fn insert(&self, collection: &'static Collection, doc: &Value) -> rusqlite::Result<()> {
-        let rid = self.store.with(|conn| insert_with(conn, collection, doc))?;
-        self.store
-            .index_mut()
-            .put(rid, collection, parent_of(collection, doc), doc);
+        self.store.transaction_indexed(
+            |tx| insert_with(tx, collection, doc),
+            |index, rid| index.put(*rid, collection, parent_of(collection, doc), doc),
+        )?;
         Ok(())
     }
 
@@ -221,19 +214,21 @@ impl Records<'_> {
         doc: &Value,
         also: impl FnOnce(&rusqlite::Transaction<'_>) -> rusqlite::Result<()>,
     ) -> rusqlite::Result<()> {
-        let rid = self.store.transaction(|tx| {
-            let rid: Option<i64> = tx
-                .prepare_cached("UPDATE records SET doc = ?2 WHERE id = ?1 RETURNING rowid")?
-                .query_row(params![id, doc.to_string()], |row| row.get(0))
-                .optional()?;
-            also(tx)?;
-            Ok::<_, rusqlite::Error>(rid)
-        })?;
-        if let Some(rid) = rid {
-            self.store
-                .index_mut()
-                .put(rid, collection, parent_of(collection, doc), doc);
-        }
+        self.store.transaction_indexed(
+            |tx| {
+                let rid: Option<i64> = tx
+                    .prepare_cached("UPDATE records SET doc = ?2 WHERE id = ?1 RETURNING rowid")?
+                    .query_row(params![id, doc.to_string()], |row| row.get(0))
+                    .optional()?;
+                also(tx)?;
+                Ok(rid)
+            },
+            |index, rid| {
+                if let Some(rid) = rid {
+                    index.put(*rid, collection, parent_of(collection, doc), doc);
+                }
+            },
+        )?;
         Ok(())
     }
 
@@ -350,7 +345,7 @@ impl Records<'_> {
         collection: &Collection,
         row: &RecordRow,
     ) -> rusqlite::Result<Vec<String>> {
-        let (artifacts, gone) = self.store.transaction(|tx| {
+        let delete = |tx: &rusqlite::Transaction<'_>| {
             let mut artifacts = Vec::new();
             let mut gone = Vec::new();
             if collection.path == ARTIFACTS.path {
@@ -385,11 +380,12 @@ impl Records<'_> {
                 &row.id,
             )?);
             Ok::<_, rusqlite::Error>((artifacts, gone))
+        };
+        let (artifacts, _) = self.store.transaction_indexed(delete, |index, (_, gone)| {
+            for rid in gone {
+                index.remove(*rid);
+            }
         })?;
-        let mut index = self.store.index_mut();
-        for rid in gone {
-            index.remove(rid);
-        }
         Ok(artifacts)
     }
 
@@ -402,7 +398,7 @@ impl Records<'_> {
         artifact_id: &str,
         passages: &[Value],
     ) -> rusqlite::Result<usize> {
-        let (updated, gone, added) = self.store.transaction(|tx| {
+        let replace = |tx: &rusqlite::Transaction<'_>| {
             let mut updated = None;
             if let Some((_, id, doc)) = textbook {
                 updated = tx
@@ -414,29 +410,34 @@ impl Records<'_> {
                 "DELETE FROM records WHERE collection = ?1 AND parent = ?2 AND json_extract(doc, '$.artifact_id') = ?3 RETURNING rowid",
             )?;
             let gone = statement
-                .query_map(params![TEXTBOOK_PASSAGES.path, textbook_urn, artifact_id], |r| r.get(0))?
+                .query_map(
+                    params![TEXTBOOK_PASSAGES.path, textbook_urn, artifact_id],
+                    |r| r.get(0),
+                )?
                 .collect::<rusqlite::Result<Vec<i64>>>()?;
             let mut added = Vec::with_capacity(passages.len());
             for passage in passages {
                 added.push(insert_with(tx, &TEXTBOOK_PASSAGES, passage)?);
             }
             Ok::<_, rusqlite::Error>((updated, gone, added))
-        })?;
-        let mut index = self.store.index_mut();
-        for rid in gone {
-            index.remove(rid);
-        }
-        if let (Some(rid), Some((collection, _, doc))) = (updated, textbook) {
-            index.put(rid, collection, None, doc);
-        }
-        for (rid, passage) in added.into_iter().zip(passages) {
-            index.put(
-                rid,
-                &TEXTBOOK_PASSAGES,
-                parent_of(&TEXTBOOK_PASSAGES, passage),
-                passage,
-            );
-        }
+        };
+        self.store
+            .transaction_indexed(replace, |index, (updated, gone, added)| {
+                for rid in gone {
+                    index.remove(*rid);
+                }
+                if let (Some(rid), Some((collection, _, doc))) = (updated, textbook) {
+                    index.put(*rid, collection, None, doc);
+                }
+                for (rid, passage) in added.iter().zip(passages) {
+                    index.put(
+                        *rid,
+                        &TEXTBOOK_PASSAGES,
+                        parent_of(&TEXTBOOK_PASSAGES, passage),
+                        passage,
+                    );
+                }
+            })?;
         Ok(passages.len())
     }
 
@@ -446,15 +447,18 @@ impl Records<'_> {
         collection: &'static Collection,
         docs: &[Value],
     ) -> rusqlite::Result<()> {
-        let rids = self.store.transaction(|tx| {
-            docs.iter()
-                .map(|doc| insert_with(tx, collection, doc))
-                .collect::<rusqlite::Result<Vec<i64>>>()
-        })?;
-        let mut index = self.store.index_mut();
-        for (rid, doc) in rids.into_iter().zip(docs) {
-            index.put(rid, collection, parent_of(collection, doc), doc);
-        }
+        self.store.transaction_indexed(
+            |tx| {
+                docs.iter()
+                    .map(|doc| insert_with(tx, collection, doc))
+                    .collect::<rusqlite::Result<Vec<i64>>>()
+            },
+            |index, rids| {
+                for (rid, doc) in rids.iter().zip(docs) {
+                    index.put(*rid, collection, parent_of(collection, doc), doc);
+                }
+            },
+        )?;
         Ok(())
     }
 }

@@ -7,6 +7,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::firsts::Firsts;
+
 /// Strings longer than this are searchable as text but not kept as filterable values.
 pub const MAX_VALUE_LEN: usize = 512;
 
@@ -112,9 +114,6 @@ pub enum FacetKey<'a> {
     Str(&'a str),
 }
 
-/// The id of no value.
-const ABSENT: u32 = u32::MAX;
-
 /// The distinct values of one field, each with a small id; a value is kept while a record
 /// holds it.
 #[derive(Default)]
@@ -151,9 +150,31 @@ impl Dictionary {
         let holders = &mut self.holders[id as usize];
         *holders -= 1;
         if *holders == 0 {
-            self.ids.remove(&self.values[id as usize]);
+            // The placeholder lets a freed string go now, not when its id is reused.
+            let value = std::mem::replace(&mut self.values[id as usize], Scalar::Bool(false));
+            self.ids.remove(&value);
             self.free.push(id);
+            if self.ids.is_empty() {
+                *self = Dictionary::default();
+            }
         }
+    }
+
+    /// Bytes held, roughly: the values (strings included), their counts and the lookup table.
+    fn bytes(&self) -> usize {
+        let strings: usize = self
+            .ids
+            .keys()
+            .map(|v| match v {
+                Scalar::Str(s) => s.len(),
+                _ => 0,
+            })
+            .sum();
+        strings
+            + self.values.capacity() * std::mem::size_of::<Scalar>()
+            + self.holders.capacity() * 4
+            + self.free.capacity() * 4
+            + self.ids.capacity() * (std::mem::size_of::<Scalar>() + 4)
     }
 }
 
@@ -161,8 +182,8 @@ impl Dictionary {
 /// from one array, and decide or count per distinct value rather than per record.
 #[derive(Default)]
 pub struct Column {
-    /// By record id: the id of its first value, or `ABSENT`.
-    first: Vec<u32>,
+    /// Each record's first value id (dense or sparse, see `firsts.rs`).
+    first: Firsts,
     /// Records holding a list: the ids of the values after the first, in order.
     rest: HashMap<u32, Vec<u32>>,
     dictionary: Dictionary,
@@ -170,14 +191,10 @@ pub struct Column {
 
 impl Column {
     /// Adds a value of record `rid`; whether it is the record's first in this column.
-    pub(super) fn add(&mut self, rid: u32, value: Scalar) -> bool {
+    pub(crate) fn add(&mut self, rid: u32, value: Scalar) -> bool {
         let id = self.dictionary.intern(value);
-        if self.first.len() <= rid as usize {
-            self.first.resize(rid as usize + 1, ABSENT);
-        }
-        let first = &mut self.first[rid as usize];
-        if *first == ABSENT {
-            *first = id;
+        if self.first.get(rid).is_none() {
+            self.first.set(rid, id);
             true
         } else {
             self.rest.entry(rid).or_default().push(id);
@@ -186,25 +203,40 @@ impl Column {
     }
 
     /// Forgets every value of record `rid`.
-    pub(super) fn remove(&mut self, rid: u32) {
-        let Some(first) = self.first.get_mut(rid as usize) else {
+    pub(crate) fn remove(&mut self, rid: u32) {
+        let Some(id) = self.first.take(rid) else {
             return;
         };
-        let id = std::mem::replace(first, ABSENT);
-        if id != ABSENT {
-            self.dictionary.release(id);
-        }
+        self.dictionary.release(id);
         for id in self.rest.remove(&rid).unwrap_or_default() {
             self.dictionary.release(id);
         }
+        if self.rest.is_empty() && self.rest.capacity() > 0 {
+            self.rest = HashMap::new();
+        }
+    }
+
+    /// Whether no record holds a value here.
+    pub fn is_empty(&self) -> bool {
+        self.first.holders() == 0
+    }
+
+    /// Bytes held, roughly.
+    pub fn bytes(&self) -> usize {
+        self.first.bytes()
+            + self.dictionary.bytes()
+            + self
+                .rest
+                .values()
+                .map(|ids| ids.capacity() * 4 + 16)
+                .sum::<usize>()
+            + self.rest.capacity() * 32
     }
 
     /// The id of record `rid`'s first value.
+    #[inline]
     pub fn first(&self, rid: u32) -> Option<u32> {
-        self.first
-            .get(rid as usize)
-            .copied()
-            .filter(|id| *id != ABSENT)
+        self.first.get(rid)
     }
 
     /// The ids of every value of record `rid`, in order.

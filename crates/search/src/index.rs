@@ -10,30 +10,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use larder_contract::collections::ReadRule;
+use larder_contract::limits::MAX_NESTED_VALUES;
 use larder_contract::{Collection, COLLECTIONS};
 use rust_stemmers::{Algorithm, Stemmer};
 use serde_json::Value;
-use unicode_normalization::char::is_combining_mark;
-use unicode_normalization::UnicodeNormalization;
 
-pub use super::column::{Column, FacetKey, Scalar, MAX_VALUE_LEN};
-
-/// Fields whose text is the body column (after the title).
-pub const BODY_FIELDS: &[&str] = &[
-    "abstract",
-    "content",
-    "description",
-    "rule_text",
-    "text",
-    "notes",
-    "short_title",
-    "subtitle",
-    "keywords",
-    "tags",
-    "topics",
-    "authors",
-    "ai_tags",
-];
+pub use crate::column::{Column, FacetKey, Scalar, MAX_VALUE_LEN};
+use crate::text::text_of;
+pub use crate::text::{own_visibility, tokens, BODY_FIELDS};
 
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
@@ -73,6 +57,21 @@ struct Meta {
     body_len: u32,
 }
 
+/// See [`Index::size`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IndexSize {
+    /// Records indexed.
+    pub records: u64,
+    /// Distinct terms some record holds.
+    pub terms: usize,
+    /// Fields some record holds a value of.
+    pub fields: usize,
+    /// Bytes the columns of values hold, roughly (part of `bytes`).
+    pub column_bytes: usize,
+    /// Bytes held, roughly (capacities included).
+    pub bytes: usize,
+}
+
 /// A collection as the index numbers it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CollectionNumber(u8);
@@ -82,10 +81,15 @@ pub struct Index {
     docs: Vec<Option<Doc>>,
     meta: Vec<Meta>,
     by_urn: HashMap<Arc<str>, u32>,
-    term_ids: HashMap<Box<str>, u32>,
+    term_ids: HashMap<Arc<str>, u32>,
+    /// By term id: the term, `None` once no record holds it (its id is then in `free_terms`).
+    term_names: Vec<Option<Arc<str>>>,
+    free_terms: Vec<u32>,
     postings: Vec<Vec<Posting>>,
-    field_ids: HashMap<Box<str>, u16>,
-    field_names: Vec<Box<str>>,
+    field_ids: HashMap<Arc<str>, u16>,
+    /// By field id: the dotted path, `None` once no record holds a value there.
+    field_names: Vec<Option<Arc<str>>>,
+    free_fields: Vec<u16>,
     columns: Vec<Column>,
     count: u64,
     title_total: u64,
@@ -100,9 +104,12 @@ impl Default for Index {
             meta: Vec::new(),
             by_urn: HashMap::new(),
             term_ids: HashMap::new(),
+            term_names: Vec::new(),
+            free_terms: Vec::new(),
             postings: Vec::new(),
             field_ids: HashMap::new(),
             field_names: Vec::new(),
+            free_fields: Vec::new(),
             columns: Vec::new(),
             count: 0,
             title_total: 0,
@@ -123,70 +130,86 @@ impl std::fmt::Debug for Index {
     }
 }
 
-/// Splits `text` into search tokens: runs of letters and digits, lower-cased, without accents,
-/// stemmed.
-pub fn tokens<'a>(stemmer: &'a Stemmer, text: &'a str) -> impl Iterator<Item = String> + 'a {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(move |word| {
-            let folded: String = word
-                .nfd()
-                .filter(|c| !is_combining_mark(*c))
-                .flat_map(char::to_lowercase)
-                .collect();
-            stemmer.stem(&folded).into_owned()
-        })
-}
-
-fn text_of(value: &Value, out: &mut String) {
-    match value {
-        Value::String(s) => {
-            out.push(' ');
-            out.push_str(s);
-        }
-        Value::Array(items) => items.iter().for_each(|item| text_of(item, out)),
-        Value::Number(n) => {
-            out.push(' ');
-            out.push_str(&n.to_string());
-        }
-        _ => {}
-    }
-}
-
-/// Whether a record is visible to callers without `admin` or `expert` by its own fields.
-pub fn own_visibility(rule: ReadRule, doc: &Value) -> bool {
-    let active_or_verified = doc["status"] == "active"
-        || (doc["review_status"] == "verified" && doc["status"] != "deleted");
-    match rule {
-        ReadRule::Always | ReadRule::AsParent => true,
-        ReadRule::ActiveOrVerified => active_or_verified,
-        ReadRule::PublicAndActiveOrVerified => doc["visibility"] == "public" && active_or_verified,
-    }
-}
-
 impl Index {
     fn term_id(&mut self, term: String) -> u32 {
         if let Some(id) = self.term_ids.get(term.as_str()) {
             return *id;
         }
-        let id = self.postings.len() as u32;
-        self.postings.push(Vec::new());
-        self.term_ids.insert(term.into_boxed_str(), id);
+        let name: Arc<str> = term.into();
+        let id = match self.free_terms.pop() {
+            Some(id) => {
+                self.term_names[id as usize] = Some(name.clone());
+                id
+            }
+            None => {
+                self.postings.push(Vec::new());
+                self.term_names.push(Some(name.clone()));
+                (self.postings.len() - 1) as u32
+            }
+        };
+        self.term_ids.insert(name, id);
         id
+    }
+
+    /// Forgets term `id` once no record holds it, so its id and its text can be reused.
+    fn release_term(&mut self, id: u32) {
+        let list = &mut self.postings[id as usize];
+        if !list.is_empty() {
+            if list.capacity() > 2 * list.len() + 8 {
+                list.shrink_to(list.len() + list.len() / 2);
+            }
+            return;
+        }
+        *list = Vec::new();
+        if let Some(name) = self.term_names[id as usize].take() {
+            self.term_ids.remove(&name);
+        }
+        self.free_terms.push(id);
     }
 
     fn field_id(&mut self, field: &str) -> u16 {
         if let Some(id) = self.field_ids.get(field) {
             return *id;
         }
-        let id = self.field_ids.len() as u16;
-        self.field_ids.insert(field.into(), id);
-        self.field_names.push(field.into());
-        self.columns.push(Column::default());
+        let name: Arc<str> = field.into();
+        let id = match self.free_fields.pop() {
+            Some(id) => {
+                self.field_names[id as usize] = Some(name.clone());
+                id
+            }
+            None => {
+                self.field_names.push(Some(name.clone()));
+                self.columns.push(Column::default());
+                (self.columns.len() - 1) as u16
+            }
+        };
+        self.field_ids.insert(name, id);
         id
     }
 
-    fn values(&mut self, prefix: &str, value: &Value, out: &mut Vec<(u16, Scalar)>, depth: usize) {
+    /// Forgets field `id` once no record holds a value there.
+    fn release_field(&mut self, id: u16) {
+        if !self.columns[id as usize].is_empty() {
+            return;
+        }
+        self.columns[id as usize] = Column::default();
+        if let Some(name) = self.field_names[id as usize].take() {
+            self.field_ids.remove(&name);
+        }
+        self.free_fields.push(id);
+    }
+
+    /// Collects the short values of `value` under the dotted path `prefix`. Values below the
+    /// top level (free-form objects such as `extras`) draw on `nested`, so one record cannot
+    /// open more than [`MAX_NESTED_VALUES`] of them.
+    fn values(
+        &mut self,
+        prefix: &str,
+        value: &Value,
+        out: &mut Vec<(u16, Scalar)>,
+        depth: usize,
+        nested: &mut usize,
+    ) {
         let scalar = match value {
             Value::Bool(b) => Some(Scalar::Bool(*b)),
             Value::Number(n) => Some(match n.as_i64() {
@@ -197,7 +220,17 @@ impl Index {
             _ => None,
         };
         if let Some(scalar) = scalar {
-            if !prefix.is_empty() && self.field_ids.len() < u16::MAX as usize {
+            if prefix.contains('.') {
+                if *nested == 0 {
+                    return;
+                }
+                *nested -= 1;
+            }
+            if !prefix.is_empty()
+                && (self.field_ids.contains_key(prefix)
+                    || !self.free_fields.is_empty()
+                    || self.columns.len() < u16::MAX as usize)
+            {
                 let id = self.field_id(prefix);
                 out.push((id, scalar));
             }
@@ -209,7 +242,7 @@ impl Index {
         match value {
             Value::Array(items) => {
                 for item in items.iter().filter(|i| !i.is_array() && !i.is_object()) {
-                    self.values(prefix, item, out, depth + 1);
+                    self.values(prefix, item, out, depth + 1, nested);
                 }
             }
             Value::Object(map) if prefix.len() < 200 => {
@@ -219,7 +252,7 @@ impl Index {
                     } else {
                         format!("{prefix}.{key}")
                     };
-                    self.values(&path, child, out, depth + 1);
+                    self.values(&path, child, out, depth + 1, nested);
                 }
             }
             _ => {}
@@ -272,7 +305,8 @@ impl Index {
             }
         }
         let mut values = Vec::new();
-        self.values("", doc, &mut values, 0);
+        let mut nested = MAX_NESTED_VALUES;
+        self.values("", doc, &mut values, 0, &mut nested);
         let mut fields = Vec::new();
         for (field, value) in values {
             if self.columns[field as usize].add(rid, value) {
@@ -318,11 +352,17 @@ impl Index {
             if let Ok(at) = list.binary_search_by_key(&rid, |p| p.rid) {
                 list.remove(at);
             }
+            self.release_term(*term);
         }
         for field in &doc.fields {
             self.columns[*field as usize].remove(rid);
+            self.release_field(*field);
         }
         let meta = std::mem::take(&mut self.meta[rid as usize]);
+        while self.docs.last().is_some_and(Option::is_none) {
+            self.docs.pop();
+            self.meta.pop();
+        }
         if let Some(urn) = &doc.urn {
             if self.by_urn.get(urn) == Some(&rid) {
                 self.by_urn.remove(urn);
@@ -469,6 +509,7 @@ impl Index {
         self.field_names
             .iter()
             .zip(&self.columns)
+            .filter_map(|(name, column)| Some((name.as_ref()?, column)))
             .filter(|(name, _)| {
                 name.as_ref() == field
                     || (name.starts_with(field) && name.as_bytes().get(field.len()) == Some(&b'.'))
@@ -484,6 +525,43 @@ impl Index {
             .unwrap_or_default()
     }
 
+    /// What the index holds and roughly how many bytes: a measure that must come back to where
+    /// it was once the records written since are gone.
+    pub fn size(&self) -> IndexSize {
+        let term_bytes: usize = self.term_ids.keys().map(|t| t.len() + 16).sum();
+        let posting_bytes: usize = self
+            .postings
+            .iter()
+            .map(|p| p.capacity() * std::mem::size_of::<Posting>())
+            .sum();
+        let doc_bytes: usize = self
+            .docs
+            .iter()
+            .flatten()
+            .map(|d| d.terms.capacity() * 4 + d.fields.capacity() * 2)
+            .sum();
+        let column_bytes = self.columns.iter().map(Column::bytes).sum::<usize>();
+        let bytes = term_bytes
+            + posting_bytes
+            + self.postings.capacity() * std::mem::size_of::<Vec<Posting>>()
+            + self.term_ids.capacity() * 24
+            + self.term_names.capacity() * 16
+            + column_bytes
+            + self.columns.capacity() * std::mem::size_of::<Column>()
+            + self.field_ids.capacity() * 24
+            + self.field_names.capacity() * 16
+            + doc_bytes
+            + self.docs.capacity() * std::mem::size_of::<Option<Doc>>()
+            + self.meta.capacity() * std::mem::size_of::<Meta>();
+        IndexSize {
+            records: self.count,
+            terms: self.term_ids.len(),
+            fields: self.field_ids.len(),
+            column_bytes,
+            bytes,
+        }
+    }
+
     /// How many records are indexed.
     pub fn len(&self) -> u64 {
         self.count
@@ -497,93 +575,5 @@ impl Index {
     /// The collection of a stored collection name.
     pub fn collection_of(path: &str) -> Option<&'static Collection> {
         COLLECTIONS.iter().find(|c| c.path == path)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use larder_contract::collections::{ARTICLES, GUIDES};
-    use serde_json::json;
-
-    #[test]
-    fn tokens_fold_accents_case_and_stems() {
-        let stemmer = Stemmer::create(Algorithm::English);
-        let words: Vec<String> = tokens(&stemmer, "Café SUPPLEMENTS, vitamins-D").collect();
-        assert_eq!(words, ["cafe", "supplement", "vitamin", "d"]);
-    }
-
-    #[test]
-    fn put_match_score_remove() {
-        let mut index = Index::default();
-        index.put(
-            1,
-            &ARTICLES,
-            None,
-            &json!({"title": "Vitamin D", "abstract": "bones", "status": "active", "year": 2001}),
-        );
-        index.put(
-            2,
-            &ARTICLES,
-            None,
-            &json!({"title": "Iron", "abstract": "vitamin C and iron", "status": "active"}),
-        );
-        index.put(
-            3,
-            &GUIDES,
-            None,
-            &json!({"title": "Vitamins", "status": "draft"}),
-        );
-        let q = vec!["vitamin".to_string()];
-        assert_eq!(index.matching(&q), Some(vec![1, 2, 3]));
-        let scores = index.scores(&[1, 2], &q);
-        assert!(
-            scores[0] > scores[1],
-            "a title match weighs more: {scores:?}"
-        );
-        assert!(!index.doc(3).unwrap().own_visible);
-        assert_eq!(index.values_of(1, "year"), [&Scalar::Int(2001)]);
-        index.put(
-            1,
-            &ARTICLES,
-            None,
-            &json!({"title": "Zinc", "status": "active"}),
-        );
-        assert_eq!(index.matching(&q), Some(vec![2, 3]));
-        assert_eq!(index.values_of(1, "year"), Vec::<&Scalar>::new());
-        index.remove(2);
-        assert_eq!(index.matching(&q), Some(vec![3]));
-        assert_eq!(index.len(), 2);
-        assert_eq!(index.matching(&["absent".into()]), Some(vec![]));
-        assert_eq!(index.matching(&[]), None);
-    }
-
-    #[test]
-    fn columns_keep_lists_in_order_and_reuse_values_no_record_holds() {
-        let text = |s: &str| Scalar::Str(s.into());
-        let mut index = Index::default();
-        let article =
-            |keywords: Value| json!({"title": "T", "status": "active", "keywords": keywords});
-        index.put(1, &ARTICLES, None, &article(json!(["x", "y", "x"])));
-        index.put(2, &ARTICLES, None, &article(json!(["y"])));
-        assert_eq!(
-            index.values_of(1, "keywords"),
-            [&text("x"), &text("y"), &text("x")]
-        );
-        let keywords = index.column("keywords").unwrap();
-        assert!(keywords.has_lists());
-        assert_eq!(keywords.ids_len(), 2, "one id per distinct value");
-
-        index.put(1, &ARTICLES, None, &article(json!(["z"])));
-        assert_eq!(index.values_of(1, "keywords"), [&text("z")]);
-        assert_eq!(index.values_of(2, "keywords"), [&text("y")]);
-        assert_eq!(
-            index.column("keywords").unwrap().ids_len(),
-            2,
-            "z took the id x left"
-        );
-        index.remove(2);
-        assert_eq!(index.values_of(2, "keywords"), Vec::<&Scalar>::new());
-        assert_eq!(index.all_of(&ARTICLES), [1]);
     }
 }

@@ -1,0 +1,86 @@
+//! The index's own behaviour: tokens, matching, relevance, columns.
+
+use larder_contract::collections::{ARTICLES, GUIDES};
+use larder_search::{tokens, Index, Scalar};
+use rust_stemmers::{Algorithm, Stemmer};
+use serde_json::{json, Value};
+
+#[test]
+fn tokens_fold_accents_case_and_stems() {
+    let stemmer = Stemmer::create(Algorithm::English);
+    let words: Vec<String> = tokens(&stemmer, "Café SUPPLEMENTS, vitamins-D").collect();
+    assert_eq!(words, ["cafe", "supplement", "vitamin", "d"]);
+}
+
+#[test]
+fn put_match_score_remove() {
+    let mut index = Index::default();
+    index.put(
+        1,
+        &ARTICLES,
+        None,
+        &json!({"title": "Vitamin D", "abstract": "bones", "status": "active", "year": 2001}),
+    );
+    index.put(
+        2,
+        &ARTICLES,
+        None,
+        &json!({"title": "Iron", "abstract": "vitamin C and iron", "status": "active"}),
+    );
+    index.put(
+        3,
+        &GUIDES,
+        None,
+        &json!({"title": "Vitamins", "status": "draft"}),
+    );
+    let q = vec!["vitamin".to_string()];
+    assert_eq!(index.matching(&q), Some(vec![1, 2, 3]));
+    let scores = index.scores(&[1, 2], &q);
+    assert!(
+        scores[0] > scores[1],
+        "a title match weighs more: {scores:?}"
+    );
+    assert!(!index.doc(3).unwrap().own_visible);
+    assert_eq!(index.values_of(1, "year"), [&Scalar::Int(2001)]);
+    index.put(
+        1,
+        &ARTICLES,
+        None,
+        &json!({"title": "Zinc", "status": "active"}),
+    );
+    assert_eq!(index.matching(&q), Some(vec![2, 3]));
+    assert_eq!(index.values_of(1, "year"), Vec::<&Scalar>::new());
+    index.remove(2);
+    assert_eq!(index.matching(&q), Some(vec![3]));
+    assert_eq!(index.len(), 2);
+    assert_eq!(index.matching(&["absent".into()]), Some(vec![]));
+    assert_eq!(index.matching(&[]), None);
+}
+
+#[test]
+fn columns_keep_lists_in_order_and_reuse_values_no_record_holds() {
+    let text = |s: &str| Scalar::Str(s.into());
+    let mut index = Index::default();
+    let article = |keywords: Value| json!({"title": "T", "status": "active", "keywords": keywords});
+    index.put(1, &ARTICLES, None, &article(json!(["x", "y", "x"])));
+    index.put(2, &ARTICLES, None, &article(json!(["y"])));
+    assert_eq!(
+        index.values_of(1, "keywords"),
+        [&text("x"), &text("y"), &text("x")]
+    );
+    let keywords = index.column("keywords").unwrap();
+    assert!(keywords.has_lists());
+    assert_eq!(keywords.ids_len(), 2, "one id per distinct value");
+
+    index.put(1, &ARTICLES, None, &article(json!(["z"])));
+    assert_eq!(index.values_of(1, "keywords"), [&text("z")]);
+    assert_eq!(index.values_of(2, "keywords"), [&text("y")]);
+    assert_eq!(
+        index.column("keywords").unwrap().ids_len(),
+        2,
+        "z took the id x left"
+    );
+    index.remove(2);
+    assert_eq!(index.values_of(2, "keywords"), Vec::<&Scalar>::new());
+    assert_eq!(index.all_of(&ARTICLES), [1]);
+}
