@@ -119,11 +119,7 @@ pub fn is_datetime(s: &str) -> bool {
     let (clock, _zone) = match time.find(['Z', 'z', '+', '-']) {
         Some(at) => {
             let zone = &time[at..];
-            let zone_ok = matches!(zone, "Z" | "z")
-                || (zone.len() == 6 && zone.as_bytes()[3] == b':')
-                || zone.len() == 5
-                || zone.len() == 3;
-            if !zone_ok {
+            if !matches!(zone, "Z" | "z") && !is_utc_offset(zone) {
                 return false;
             }
             (&time[..at], zone)
@@ -144,6 +140,23 @@ pub fn is_datetime(s: &str) -> bool {
             && p.chars().all(|c| c.is_ascii_digit())
             && p.parse::<u32>().unwrap_or(99) <= max
     })
+}
+
+/// Whether `zone` is a UTC offset: a sign, then hours and optional minutes in digits, as
+/// `+hh`, `+hhmm` or `+hh:mm`, hours at most 23 and minutes at most 59.
+fn is_utc_offset(zone: &str) -> bool {
+    let bytes = zone.as_bytes();
+    let (sign, digits) = match bytes {
+        [sign, h1, h2] => (sign, [h1, h2, &b'0', &b'0']),
+        [sign, h1, h2, m1, m2] => (sign, [h1, h2, m1, m2]),
+        [sign, h1, h2, b':', m1, m2] => (sign, [h1, h2, m1, m2]),
+        _ => return false,
+    };
+    if !matches!(sign, b'+' | b'-') || !digits.iter().all(|d| d.is_ascii_digit()) {
+        return false;
+    }
+    let number = |tens: &u8, ones: &u8| (tens - b'0') * 10 + (ones - b'0');
+    number(digits[0], digits[1]) <= 23 && number(digits[2], digits[3]) <= 59
 }
 
 /// A file type as production stores it: a MIME type becomes an extension, a leading `.` goes,
