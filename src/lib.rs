@@ -15,6 +15,8 @@ mod app;
 #[cfg(target_arch = "wasm32")]
 pub mod boot;
 #[cfg(target_arch = "wasm32")]
+mod chunks;
+#[cfg(target_arch = "wasm32")]
 mod components;
 #[cfg(target_arch = "wasm32")]
 mod console;
