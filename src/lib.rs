@@ -29,6 +29,8 @@ mod kb;
 #[cfg(target_arch = "wasm32")]
 mod pages;
 #[cfg(target_arch = "wasm32")]
+mod record_cache;
+#[cfg(target_arch = "wasm32")]
 mod routes;
 #[cfg(target_arch = "wasm32")]
 mod session;
