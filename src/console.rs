@@ -6,18 +6,8 @@ use larder_api::Identity;
 use leptos::prelude::*;
 
 use crate::app::App;
+use crate::chunks::ChunkFailed;
 use crate::ApiClient;
-
-/// A module of the console could not be fetched (offline, or a deploy in between removed it).
-#[derive(Clone, Copy, Debug)]
-pub struct ChunkFailed;
-
-#[cfg(feature = "split")]
-impl From<leptos::wasm_split::SplitLoaderError> for ChunkFailed {
-    fn from(_: leptos::wasm_split::SplitLoaderError) -> Self {
-        ChunkFailed
-    }
-}
 
 /// Fetches the console's module, if it is not here yet. A failure is not remembered: calling
 /// again tries again.

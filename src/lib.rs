@@ -15,6 +15,8 @@ mod app;
 #[cfg(target_arch = "wasm32")]
 pub mod boot;
 #[cfg(target_arch = "wasm32")]
+mod chunks;
+#[cfg(target_arch = "wasm32")]
 mod components;
 #[cfg(target_arch = "wasm32")]
 mod console;
@@ -26,6 +28,8 @@ mod household;
 mod kb;
 #[cfg(target_arch = "wasm32")]
 mod pages;
+#[cfg(target_arch = "wasm32")]
+mod record_cache;
 #[cfg(target_arch = "wasm32")]
 mod routes;
 #[cfg(target_arch = "wasm32")]

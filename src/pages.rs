@@ -10,8 +10,8 @@ use std::collections::HashSet;
 
 use leptos::prelude::*;
 
+use crate::chunks::ChunkFailed;
 use crate::components::loading::Loading;
-use crate::console::ChunkFailed;
 use crate::i18n::{k, t};
 use crate::routes::household::MyHousehold;
 use crate::routes::household_view::HouseholdView;

@@ -2,6 +2,7 @@
 //! follows, which image addresses it shows. Pure: tested natively.
 
 use larder_api::config::encode_component;
+use larder_api::records::path_segment;
 
 /// The sign-in page for a page opened without a session, told to come back to it (path and
 /// query, inside the console's `base`): a deep link opened in a new tab lands there after
@@ -21,6 +22,11 @@ pub fn sign_in_path(pathname: &str, search: &str, base: &str) -> String {
 /// `/\host`, which browsers read as `//host`) or a scheme.
 pub fn safe_next(next: Option<String>) -> Option<String> {
     next.filter(|n| n.starts_with('/') && !n.starts_with("//") && !n.contains('\\'))
+}
+
+/// The detail page of a record of the collection at `path` (inside the console's base).
+pub fn record_href(path: &str, identifier: &str) -> String {
+    format!("/records/{path}/{}", path_segment(identifier))
 }
 
 /// Whether an image address may be shown: only http(s), never `javascript:` or `data:`.
@@ -64,6 +70,14 @@ mod tests {
             assert_eq!(safe_next(Some(outside.into())), None, "{outside}");
         }
         assert_eq!(safe_next(None), None);
+    }
+
+    #[test]
+    fn a_record_page_keeps_its_urn_readable() {
+        assert_eq!(
+            record_href("guides", "urn:guide:eat well"),
+            "/records/guides/urn:guide:eat%20well"
+        );
     }
 
     #[test]

@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use crate::components::highlight::Highlighted;
 use crate::i18n::{t, tn};
-use crate::kb::cache::resolve;
-use crate::kb::record_href;
+use crate::paths::record_href;
+use crate::record_cache::resolve;
 use crate::schema::highlight::best;
 use crate::schema::search::HIGHLIGHTED;
 use crate::schema::value::display;

@@ -16,7 +16,7 @@ use crate::components::toast::{on_answer, Toasts};
 use crate::i18n::format::bytes;
 use crate::i18n::{k, t, tf};
 use crate::kb::gates::can_create;
-use crate::kb::record_href;
+use crate::paths::record_href;
 use crate::schema::schema_of;
 use crate::ApiClient;
 

@@ -10,7 +10,7 @@ use crate::components::record_form::{apply_field_errors, RecordForm};
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
 use crate::i18n::{capitalized, singular_name, t, tf};
-use crate::kb::cache::remember;
+use crate::record_cache::remember;
 use crate::schema::form::{changes, edit_editors, edited_record, Errors};
 use crate::schema::Schema;
 use crate::ApiClient;

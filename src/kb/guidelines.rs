@@ -10,7 +10,7 @@ use crate::components::highlight::Highlighted;
 use crate::components::loading::Loading;
 use crate::i18n::{k, t};
 use crate::kb::gates::can_create;
-use crate::kb::record_href;
+use crate::paths::record_href;
 use crate::schema::highlight::fragments;
 use crate::schema::schema_of;
 use crate::ApiClient;

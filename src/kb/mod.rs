@@ -1,22 +1,22 @@
 //! Pieces the knowledge-base pages share: the collection and record from the URL, links, the
-//! collection menu; role gates, the record cache, and the panels of a record's page.
+//! collection menu; role gates and the panels of a record's page (the record cache, which a
+//! component reads too, is `crate::record_cache`).
 
 pub mod artifacts;
 pub mod bulk_replace;
-pub mod cache;
 pub mod edit;
 pub mod enhance;
 pub mod gates;
 pub mod guidelines;
 pub mod structure;
 
-use larder_api::records::path_segment;
 use larder_api::Record;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
 
 use crate::i18n::{plural_name, t};
+use crate::paths::record_href;
 use crate::schema::{schema, Schema, SCHEMAS};
 
 /// The schema of the URL's `:collection`, `None` for an unknown one.
@@ -33,11 +33,6 @@ pub fn use_schema() -> Memo<Option<&'static Schema>> {
 pub fn use_record_id() -> Memo<String> {
     let params = use_params_map();
     Memo::new(move |_| params.with(|p| p.get("id")).unwrap_or_default())
-}
-
-/// The detail page of a record.
-pub fn record_href(path: &str, identifier: &str) -> String {
-    format!("/records/{path}/{}", path_segment(identifier))
 }
 
 /// The page of the record a child belongs to (a guideline's guide, an artifact's parent, a

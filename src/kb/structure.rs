@@ -13,7 +13,7 @@ use crate::i18n::format::number;
 use crate::i18n::{k, t, tf};
 use crate::kb::bulk_replace::BulkReplace;
 use crate::kb::gates::can_create;
-use crate::kb::record_href;
+use crate::paths::record_href;
 use crate::schema::schema_of;
 use crate::ApiClient;
 use larder_contract::collections::TEXTBOOK_PASSAGES;

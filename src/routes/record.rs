@@ -17,13 +17,13 @@ use crate::components::toast::{on_answer, Toasts};
 use crate::components::value_view::ValueView;
 use crate::i18n::{capitalized, k, plural_name, singular_name, t, tf, tn};
 use crate::kb::artifacts::ArtifactsOf;
-use crate::kb::cache::{forget, load};
 use crate::kb::edit::EditRecord;
 use crate::kb::enhance::EnhancePanel;
 use crate::kb::gates::{can_delete, can_write};
 use crate::kb::guidelines::GuidelinesOf;
 use crate::kb::structure::TextbookStructure;
 use crate::kb::{parent_of, use_record_id, use_schema, CollectionNav};
+use crate::record_cache::{forget, load};
 use crate::schema::{label, Schema};
 use crate::ApiClient;
 

@@ -167,7 +167,7 @@ fn add_policy(html: &str) -> Result<String> {
 /// Writes `name.br` (brotli 11) and `name.gz` (gzip -9) beside every compressible file.
 fn precompress(dir: &Path) -> Result<()> {
     let mut files = Vec::new();
-    crate::split::walk(dir, &mut files)?;
+    crate::files::walk(dir, &mut files)?;
     files.retain(|file| {
         let name = file.to_string_lossy();
         [".wasm", ".js", ".css", ".html", ".json"]
@@ -175,7 +175,7 @@ fn precompress(dir: &Path) -> Result<()> {
             .any(|ext| name.ends_with(ext))
             && !name.ends_with("config.json")
     });
-    crate::split::on_both_cores(&files, |file| {
+    crate::files::on_both_cores(&files, |file| {
         let name = file.to_string_lossy();
         let bytes = std::fs::read(file)?;
         std::fs::write(format!("{name}.gz"), gzip(&bytes)?)?;
@@ -200,13 +200,6 @@ pub fn brotli(bytes: &[u8]) -> Result<Vec<u8>> {
     };
     brotli::BrotliCompress(&mut &bytes[..], &mut out, &params)?;
     Ok(out)
-}
-
-/// 64-bit FNV-1a: enough to give each loader its own cacheable name.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// The files of a dist folder with their sizes, sorted by name.

@@ -2,6 +2,7 @@
 
 mod bench;
 mod dist;
+mod files;
 mod fuzz;
 mod load;
 mod process;

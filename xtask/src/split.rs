@@ -7,10 +7,11 @@
 //! page loads sits in one folder named by the hash of its contents (`larder-<hash>/`): the split
 //! loader finds chunks next to itself, and a tab opened before a deploy keeps its own chunks.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
+use crate::files::{on_both_cores, walk};
 use crate::process::{command, exec, root};
 
 /// The wasm-bindgen output's name: `larder.js` and `larder_bg.wasm`.
@@ -119,20 +120,6 @@ pub fn build(dist: &Path) -> Result<Build> {
     Ok(Build { folder, chunks })
 }
 
-/// Runs `work` over `items` on two threads (this machine has two cores), first error wins.
-pub fn on_both_cores<T: Sync>(items: &[T], work: impl Fn(&T) -> Result<()> + Sync) -> Result<()> {
-    let half = items.len().div_ceil(2);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(half.max(1))
-            .map(|part| scope.spawn(|| part.iter().try_for_each(&work)))
-            .collect();
-        handles
-            .into_iter()
-            .try_for_each(|h| h.join().map_err(|_| anyhow::anyhow!("a worker panicked"))?)
-    })
-}
-
 /// `wasm-opt -Oz` in place, with the features rustc emits for wasm32 (the chunks carry no
 /// features section of their own).
 fn optimise(module: &Path) -> Result<()> {
@@ -183,20 +170,14 @@ fn hash_folder(dir: &Path) -> Result<u64> {
         all.extend(file.strip_prefix(dir)?.to_string_lossy().as_bytes());
         all.extend(std::fs::read(&file)?);
     }
-    Ok(crate::dist::fnv1a(&all))
+    Ok(fnv1a(&all))
 }
 
-/// Every file below `dir`.
-pub fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        if entry.file_type()?.is_dir() {
-            walk(&entry.path(), files)?;
-        } else {
-            files.push(entry.path());
-        }
-    }
-    Ok(())
+/// 64-bit FNV-1a: enough to give each loader its own cacheable name.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 fn path_str(path: &Path) -> Result<&str> {

@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use crate::config::Api;
 use crate::error::ApiError;
-use crate::records::{creatable, path_segment};
+use crate::records::{by_parent_path, creatable};
 use crate::request::{Method, Request};
 use crate::search::SearchQuery;
 use crate::transport::Transport;
@@ -23,10 +23,8 @@ impl<T: Transport> Client<T> {
         limit: u32,
         offset: u32,
     ) -> Result<Vec<Guideline>, ApiError> {
-        let request = Request::data_get(format!("guidelines/by-guide/{}", path_segment(guide_urn)))
-            .query("limit", limit)
-            .query("offset", offset);
-        self.call(request).await
+        self.children_page(&GUIDELINES, guide_urn, limit, offset)
+            .await
     }
 
     /// `POST guidelines`; the guideline names its guide in `guide_urn`.
@@ -45,7 +43,7 @@ impl<T: Transport> Client<T> {
         guide_urn: &str,
         query: &SearchQuery,
     ) -> Result<SearchResults<Guideline>, ApiError> {
-        let path = format!("guidelines/by-guide/{}/search", path_segment(guide_urn));
+        let path = format!("{}/search", by_parent_path(&GUIDELINES, guide_urn)?);
         self.search_at(path, query).await
     }
 
@@ -79,7 +77,7 @@ impl<T: Transport> Client<T> {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let path = format!("guidelines/by-guide/{}/import", path_segment(guide_urn));
+        let path = format!("{}/import", by_parent_path(&GUIDELINES, guide_urn)?);
         let request = Request::new(
             Api::Data,
             Method::Post(json!({ "guidelines": items })),

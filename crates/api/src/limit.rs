@@ -1,6 +1,12 @@
 //! How many requests the client keeps open to each API at once (interface.md §8: 3 to the data
 //! API, 10 to the systemic API). Calls beyond that wait their turn, first come first served; none
 //! is dropped. Runtime-free, so it works the same natively and in the browser.
+//!
+//! Written here rather than taken from `async-lock` (whose `Semaphore` the lockfile holds through
+//! leptos) because that semaphore is not first come first served: every poll of its `acquire`
+//! first tries to take a permit, so a call arriving just as a permit is given back takes it
+//! ahead of the calls already waiting (whose wake-up is still on its way). Here a permit goes
+//! to the head of the queue, and a newcomer finds none while anyone is queued.
 
 use std::collections::VecDeque;
 use std::future::Future;

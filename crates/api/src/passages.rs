@@ -4,18 +4,17 @@ use crate::client::interpret;
 use crate::config::Api;
 use crate::error::ApiError;
 use crate::exchange::Exchange;
-use crate::records::path_segment;
+use crate::records::by_parent_path;
 use crate::request::{Method, Request};
 use crate::search::SearchQuery;
 use crate::transport::{ProgressFn, Transport};
 use crate::types::{Passage, ReplacePassages, ReplaceResult, SearchResults};
 use crate::Client;
+use larder_contract::collections::TEXTBOOK_PASSAGES;
 
-fn by_textbook(textbook_urn: &str) -> String {
-    format!(
-        "textbook-passages/by-textbook/{}",
-        path_segment(textbook_urn)
-    )
+/// `textbook-passages/by-textbook/{urn}`.
+fn by_textbook(textbook_urn: &str) -> Result<String, ApiError> {
+    by_parent_path(&TEXTBOOK_PASSAGES, textbook_urn)
 }
 
 impl<T: Transport> Client<T> {
@@ -26,10 +25,8 @@ impl<T: Transport> Client<T> {
         limit: u32,
         offset: u32,
     ) -> Result<Vec<Passage>, ApiError> {
-        let request = Request::data_get(by_textbook(textbook_urn))
-            .query("limit", limit)
-            .query("offset", offset);
-        self.call(request).await
+        self.children_page(&TEXTBOOK_PASSAGES, textbook_urn, limit, offset)
+            .await
     }
 
     /// The passages of page `page_no`, in sequence: the textbook's search with
@@ -54,7 +51,7 @@ impl<T: Transport> Client<T> {
         textbook_urn: &str,
         query: &SearchQuery,
     ) -> Result<SearchResults<Passage>, ApiError> {
-        self.search_at(format!("{}/search", by_textbook(textbook_urn)), query)
+        self.search_at(format!("{}/search", by_textbook(textbook_urn)?), query)
             .await
     }
 
@@ -66,7 +63,7 @@ impl<T: Transport> Client<T> {
         replacement: &ReplacePassages,
     ) -> Result<ReplaceResult, ApiError> {
         let body = replace_body(replacement)?;
-        let path = format!("{}/replace", by_textbook(textbook_urn));
+        let path = format!("{}/replace", by_textbook(textbook_urn)?);
         ReplaceResult::from_result(
             self.execute(Request::new(Api::Data, Method::Post(body), path))
                 .await?,
@@ -82,7 +79,7 @@ impl<T: Transport> Client<T> {
         progress: ProgressFn,
     ) -> Result<ReplaceResult, ApiError> {
         let body = replace_body(replacement)?;
-        let path = format!("{}/replace", by_textbook(textbook_urn));
+        let path = format!("{}/replace", by_textbook(textbook_urn)?);
         let request = Request::new(Api::Data, Method::Post(body), path);
         let response = self
             .respond_via(&request, &Exchange::Tracked(progress), None)

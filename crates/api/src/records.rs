@@ -1,6 +1,7 @@
 //! Generic operations on the seven data collections, driven by their [`Collection`] descriptors.
 
 use larder_contract::Collection;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -84,6 +85,22 @@ pub fn creatable(collection: &Collection, record: &Record) -> Record {
         .collect()
 }
 
+/// `{collection}/by-<parent>/{parent urn}`, the route under which a child collection's records
+/// of one parent live (`guidelines/by-guide/urn:guide:g`), with the segment the contract names;
+/// its `/search`, `/import` and `/replace` hang below it.
+pub(crate) fn by_parent_path(
+    collection: &Collection,
+    parent_urn: &str,
+) -> Result<String, ApiError> {
+    match collection.children_path(&path_segment(parent_urn)) {
+        Some((path, None)) => Ok(path),
+        _ => Err(ApiError::Caller(format!(
+            "{} have no route under their parent.",
+            collection.plural
+        ))),
+    }
+}
+
 fn record_path(collection: &Collection, identifier: &str) -> String {
     format!("{}/{}", collection.path, path_segment(identifier))
 }
@@ -112,6 +129,19 @@ impl<T: Transport> Client<T> {
         limit: u32,
         offset: u32,
     ) -> Result<Vec<Record>, ApiError> {
+        self.children_page(collection, parent_urn, limit, offset)
+            .await
+    }
+
+    /// The one reading of a page of children behind [`Client::list_children`] and the typed
+    /// listings of a guide's guidelines and a textbook's passages, decoded as `R`.
+    pub(crate) async fn children_page<R: DeserializeOwned>(
+        &self,
+        collection: &Collection,
+        parent_urn: &str,
+        limit: u32,
+        offset: u32,
+    ) -> Result<R, ApiError> {
         let Some((path, query)) = collection.children_path(&path_segment(parent_urn)) else {
             return Err(ApiError::Caller(format!(
                 "{} do not hang from another record.",
@@ -163,11 +193,11 @@ impl<T: Transport> Client<T> {
         changes: Record,
     ) -> Result<Record, ApiError> {
         let answer = self
-            .execute(Request::new(
-                Api::Data,
+            .write_record(
+                collection,
+                identifier,
                 Method::Patch(Value::Object(changes)),
-                record_path(collection, identifier),
-            ))
+            )
             .await?;
         if answer.is_null() {
             return self.get_record(collection, identifier).await;
@@ -208,12 +238,22 @@ impl<T: Transport> Client<T> {
             .filter(|(k, _)| collection.is_updatable(k))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        self.call(Request::new(
-            Api::Data,
-            Method::Put(Value::Object(body)),
-            record_path(collection, identifier),
-        ))
-        .await
+        let answer = self
+            .write_record(collection, identifier, Method::Put(Value::Object(body)))
+            .await?;
+        crate::client::decode(answer)
+    }
+
+    /// Sends a PATCH or a PUT to one record and answers what came back, undecoded (a PATCH of
+    /// an artifact answers `null`, which [`Client::patch_record`] follows with a read).
+    async fn write_record(
+        &self,
+        collection: &Collection,
+        identifier: &str,
+        method: Method,
+    ) -> Result<Value, ApiError> {
+        let path = record_path(collection, identifier);
+        self.execute(Request::new(Api::Data, method, path)).await
     }
 
     /// `DELETE {collection}/{identifier}`.
@@ -286,6 +326,21 @@ mod tests {
                 None
             ]
         );
+    }
+
+    #[test]
+    fn by_parent_routes_come_from_the_contract() {
+        use larder_contract::collections::{GUIDELINES, TEXTBOOK_PASSAGES};
+        assert_eq!(
+            by_parent_path(&GUIDELINES, "urn:guide:g").unwrap(),
+            "guidelines/by-guide/urn:guide:g"
+        );
+        assert_eq!(
+            by_parent_path(&TEXTBOOK_PASSAGES, "urn:textbook:a b").unwrap(),
+            "textbook-passages/by-textbook/urn:textbook:a%20b"
+        );
+        assert!(by_parent_path(&ARTIFACTS, "urn:guide:g").is_err());
+        assert!(by_parent_path(&ARTICLES, "urn:guide:g").is_err());
     }
 
     #[test]

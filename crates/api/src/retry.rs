@@ -49,49 +49,14 @@ pub fn parse_retry_after_ms(value: &str, now_ms: u64) -> Option<u64> {
     Some(at_ms.saturating_sub(now_ms))
 }
 
-/// Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) into Unix seconds.
+/// Parses an HTTP date into Unix seconds: an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), or
+/// the obsolete RFC 850 and asctime forms every recipient must also accept (RFC 9110 §5.6.7).
+/// `httpdate` checks the weekday against the date and takes years 1970 to 9999.
 pub fn parse_http_date(value: &str) -> Option<u64> {
-    let rest = value
-        .split_once(", ")
-        .map(|(_, rest)| rest)
-        .unwrap_or(value);
-    let mut parts = rest.split_whitespace();
-    let day: u64 = parts.next()?.parse().ok()?;
-    let month = match parts.next()? {
-        "Jan" => 1,
-        "Feb" => 2,
-        "Mar" => 3,
-        "Apr" => 4,
-        "May" => 5,
-        "Jun" => 6,
-        "Jul" => 7,
-        "Aug" => 8,
-        "Sep" => 9,
-        "Oct" => 10,
-        "Nov" => 11,
-        "Dec" => 12,
-        _ => return None,
-    };
-    let year: i64 = parts.next()?.parse().ok()?;
-    let mut clock = parts.next()?.split(':').map(|p| p.parse::<u64>().ok());
-    let (hour, minute, second) = (clock.next()??, clock.next()??, clock.next()??);
-    if parts.next()? != "GMT" || !(1..=31).contains(&day) || hour > 23 || minute > 59 || second > 60
-    {
-        return None;
-    }
-    let days = days_from_civil(year, month, day as i64);
-    let seconds = days.checked_mul(86_400)? + (hour * 3600 + minute * 60 + second) as i64;
-    u64::try_from(seconds).ok()
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let day_of_year = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
+    let at = httpdate::parse_http_date(value).ok()?;
+    at.duration_since(std::time::UNIX_EPOCH)
+        .ok()
+        .map(|since| since.as_secs())
 }
 
 #[cfg(test)]
@@ -153,8 +118,16 @@ mod tests {
         assert_eq!(epoch, 784_111_777);
         assert_eq!(parse_http_date("Thu, 01 Jan 1970 00:00:00 GMT"), Some(0));
         assert_eq!(
-            parse_http_date("Wed, 29 Feb 2024 12:00:00 GMT"),
+            parse_http_date("Thu, 29 Feb 2024 12:00:00 GMT"),
             Some(1_709_208_000)
+        );
+        assert_eq!(
+            parse_http_date("Sunday, 06-Nov-94 08:49:37 GMT"),
+            Some(784_111_777)
+        );
+        assert_eq!(
+            parse_http_date("Sun Nov  6 08:49:37 1994"),
+            Some(784_111_777)
         );
         let now_ms = epoch * 1000;
         assert_eq!(
@@ -176,6 +149,7 @@ mod tests {
             "Sun, 06 Foo 1994 08:49:37 GMT",
             "Sun, 32 Nov 1994 08:49:37 GMT",
             "06 Nov 1994 25:00:00 GMT",
+            "Wed, 29 Feb 2024 12:00:00 GMT",
         ] {
             assert_eq!(parse_http_date(bad), None, "{bad}");
         }

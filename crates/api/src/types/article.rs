@@ -104,6 +104,12 @@ pub struct Article {
     /// When the record last changed (set by the service).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<String>,
+    /// Where the record is published.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// The record's version (set by the service; its shape is the service's own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<Value>,
     /// Confidence of the automatic annotation (any JSON number, kept as sent).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub annotation_confidence: Option<Number>,

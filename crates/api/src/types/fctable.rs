@@ -89,6 +89,12 @@ pub struct FcTable {
     /// When the record last changed (set by the service).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<String>,
+    /// Where the record is published.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// The record's version (set by the service; its shape is the service's own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<Value>,
     /// How complete the table is, in percent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub completeness_percent: Option<f64>,

@@ -110,6 +110,12 @@ pub struct Guide {
     /// When the record last changed (set by the service).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<String>,
+    /// Who verified the record (set by the service when `review_status` becomes `verified`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verifier_user_id: Option<String>,
+    /// The record's version (set by the service; its shape is the service's own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<Value>,
     /// Web address of the source.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
@@ -210,6 +216,9 @@ pub struct Guideline {
     /// When the record last changed (set by the service).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<String>,
+    /// Who verified the record (set by the service when `review_status` becomes `verified`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verifier_user_id: Option<String>,
     /// Who may see the record (`internal` or `public`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub visibility: Option<String>,

@@ -1,5 +1,6 @@
 //! Records read recently: a listing of identifiers shows titles without fetching each record
-//! again on every page turn.
+//! again on every page turn. Beside the pages and components rather than in `kb`, as the
+//! records table (a component) reads it and the knowledge-base screens fill it.
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -1,0 +1,300 @@
+//! The types that describe a collection: how its records are identified, which routes exist,
+//! its parent, its role rules and read rule, and the questions a caller asks of a [`Collection`].
+
+use super::COLLECTIONS;
+use crate::roles::{ADMIN, AGENT, EXPERT};
+use crate::types::Field;
+
+/// How records of a collection are identified.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdentifierKind {
+    /// A URN `urn:<urn_type>:<slug>`; a create sends the slug in `urn`, and item paths take the
+    /// slug or the full URN.
+    Urn {
+        /// The middle part of the URN, e.g. `article`.
+        urn_type: &'static str,
+    },
+    /// A UUID in `id`; item paths take only its canonical lower-case form.
+    Uuid,
+}
+
+/// Who may call a route.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteRoles {
+    /// Any signed-in caller.
+    AnySignedIn,
+    /// Callers holding one of these roles.
+    Roles(&'static [&'static str]),
+}
+
+impl WriteRoles {
+    /// Whether a caller with `roles` passes. Roles compare as production's gate does: trimmed
+    /// and lower-cased on both sides.
+    pub fn allows(&self, roles: &[String]) -> bool {
+        match self {
+            WriteRoles::AnySignedIn => true,
+            WriteRoles::Roles(allowed) => roles.iter().any(|r| {
+                let r = r.trim().to_lowercase();
+                allowed.iter().any(|a| *a == r)
+            }),
+        }
+    }
+}
+
+/// Whether a route exists, and where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offered {
+    /// Production serves it (and so does the reference service).
+    Production,
+    /// Only interface.md asks for it: the reference service serves it, production answers a
+    /// bare 404 or 405, and the console must survive that.
+    InterfaceOnly,
+    /// Nobody serves it.
+    Absent,
+}
+
+impl Offered {
+    /// Whether the reference service serves it.
+    pub fn by_reference(self) -> bool {
+        self != Offered::Absent
+    }
+    /// Whether production serves it.
+    pub fn by_production(self) -> bool {
+        self == Offered::Production
+    }
+}
+
+/// The routes of a collection beyond get, create, patch and delete of one record (which every
+/// collection has).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Routes {
+    /// `GET {path}?limit&offset`: identifiers.
+    pub list: Offered,
+    /// `POST {path}/search`.
+    pub search: Offered,
+    /// `GET {path}/search?q&limit` (interface.md's older form).
+    pub search_get: Offered,
+    /// `PUT {path}/{id}`.
+    pub put: Offered,
+    /// `PATCH {path}/{urn}/enhance`.
+    pub enhance: Offered,
+    /// The listing of a parent's records: `artifacts?parent_urn=` or `.../by-<parent>/{urn}`.
+    pub children: Offered,
+}
+
+/// The record a child hangs from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Parent {
+    /// The field naming the parent's full URN.
+    pub field: &'static str,
+    /// The parent's collection, `None` when any URN record may be the parent.
+    pub collection: Option<&'static str>,
+    /// The segment of the by-parent routes (`by-guide`); `None` lists with `?{field}=`.
+    pub by: Option<&'static str>,
+}
+
+/// The role gates of a collection's writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Roles {
+    /// Create (and imports, uploads, bulk replacement).
+    pub create: WriteRoles,
+    /// Update.
+    pub update: WriteRoles,
+    /// Delete.
+    pub delete: WriteRoles,
+    /// Enhance.
+    pub enhance: WriteRoles,
+}
+
+/// Which records callers without `admin` or `expert` may read (production.md §1.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadRule {
+    /// Every record.
+    Always,
+    /// `review_status` verified or `status` active.
+    ActiveOrVerified,
+    /// `visibility` public and (verified or active).
+    PublicAndActiveOrVerified,
+    /// As the parent record.
+    AsParent,
+}
+
+/// How a console lists a collection's records.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Browsing {
+    /// `GET {path}` pages through them.
+    List,
+    /// Per parent of this collection, through the by-parent route (a textbook's passages).
+    ByParent(&'static Collection),
+    /// No listing production offers: they are shown on their parents' pages (artifacts).
+    OnTheirParents,
+}
+
+/// One data collection of the API.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Collection {
+    /// The path segment, e.g. `articles`.
+    pub path: &'static str,
+    /// A human name for one record, e.g. `Article`.
+    pub singular: &'static str,
+    /// A human name for several, e.g. `Articles`.
+    pub plural: &'static str,
+    /// How records are identified.
+    pub identifier: IdentifierKind,
+    /// The record this collection's records hang from.
+    pub parent: Option<Parent>,
+    /// The create schema: every key a create may carry (any other is a 422).
+    pub create: &'static [Field],
+    /// The update allow-list (any other key is a 422).
+    pub update: &'static [Field],
+    /// Fields the service sets; no write may carry them.
+    pub service_set: &'static [Field],
+    /// Fields computed on every read (embedded children).
+    pub derived: &'static [Field],
+    /// Values a create gets when it leaves them out.
+    pub defaults: &'static [(&'static str, &'static str)],
+    /// The value of `type` the service stamps on records, if any.
+    pub record_type: Option<&'static str>,
+    /// Fields whose `null` in an update clears them (every other `null` is dropped).
+    pub clearable: &'static [&'static str],
+    /// A record whose fields hold all these values can no longer be changed or deleted (a
+    /// published guide: active and public); empty when nothing freezes a record.
+    pub frozen_when: &'static [(&'static str, &'static str)],
+    /// Fields a create should carry although production's schema takes it without them: a
+    /// record stored without them can no longer be read there (an article without authors).
+    pub advised: &'static [&'static str],
+    /// Which routes exist.
+    pub routes: Routes,
+    /// Who may write.
+    pub roles: Roles,
+    /// Who may read.
+    pub read_rule: ReadRule,
+}
+
+/// Administrators and curators (production's "AE").
+pub const CURATORS: WriteRoles = WriteRoles::Roles(&[ADMIN, EXPERT]);
+/// Administrators, curators and agents (production's "AEA").
+pub const CURATORS_AND_AGENTS: WriteRoles = WriteRoles::Roles(&[ADMIN, EXPERT, AGENT]);
+/// Administrators only.
+pub const ADMINS: WriteRoles = WriteRoles::Roles(&[ADMIN]);
+
+impl Collection {
+    /// Finds a collection by its path segment.
+    pub fn by_path(path: &str) -> Option<&'static Collection> {
+        COLLECTIONS.iter().find(|c| c.path == path)
+    }
+
+    /// The collection of a full URN (`urn:guide:x` → guides).
+    pub fn of_urn(urn: &str) -> Option<&'static Collection> {
+        let urn_type = urn.strip_prefix("urn:")?.split(':').next()?;
+        COLLECTIONS
+            .iter()
+            .find(|c| matches!(c.identifier, IdentifierKind::Urn { urn_type: t } if t == urn_type))
+    }
+
+    /// The URN prefix, e.g. `urn:article:`, for URN collections.
+    pub fn urn_prefix(&self) -> Option<String> {
+        match self.identifier {
+            IdentifierKind::Urn { urn_type } => Some(format!("urn:{urn_type}:")),
+            IdentifierKind::Uuid => None,
+        }
+    }
+
+    /// Whether records are identified by URN.
+    pub fn has_urn(&self) -> bool {
+        matches!(self.identifier, IdentifierKind::Urn { .. })
+    }
+
+    /// Whether an update may carry `field` (production's allow-list).
+    pub fn is_updatable(&self, field: &str) -> bool {
+        self.update.iter().any(|f| f.name == field)
+    }
+
+    /// Whether a create may carry `field`.
+    pub fn is_creatable(&self, field: &str) -> bool {
+        self.create.iter().any(|f| f.name == field)
+    }
+
+    /// A known field by name: create, update, service-set or derived.
+    pub fn field(&self, name: &str) -> Option<&'static Field> {
+        self.create
+            .iter()
+            .chain(self.update)
+            .chain(self.service_set)
+            .chain(self.derived)
+            .find(|f| f.name == name)
+    }
+
+    /// Every known field once, in display order: the create schema, what only an update takes,
+    /// then what the service sets and derives.
+    pub fn fields(&self) -> Vec<&'static Field> {
+        let mut out: Vec<&'static Field> = Vec::new();
+        for field in self
+            .create
+            .iter()
+            .chain(self.update)
+            .chain(self.service_set)
+            .chain(self.derived)
+        {
+            if !out.iter().any(|f| f.name == field.name) {
+                out.push(field);
+            }
+        }
+        out
+    }
+
+    /// Turns a slug or a full URN into the full URN; other strings are returned as they are.
+    pub fn full_urn(&self, slug_or_urn: &str) -> String {
+        match self.urn_prefix() {
+            Some(prefix) if !slug_or_urn.starts_with("urn:") => format!("{prefix}{slug_or_urn}"),
+            _ => slug_or_urn.to_string(),
+        }
+    }
+
+    /// Whether `record` is frozen: production refuses every change and delete (409).
+    pub fn is_frozen(&self, record: &serde_json::Map<String, serde_json::Value>) -> bool {
+        !self.frozen_when.is_empty()
+            && self
+                .frozen_when
+                .iter()
+                .all(|(field, value)| record.get(*field).and_then(|v| v.as_str()) == Some(*value))
+    }
+
+    /// How a console lists the collection's records.
+    pub fn browsing(&self) -> Browsing {
+        if self.routes.list != Offered::Absent {
+            return Browsing::List;
+        }
+        match self.parent {
+            Some(Parent {
+                collection: Some(parent),
+                by: Some(_),
+                ..
+            }) if self.routes.children.by_production() => Collection::by_path(parent)
+                .map(Browsing::ByParent)
+                .unwrap_or(Browsing::OnTheirParents),
+            _ => Browsing::OnTheirParents,
+        }
+    }
+
+    /// The path that lists the children of `parent_urn`: `{path}/{by}/{urn}`, or
+    /// `{path}?{field}=` (only interface.md has that one).
+    pub fn children_path(
+        &self,
+        parent_urn_segment: &str,
+    ) -> Option<(String, Option<(&'static str, String)>)> {
+        let parent = self.parent?;
+        Some(match parent.by {
+            Some(by) => (format!("{}/{by}/{parent_urn_segment}", self.path), None),
+            None => (
+                self.path.to_string(),
+                Some((parent.field, parent_urn_segment.to_string())),
+            ),
+        })
+    }
+
+    /// Whether the console may offer a record's editing to a caller with `roles`.
+    pub fn can_update(&self, roles: &[String]) -> bool {
+        self.roles.update.allows(roles)
+    }
+}
