@@ -34,7 +34,6 @@ pub mod faults;
 pub mod model;
 pub mod routes;
 pub mod store;
-pub mod throttle;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
