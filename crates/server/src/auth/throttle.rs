@@ -1,13 +1,16 @@
 //! Sign-in throttling, per source and per account.
 //!
 //! The policy (RELIABILITY.md states it for operators):
-//! - one source (IP address) gets [`PER_SOURCE_ACCOUNT`] failed sign-ins per account per window,
+//! - one source gets [`PER_SOURCE_ACCOUNT`] failed sign-ins per account per window,
 //!   and [`PER_SOURCE`] failed sign-ins over all accounts per window; past either it gets 429;
 //! - one account may fail [`PER_ACCOUNT`] times per window from all sources together; past that,
 //!   sources that have already failed on it get 429, while a source with no failure on it (the
 //!   owner signing in from elsewhere) still gets its attempts;
 //! - an attempt counts when it starts, before the password is checked, so a burst of concurrent
-//!   attempts cannot get more checks through than the limit; a success takes its count back.
+//!   attempts cannot get more checks through than the limit; a success takes its count back;
+//! - a source is an IPv4 address, or an IPv6 /64 (one host usually holds a whole /64, so single
+//!   IPv6 addresses would give it unlimited guesses); an IPv4-mapped IPv6 address
+//!   (`::ffff:a.b.c.d`, as a dual-stack listener reports IPv4 clients) is its IPv4 address.
 //!
 //! Hand-written rather than a rate-limiting crate (`governor`, `tower_governor`): those limit
 //! requests, while this counts failures and takes a success back ("refunds"), and keeps the
@@ -21,7 +24,7 @@
 
 use std::collections::HashMap;
 use std::hash::Hash;
-use std::net::IpAddr;
+use std::net::{IpAddr, Ipv6Addr};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -104,6 +107,18 @@ struct Tables {
     account: Table<AccountKey>,
 }
 
+/// The key a source is counted under: IPv4 addresses as they are, IPv4-mapped IPv6 addresses as
+/// their IPv4 address, other IPv6 addresses as their /64 prefix.
+pub fn source_key(source: Option<IpAddr>) -> Option<IpAddr> {
+    source.map(|ip| match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !u128::from(u64::MAX))),
+        },
+    })
+}
+
 /// The throttle's state.
 #[derive(Default)]
 pub struct Throttle {
@@ -141,6 +156,7 @@ impl Throttle {
     /// 429.
     pub fn begin(&self, source: Option<IpAddr>, account: &str) -> Result<Attempt<'_>, ApiError> {
         let now = Instant::now();
+        let source = source_key(source);
         let account: AccountKey = account.to_string();
         let key = (source, account.clone());
         let mut tables = self.lock();
@@ -246,5 +262,31 @@ mod tests {
             }
         }
         assert!(throttle.entries() <= 3 * MAX_ENTRIES);
+    }
+
+    #[test]
+    fn an_ipv6_64_is_one_source_and_mapped_ipv4_is_its_ipv4() {
+        let throttle = Throttle::default();
+        let v6 = |text: &str| Some(text.parse::<IpAddr>().unwrap());
+        // Each failure from another address of one /64: they add up as one source.
+        for n in 0..PER_SOURCE_ACCOUNT {
+            throttle
+                .begin(v6(&format!("2001:db8:1:2::{:x}", n + 1)), "admin")
+                .unwrap()
+                .failed();
+        }
+        assert!(throttle
+            .begin(v6("2001:db8:1:2:ffff:ffff:ffff:ffff"), "admin")
+            .is_err());
+        // The next /64 is another source.
+        assert!(throttle.begin(v6("2001:db8:1:3::1"), "admin").is_ok());
+        // An IPv4 client seen through a dual-stack listener is its IPv4 address.
+        for _ in 0..PER_SOURCE_ACCOUNT {
+            throttle.begin(ip(5), "ann").unwrap().failed();
+        }
+        assert!(throttle.begin(v6("::ffff:10.0.0.5"), "ann").is_err());
+        assert_eq!(source_key(v6("::ffff:10.0.0.5")), ip(5));
+        assert_eq!(source_key(ip(5)), ip(5));
+        assert_eq!(source_key(None), None);
     }
 }
