@@ -7,6 +7,7 @@ mod column;
 mod households;
 pub mod index;
 mod presented;
+mod private;
 mod records;
 mod search;
 
@@ -140,6 +141,7 @@ impl Store {
         let conn = if path == ":memory:" {
             Connection::open_in_memory()?
         } else {
+            private::create_database(Path::new(path))?;
             Connection::open(path)?
         };
         conn.execute_batch(
@@ -163,7 +165,7 @@ impl Store {
         } else {
             (artifact_folder(Path::new(path)), None)
         };
-        std::fs::create_dir_all(&files)?;
+        private::create_folder(&files)?;
         Ok(Store {
             conn: Arc::new(Mutex::new(conn)),
             readers: Arc::new(readers),
