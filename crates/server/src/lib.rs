@@ -25,6 +25,7 @@
 //! | GET | `guidelines/by-guide/{urn}` | POST `.../search`, POST `.../import` |
 //! | GET | `textbook-passages/by-textbook/{urn}` | POST `.../search`, POST `.../replace` |
 
+pub mod account_config;
 pub mod app;
 pub mod auth;
 pub mod demo;
@@ -200,24 +201,9 @@ pub fn prepare(options: Options) -> anyhow::Result<SharedState> {
     let store = store::Store::open(&options.db)?;
     let key = auth::configured_key(options.token_key_file.as_deref())?;
     let auth = auth::Auth::new(&store, options.token_ttl, key, options.wire)?;
-    let accounts = [
-        (
-            auth::AccountKind::User,
-            &options.users,
-            &options.user_file,
-            "LARDER_USERS",
-        ),
-        (
-            auth::AccountKind::Client,
-            &options.clients,
-            &options.client_file,
-            "LARDER_CLIENTS",
-        ),
-    ];
-    for (kind, specs, file, variable) in accounts {
-        for spec in auth::account_specs(specs, file.as_deref(), variable)? {
-            auth.upsert_account(&store, kind, &spec)?;
-        }
+    let changes = account_config::apply(&store, &auth, &options)?;
+    if !changes.is_empty() {
+        tracing::info!("accounts: {changes}");
     }
     if options.demo {
         demo::load(&store, &auth)?;
@@ -305,10 +291,13 @@ fn spawn_server(
     })
 }
 
-/// Runs the server until Ctrl-C.
+/// Runs the server until Ctrl-C; SIGHUP reloads the accounts (see [`account_config`]).
 pub async fn run(options: Options) -> anyhow::Result<()> {
     let demo = options.demo;
     let state = prepare(options)?;
+    // Before anything is printed: SIGHUP's default action ends the process.
+    #[cfg(unix)]
+    let reloader = account_config::reload_on_hangup(state.clone())?;
     let running = start(state.clone()).await?;
     println!("larder-server listening on http://{}", running.addr);
     if running.system_addr != running.addr {
@@ -336,6 +325,8 @@ pub async fn run(options: Options) -> anyhow::Result<()> {
         );
     }
     tokio::signal::ctrl_c().await?;
+    #[cfg(unix)]
+    reloader.abort();
     running.stop().await;
     Ok(())
 }

@@ -117,6 +117,16 @@ pub fn hash_secret(secret: &str) -> anyhow::Result<String> {
         .map_err(|e| anyhow::anyhow!("hashing failed: {e}"))
 }
 
+/// An argon2 hash of `secret` with the given salt (see `table`: the salt is derived from the
+/// signing key and the account, so an unchanged declaration hashes the same).
+pub fn hash_secret_salted(secret: &str, salt: &[u8]) -> anyhow::Result<String> {
+    let salt = SaltString::encode_b64(salt).map_err(|e| anyhow::anyhow!("salt: {e}"))?;
+    Argon2::default()
+        .hash_password(secret.as_bytes(), &salt)
+        .map(|hash| hash.to_string())
+        .map_err(|e| anyhow::anyhow!("hashing failed: {e}"))
+}
+
 /// Whether `secret` matches an argon2 `hash` (a malformed hash matches nothing).
 pub fn verify_secret(hash: &str, secret: &str) -> bool {
     PasswordHash::new(hash).is_ok_and(|parsed| {

@@ -33,6 +33,9 @@ pub struct Identity {
     pub roles: Vec<String>,
     /// The realm roles as the token spells them.
     pub realm_roles: Vec<String>,
+    /// The account's fingerprint when the token was issued; a token whose fingerprint is no
+    /// longer the account's (secret or roles changed, account removed) is refused.
+    pub fingerprint: String,
 }
 
 impl Identity {

@@ -2,15 +2,18 @@
 //!
 //! [`Auth`] is the facade handlers and `prepare` use; the parts sit below it and never import
 //! it: [`accounts`] (declared accounts and their hashes), [`identity`] (who is asking),
-//! [`tokens`] (HS256 tokens and the sign-in answer), [`sign_in`] (checking a secret) and
-//! [`throttle`] (failed sign-ins per source and account).
+//! [`tokens`] (HS256 tokens and the sign-in answer), [`table`] (the accounts in force, and
+//! revocation), [`sign_in`] (checking a secret) and [`throttle`] (failed sign-ins per source
+//! and account).
 
 pub mod accounts;
 pub mod identity;
 pub mod sign_in;
+pub mod table;
 pub mod throttle;
 pub mod tokens;
 
+use std::collections::HashSet;
 use std::net::IpAddr;
 
 use axum::extract::FromRequestParts;
@@ -21,6 +24,7 @@ use serde_json::Value;
 pub use accounts::{account_specs, hash_secret, AccountKind, AccountSpec, MAX_NAME, MAX_SECRET};
 pub use identity::{bearer, Caller, Identity, Source};
 pub use sign_in::CONCURRENT_CHECKS;
+pub use table::Changes;
 pub use throttle::Throttle;
 pub use tokens::{claims_for, configured_key, unix_now, CONSOLE_CLIENT};
 
@@ -32,6 +36,7 @@ use crate::{SharedState, Wire};
 pub struct Auth {
     signer: tokens::Signer,
     gate: sign_in::Gate,
+    registry: table::Registry,
 }
 
 impl Auth {
@@ -41,10 +46,13 @@ impl Auth {
             Some(key) => key,
             None => tokens::stored_key(store)?,
         };
-        Ok(Auth {
+        let auth = Auth {
             signer: tokens::Signer::new(key, ttl, wire),
             gate: sign_in::Gate::new()?,
-        })
+            registry: table::Registry::default(),
+        };
+        table::load(store, &auth.signer, &auth.registry)?;
+        Ok(auth)
     }
 
     /// Lifetime of new tokens in seconds.
@@ -64,7 +72,7 @@ impl Auth {
         kind: AccountKind,
         spec: &AccountSpec,
     ) -> anyhow::Result<()> {
-        let hash = hash_secret(&spec.secret)?;
+        let hash = self.signer.hash_secret(kind, &spec.name, &spec.secret)?;
         self.upsert_hashed(store, kind, &spec.name, &hash, &spec.roles)
     }
 
@@ -77,14 +85,20 @@ impl Auth {
         hash: &str,
         roles: &[String],
     ) -> anyhow::Result<()> {
-        store.with(|conn| {
-            conn.execute(
-                "INSERT INTO accounts (kind, name, secret_hash, roles) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (kind, name) DO UPDATE SET secret_hash = excluded.secret_hash, roles = excluded.roles",
-                params![kind.as_str(), name, hash, roles.join(",")],
-            )
-        })?;
+        table::put(store, &self.signer, &self.registry, kind, name, hash, roles)?;
         Ok(())
+    }
+
+    /// Makes the accounts in force exactly the `declared` ones, plus those of `kept` already
+    /// there, and says what changed (see [`table::sync`]). Tokens of changed or removed
+    /// accounts are refused from then on.
+    pub fn sync(
+        &self,
+        store: &Store,
+        declared: &[(AccountKind, AccountSpec)],
+        kept: &HashSet<(AccountKind, String)>,
+    ) -> anyhow::Result<Changes> {
+        table::sync(store, &self.signer, &self.registry, declared, kept)
     }
 
     /// Whether an account exists.
@@ -108,13 +122,15 @@ impl Auth {
     /// Checks a secret (see [`sign_in::Gate::check`]) and answers with a token.
     pub async fn sign_in(
         &self,
-        store: &Store,
         kind: AccountKind,
         name: &str,
         secret: &str,
         source: Option<IpAddr>,
     ) -> Result<Value, ApiError> {
-        let identity = self.gate.check(store, kind, name, secret, source).await?;
+        let identity = self
+            .gate
+            .check(&self.registry, kind, name, secret, source)
+            .await?;
         Ok(self.signer.answer(self.signer.sign(&identity)))
     }
 
@@ -128,9 +144,19 @@ impl Auth {
         self.signer.sign_claims(claims)
     }
 
-    /// Checks a token's algorithm, signature and expiry.
+    /// Checks a token's algorithm, signature and expiry, and that its account is in force with
+    /// the fingerprint the token carries (else 401, as for any invalid token).
     pub fn verify(&self, token: &str) -> Result<Identity, ApiError> {
-        self.signer.verify(token)
+        let identity = self.signer.verify(token)?;
+        if !self
+            .registry
+            .is_current(identity.kind, &identity.name, &identity.fingerprint)
+        {
+            return Err(ApiError::unauthenticated(
+                "The token is invalid or has expired.",
+            ));
+        }
+        Ok(identity)
     }
 }
 

@@ -4,13 +4,11 @@
 use std::net::IpAddr;
 use std::sync::Arc;
 
-use rusqlite::{params, OptionalExtension};
-
 use super::accounts::{hash_secret, verify_secret, AccountKind, MAX_NAME, MAX_SECRET};
 use super::identity::Identity;
+use super::table::Registry;
 use super::throttle::Throttle;
 use crate::error::ApiError;
-use crate::store::Store;
 
 /// Password checks running at once: each argon2 check takes about 19 MiB and a core.
 pub const CONCURRENT_CHECKS: usize = 2;
@@ -38,12 +36,12 @@ impl Gate {
         &self.throttle
     }
 
-    /// Checks a secret and answers who signed in. The attempt counts against the throttle
+    /// Checks a secret against the account in force and answers who signed in. The attempt counts against the throttle
     /// before the check runs, so a burst cannot get more checks through than the limit; at most
     /// [`CONCURRENT_CHECKS`] checks run at once; an unknown name is checked against a dummy hash.
     pub async fn check(
         &self,
-        store: &Store,
+        registry: &Registry,
         kind: AccountKind,
         name: &str,
         secret: &str,
@@ -56,28 +54,16 @@ impl Gate {
         let attempt = self
             .throttle
             .begin(source, &format!("{}:{name}", kind.as_str()))?;
-        let account = {
-            let name = name.to_string();
-            store
-                .call(move |conn| {
-                    conn.query_row(
-                        "SELECT secret_hash, roles FROM accounts WHERE kind = ?1 AND name = ?2",
-                        params![kind.as_str(), name],
-                        |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?)),
-                    )
-                    .optional()
-                })
-                .await?
-        };
+        let account = registry.get(kind, name);
         let permit = self
             .checks
             .clone()
             .acquire_owned()
             .await
             .map_err(ApiError::internal)?;
-        let (hash, roles) = match account {
-            Some((hash, roles)) => (hash, Some(roles)),
-            None => (self.dummy_hash.clone(), None),
+        let hash = match &account {
+            Some(account) => account.hash.clone(),
+            None => self.dummy_hash.clone(),
         };
         let secret = secret.to_string();
         let matches = tokio::task::spawn_blocking(move || {
@@ -86,7 +72,7 @@ impl Gate {
         })
         .await
         .map_err(ApiError::internal)?;
-        let Some(roles) = roles.filter(|_| matches) else {
+        let Some(account) = account.filter(|_| matches) else {
             attempt.failed();
             return Err(invalid());
         };
@@ -95,11 +81,8 @@ impl Gate {
             kind,
             name: name.to_string(),
             realm_roles: Vec::new(),
-            roles: roles
-                .split(',')
-                .filter(|r| !r.is_empty())
-                .map(str::to_string)
-                .collect(),
+            roles: account.roles,
+            fingerprint: account.fingerprint,
         })
     }
 }

@@ -15,7 +15,7 @@ use rusqlite::OptionalExtension;
 use serde_json::{json, Value};
 use sha2::Sha256;
 
-use super::accounts::AccountKind;
+use super::accounts::{hash_secret_salted, AccountKind};
 use super::identity::Identity;
 use crate::error::ApiError;
 use crate::store::Store;
@@ -109,6 +109,48 @@ impl Signer {
         HmacSha256::new_from_slice(&self.key).expect("HMAC takes any key length")
     }
 
+    /// A keyed digest of `parts`, each followed by a NUL (no part holds one: names and roles
+    /// are text from lines, hashes are PHC strings), under a label saying what it is for.
+    fn digest(&self, label: &str, parts: &[&str]) -> Vec<u8> {
+        let mut mac = self.mac();
+        mac.update(label.as_bytes());
+        for part in parts {
+            mac.update(b"\0");
+            mac.update(part.as_bytes());
+        }
+        mac.finalize().into_bytes().to_vec()
+    }
+
+    /// The argon2 hash of an account's secret, salted from the key and the account: the same
+    /// declaration gives the same hash, so a reload or restart can tell what changed and an
+    /// unchanged account keeps its fingerprint (and tokens).
+    pub fn hash_secret(
+        &self,
+        kind: AccountKind,
+        name: &str,
+        secret: &str,
+    ) -> anyhow::Result<String> {
+        let salt = self.digest("larder account salt", &[kind.as_str(), name]);
+        hash_secret_salted(secret, &salt[..16])
+    }
+
+    /// What an account's tokens carry: a keyed digest of everything that, changed, must refuse
+    /// them. Keyed, so a token reveals nothing about the secret's hash.
+    pub fn fingerprint(
+        &self,
+        kind: AccountKind,
+        name: &str,
+        hash: &str,
+        roles: &[String],
+    ) -> String {
+        let roles = roles.join(",");
+        let digest = self.digest(
+            "larder account fingerprint",
+            &[kind.as_str(), name, hash, &roles],
+        );
+        B64.encode(&digest[..16])
+    }
+
     /// Signs a token for `identity` (HS256 JWT). Its `roles` are the account's roles: in the
     /// reference wire all realm roles; in the production wire `expert` is a client role spelled
     /// `Expert` under [`CONSOLE_CLIENT`], as a Keycloak realm set up by hand may have it.
@@ -139,7 +181,8 @@ impl Signer {
         )
     }
 
-    /// Checks a token's algorithm, signature and expiry, and reads its identity.
+    /// Checks a token's algorithm, signature and expiry, and reads its identity (whether the
+    /// account still stands behind it is the registry's to say).
     pub fn verify(&self, token: &str) -> Result<Identity, ApiError> {
         let invalid = || ApiError::unauthenticated("The token is invalid or has expired.");
         if token.len() > MAX_TOKEN {
@@ -187,6 +230,10 @@ impl Signer {
             name,
             roles: larder_contract::roles::from_claims(&claims),
             realm_roles: larder_contract::roles::realm_roles(&claims),
+            fingerprint: claims["fingerprint"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
         })
     }
 
@@ -218,7 +265,7 @@ fn random_text() -> String {
 }
 
 /// The claims of a token for `identity`, issued at `now` and living `ttl` seconds; every role a
-/// realm role.
+/// realm role. `fingerprint` is ours (clients ignore it): see `table`.
 pub fn claims_for(identity: &Identity, now: u64, ttl: u64) -> Value {
     let mut claims = json!({
         "sub": identity.owner_key(),
@@ -226,6 +273,7 @@ pub fn claims_for(identity: &Identity, now: u64, ttl: u64) -> Value {
         "realm_access": { "roles": identity.roles },
         "iat": now,
         "exp": now + ttl,
+        "fingerprint": identity.fingerprint,
     });
     match identity.kind {
         AccountKind::User => claims["preferred_username"] = json!(identity.name),
