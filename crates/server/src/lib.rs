@@ -117,10 +117,13 @@ pub struct Options {
     #[arg(long = "client")]
     pub clients: Vec<String>,
     /// A file of user accounts, one NAME:PASSWORD[:ROLE,ROLE] per line (# starts a comment);
-    /// the environment variable LARDER_USERS may hold the same lines.
+    /// the environment variable LARDER_USERS may hold the same lines. Read at start and on
+    /// SIGHUP: accounts no longer declared anywhere are deleted, and tokens of removed or
+    /// changed accounts are refused.
     #[arg(long = "user-file")]
     pub user_file: Option<PathBuf>,
-    /// A file of machine clients, one ID:SECRET[:ROLE,ROLE] per line; or LARDER_CLIENTS.
+    /// A file of machine clients, one ID:SECRET[:ROLE,ROLE] per line; or LARDER_CLIENTS. Read
+    /// at start and on SIGHUP, as --user-file.
     #[arg(long = "client-file")]
     pub client_file: Option<PathBuf>,
     /// A file holding the token signing key (at least 32 bytes); or LARDER_TOKEN_KEY (hex).
