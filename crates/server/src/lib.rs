@@ -25,6 +25,7 @@
 //! | GET | `guidelines/by-guide/{urn}` | POST `.../search`, POST `.../import` |
 //! | GET | `textbook-passages/by-textbook/{urn}` | POST `.../search`, POST `.../replace` |
 
+pub mod account_config;
 pub mod app;
 pub mod auth;
 pub mod demo;
@@ -37,7 +38,6 @@ pub mod routes;
 pub mod serve;
 pub mod static_files;
 pub mod store;
-pub mod throttle;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -131,10 +131,13 @@ pub struct Options {
     #[arg(long = "client")]
     pub clients: Vec<String>,
     /// A file of user accounts, one NAME:PASSWORD[:ROLE,ROLE] per line (# starts a comment);
-    /// the environment variable LARDER_USERS may hold the same lines.
+    /// the environment variable LARDER_USERS may hold the same lines. Read at start and on
+    /// SIGHUP: accounts no longer declared anywhere are deleted, and tokens of removed or
+    /// changed accounts are refused.
     #[arg(long = "user-file")]
     pub user_file: Option<PathBuf>,
-    /// A file of machine clients, one ID:SECRET[:ROLE,ROLE] per line; or LARDER_CLIENTS.
+    /// A file of machine clients, one ID:SECRET[:ROLE,ROLE] per line; or LARDER_CLIENTS. Read
+    /// at start and on SIGHUP, as --user-file.
     #[arg(long = "client-file")]
     pub client_file: Option<PathBuf>,
     /// A file holding the token signing key (at least 32 bytes); or LARDER_TOKEN_KEY (hex).
@@ -230,24 +233,9 @@ pub fn prepare(options: Options) -> anyhow::Result<SharedState> {
     let store = store::Store::open(&options.db)?;
     let key = auth::configured_key(options.token_key_file.as_deref())?;
     let auth = auth::Auth::new(&store, options.token_ttl, key, options.wire)?;
-    let accounts = [
-        (
-            auth::AccountKind::User,
-            &options.users,
-            &options.user_file,
-            "LARDER_USERS",
-        ),
-        (
-            auth::AccountKind::Client,
-            &options.clients,
-            &options.client_file,
-            "LARDER_CLIENTS",
-        ),
-    ];
-    for (kind, specs, file, variable) in accounts {
-        for spec in auth::account_specs(specs, file.as_deref(), variable)? {
-            auth.upsert_account(&store, kind, &spec)?;
-        }
+    let changes = account_config::apply(&store, &auth, &options)?;
+    if !changes.is_empty() {
+        tracing::info!("accounts: {changes}");
     }
     if options.demo {
         demo::load(&store, &auth)?;
@@ -324,10 +312,13 @@ pub async fn start(state: SharedState) -> anyhow::Result<Running> {
     })
 }
 
-/// Runs the server until Ctrl-C.
+/// Runs the server until Ctrl-C; SIGHUP reloads the accounts (see [`account_config`]).
 pub async fn run(options: Options) -> anyhow::Result<()> {
     let demo = options.demo;
     let state = prepare(options)?;
+    // Before anything is printed: SIGHUP's default action ends the process.
+    #[cfg(unix)]
+    let reloader = account_config::reload_on_hangup(state.clone())?;
     let running = start(state.clone()).await?;
     println!("larder-server listening on http://{}", running.addr);
     if running.system_addr != running.addr {
@@ -355,6 +346,8 @@ pub async fn run(options: Options) -> anyhow::Result<()> {
         );
     }
     tokio::signal::ctrl_c().await?;
+    #[cfg(unix)]
+    reloader.abort();
     running.stop().await;
     Ok(())
 }

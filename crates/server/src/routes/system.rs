@@ -30,13 +30,7 @@ pub async fn login(
 ) -> ApiResult<Envelope<Value>> {
     state
         .auth
-        .sign_in(
-            &state.store,
-            AccountKind::User,
-            &body.username,
-            &body.password,
-            source,
-        )
+        .sign_in(AccountKind::User, &body.username, &body.password, source)
         .await
         .map(Envelope)
 }
@@ -50,7 +44,6 @@ pub async fn mtm(
     state
         .auth
         .sign_in(
-            &state.store,
             AccountKind::Client,
             &body.client_id,
             &body.client_secret,

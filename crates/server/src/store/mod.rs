@@ -5,6 +5,7 @@
 
 mod households;
 mod presented;
+mod private;
 mod records;
 mod search;
 
@@ -139,6 +140,7 @@ impl Store {
         let conn = if path == ":memory:" {
             Connection::open_in_memory()?
         } else {
+            private::create_database(Path::new(path))?;
             Connection::open(path)?
         };
         conn.execute_batch(
@@ -162,7 +164,7 @@ impl Store {
         } else {
             (artifact_folder(Path::new(path)), None)
         };
-        std::fs::create_dir_all(&files)?;
+        private::create_folder(&files)?;
         Ok(Store {
             conn: Arc::new(Mutex::new(conn)),
             readers: Arc::new(readers),

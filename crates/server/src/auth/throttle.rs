@@ -1,26 +1,33 @@
 //! Sign-in throttling, per source and per account.
 //!
 //! The policy (RELIABILITY.md states it for operators):
-//! - one source (IP address) gets [`PER_SOURCE_ACCOUNT`] failed sign-ins per account per window,
+//! - one source gets [`PER_SOURCE_ACCOUNT`] failed sign-ins per account per window,
 //!   and [`PER_SOURCE`] failed sign-ins over all accounts per window; past either it gets 429;
 //! - one account may fail [`PER_ACCOUNT`] times per window from all sources together; past that,
 //!   sources that have already failed on it get 429, while a source with no failure on it (the
 //!   owner signing in from elsewhere) still gets its attempts;
 //! - an attempt counts when it starts, before the password is checked, so a burst of concurrent
-//!   attempts cannot get more checks through than the limit; a success takes its count back.
+//!   attempts cannot get more checks through than the limit; a success takes its count back;
+//! - a source is an IPv4 address, or an IPv6 /64 (one host usually holds a whole /64, so single
+//!   IPv6 addresses would give it unlimited guesses); an IPv4-mapped IPv6 address
+//!   (`::ffff:a.b.c.d`, as a dual-stack listener reports IPv4 clients) is its IPv4 address.
 //!
-//! Keys are bounded (names are capped at [`crate::auth::MAX_NAME`] bytes), entries expire with
-//! their window, and the tables hold at most [`MAX_ENTRIES`] keys each: at that size expired
-//! entries are swept, and a key that still finds no room is not recorded (the per-source and
-//! per-account limits of recorded keys still hold).
+//! Hand-written rather than a rate-limiting crate (`governor`, `tower_governor`): those limit
+//! requests, while this counts failures and takes a success back ("refunds"), and keeps the
+//! owner's own attempts open while an account is under attack.
+//!
+//! An account is an opaque key (`user:NAME`), so this module needs nothing from the rest of
+//! `auth`; sign-in caps names before they get here. Entries expire with their window, and the
+//! tables hold at most [`MAX_ENTRIES`] keys each: at that size expired entries are swept, and a
+//! key that still finds no room is not recorded (the per-source and per-account limits of
+//! recorded keys still hold).
 
 use std::collections::HashMap;
 use std::hash::Hash;
-use std::net::IpAddr;
+use std::net::{IpAddr, Ipv6Addr};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::auth::AccountKind;
 use crate::error::ApiError;
 
 /// The window failures are counted over.
@@ -34,7 +41,7 @@ pub const PER_ACCOUNT: u32 = 100;
 /// Keys each table holds at most.
 pub const MAX_ENTRIES: usize = 50_000;
 
-type AccountKey = (AccountKind, String);
+type AccountKey = String;
 
 struct Table<K> {
     entries: HashMap<K, (u32, Instant)>,
@@ -100,6 +107,18 @@ struct Tables {
     account: Table<AccountKey>,
 }
 
+/// The key a source is counted under: IPv4 addresses as they are, IPv4-mapped IPv6 addresses as
+/// their IPv4 address, other IPv6 addresses as their /64 prefix.
+pub fn source_key(source: Option<IpAddr>) -> Option<IpAddr> {
+    source.map(|ip| match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !u128::from(u64::MAX))),
+        },
+    })
+}
+
 /// The throttle's state.
 #[derive(Default)]
 pub struct Throttle {
@@ -133,15 +152,12 @@ impl Throttle {
         self.tables.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Counts an attempt by `source` on the account, or refuses it with 429.
-    pub fn begin(
-        &self,
-        source: Option<IpAddr>,
-        kind: AccountKind,
-        name: &str,
-    ) -> Result<Attempt<'_>, ApiError> {
+    /// Counts an attempt by `source` on `account` (`user:NAME`, `client:ID`), or refuses it with
+    /// 429.
+    pub fn begin(&self, source: Option<IpAddr>, account: &str) -> Result<Attempt<'_>, ApiError> {
         let now = Instant::now();
-        let account: AccountKey = (kind, name.to_string());
+        let source = source_key(source);
+        let account: AccountKey = account.to_string();
         let key = (source, account.clone());
         let mut tables = self.lock();
         let mine = tables.source_account.count(&key, now);
@@ -190,25 +206,22 @@ mod tests {
     fn a_source_is_stopped_but_the_owner_elsewhere_is_not() {
         let throttle = Throttle::default();
         for _ in 0..PER_SOURCE_ACCOUNT {
-            throttle
-                .begin(ip(1), AccountKind::User, "admin")
-                .unwrap()
-                .failed();
+            throttle.begin(ip(1), "admin").unwrap().failed();
         }
-        assert!(throttle.begin(ip(1), AccountKind::User, "admin").is_err());
-        let from_elsewhere = throttle.begin(ip(2), AccountKind::User, "admin").unwrap();
+        assert!(throttle.begin(ip(1), "admin").is_err());
+        let from_elsewhere = throttle.begin(ip(2), "admin").unwrap();
         from_elsewhere.succeeded();
-        assert!(throttle.begin(ip(2), AccountKind::User, "admin").is_ok());
+        assert!(throttle.begin(ip(2), "admin").is_ok());
     }
 
     #[test]
     fn attempts_count_before_they_are_checked() {
         let throttle = Throttle::default();
         let open: Vec<_> = (0..PER_SOURCE_ACCOUNT)
-            .map(|_| throttle.begin(ip(1), AccountKind::User, "x").unwrap())
+            .map(|_| throttle.begin(ip(1), "x").unwrap())
             .collect();
         // Five checks in flight: the sixth is refused before any finishes.
-        assert!(throttle.begin(ip(1), AccountKind::User, "x").is_err());
+        assert!(throttle.begin(ip(1), "x").is_err());
         drop(open);
     }
 
@@ -216,12 +229,9 @@ mod tests {
     fn a_sprayer_is_stopped_across_accounts() {
         let throttle = Throttle::default();
         for n in 0..PER_SOURCE {
-            throttle
-                .begin(ip(9), AccountKind::User, &format!("user{n}"))
-                .unwrap()
-                .failed();
+            throttle.begin(ip(9), &format!("user{n}")).unwrap().failed();
         }
-        assert!(throttle.begin(ip(9), AccountKind::User, "fresh").is_err());
+        assert!(throttle.begin(ip(9), "fresh").is_err());
     }
 
     #[test]
@@ -231,20 +241,15 @@ mod tests {
             throttle
                 .begin(
                     Some(IpAddr::from([10, 1, (n / 250) as u8, (n % 250) as u8])),
-                    AccountKind::User,
                     "admin",
                 )
                 .unwrap()
                 .failed();
         }
         assert!(throttle
-            .begin(
-                ip(200).map(|_| IpAddr::from([10, 1, 0, 0])),
-                AccountKind::User,
-                "admin"
-            )
+            .begin(ip(200).map(|_| IpAddr::from([10, 1, 0, 0])), "admin")
             .is_err());
-        assert!(throttle.begin(ip(77), AccountKind::User, "admin").is_ok());
+        assert!(throttle.begin(ip(77), "admin").is_ok());
     }
 
     #[test]
@@ -252,10 +257,36 @@ mod tests {
         let throttle = Throttle::default();
         for n in 0..(MAX_ENTRIES + 10) {
             let source = Some(IpAddr::from([(n >> 16) as u8, (n >> 8) as u8, n as u8, 1]));
-            if let Ok(attempt) = throttle.begin(source, AccountKind::User, &format!("u{n}")) {
+            if let Ok(attempt) = throttle.begin(source, &format!("u{n}")) {
                 attempt.failed();
             }
         }
         assert!(throttle.entries() <= 3 * MAX_ENTRIES);
+    }
+
+    #[test]
+    fn an_ipv6_64_is_one_source_and_mapped_ipv4_is_its_ipv4() {
+        let throttle = Throttle::default();
+        let v6 = |text: &str| Some(text.parse::<IpAddr>().unwrap());
+        // Each failure from another address of one /64: they add up as one source.
+        for n in 0..PER_SOURCE_ACCOUNT {
+            throttle
+                .begin(v6(&format!("2001:db8:1:2::{:x}", n + 1)), "admin")
+                .unwrap()
+                .failed();
+        }
+        assert!(throttle
+            .begin(v6("2001:db8:1:2:ffff:ffff:ffff:ffff"), "admin")
+            .is_err());
+        // The next /64 is another source.
+        assert!(throttle.begin(v6("2001:db8:1:3::1"), "admin").is_ok());
+        // An IPv4 client seen through a dual-stack listener is its IPv4 address.
+        for _ in 0..PER_SOURCE_ACCOUNT {
+            throttle.begin(ip(5), "ann").unwrap().failed();
+        }
+        assert!(throttle.begin(v6("::ffff:10.0.0.5"), "ann").is_err());
+        assert_eq!(source_key(v6("::ffff:10.0.0.5")), ip(5));
+        assert_eq!(source_key(ip(5)), ip(5));
+        assert_eq!(source_key(None), None);
     }
 }

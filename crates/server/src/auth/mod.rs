@@ -1,0 +1,179 @@
+//! Authentication: accounts, sign-in, signed tokens and the [`Caller`] extractor.
+//!
+//! [`Auth`] is the facade handlers and `prepare` use; the parts sit below it and never import
+//! it: [`accounts`] (declared accounts and their hashes), [`identity`] (who is asking),
+//! [`tokens`] (HS256 tokens and the sign-in answer), [`table`] (the accounts in force, and
+//! revocation), [`sign_in`] (checking a secret) and [`throttle`] (failed sign-ins per source
+//! and account).
+
+pub mod accounts;
+pub mod identity;
+pub mod sign_in;
+pub mod table;
+pub mod throttle;
+pub mod tokens;
+
+use std::collections::HashSet;
+use std::net::IpAddr;
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use rusqlite::{params, OptionalExtension};
+use serde_json::Value;
+
+pub use accounts::{account_specs, hash_secret, AccountKind, AccountSpec, MAX_NAME, MAX_SECRET};
+pub use identity::{bearer, Caller, Identity, Source};
+pub use sign_in::CONCURRENT_CHECKS;
+pub use table::Changes;
+pub use throttle::Throttle;
+pub use tokens::{claims_for, configured_key, unix_now, CONSOLE_CLIENT};
+
+use crate::error::ApiError;
+use crate::store::Store;
+use crate::{SharedState, Wire};
+
+/// Token signing and secret checking.
+pub struct Auth {
+    signer: tokens::Signer,
+    gate: sign_in::Gate,
+    registry: table::Registry,
+}
+
+impl Auth {
+    /// Uses `key` when given, else the database's own key (created on first start).
+    pub fn new(store: &Store, ttl: u64, key: Option<Vec<u8>>, wire: Wire) -> anyhow::Result<Auth> {
+        let key = match key {
+            Some(key) => key,
+            None => tokens::stored_key(store)?,
+        };
+        let auth = Auth {
+            signer: tokens::Signer::new(key, ttl, wire),
+            gate: sign_in::Gate::new()?,
+            registry: table::Registry::default(),
+        };
+        table::load(store, &auth.signer, &auth.registry)?;
+        Ok(auth)
+    }
+
+    /// Lifetime of new tokens in seconds.
+    pub fn ttl(&self) -> u64 {
+        self.signer.ttl()
+    }
+
+    /// The sign-in throttle.
+    pub fn throttle(&self) -> &Throttle {
+        self.gate.throttle()
+    }
+
+    /// Creates or updates an account.
+    pub fn upsert_account(
+        &self,
+        store: &Store,
+        kind: AccountKind,
+        spec: &AccountSpec,
+    ) -> anyhow::Result<()> {
+        let hash = self.signer.hash_secret(kind, &spec.name, &spec.secret)?;
+        self.upsert_hashed(store, kind, &spec.name, &hash, &spec.roles)
+    }
+
+    /// Creates or updates an account whose secret is already hashed (see [`hash_secret`]).
+    pub fn upsert_hashed(
+        &self,
+        store: &Store,
+        kind: AccountKind,
+        name: &str,
+        hash: &str,
+        roles: &[String],
+    ) -> anyhow::Result<()> {
+        table::put(store, &self.signer, &self.registry, kind, name, hash, roles)?;
+        Ok(())
+    }
+
+    /// Makes the accounts in force exactly the `declared` ones, plus those of `kept` already
+    /// there, and says what changed (see [`table::sync`]). Tokens of changed or removed
+    /// accounts are refused from then on.
+    pub fn sync(
+        &self,
+        store: &Store,
+        declared: &[(AccountKind, AccountSpec)],
+        kept: &HashSet<(AccountKind, String)>,
+    ) -> anyhow::Result<Changes> {
+        table::sync(store, &self.signer, &self.registry, declared, kept)
+    }
+
+    /// Whether an account exists.
+    pub fn account_exists(
+        &self,
+        store: &Store,
+        kind: AccountKind,
+        name: &str,
+    ) -> rusqlite::Result<bool> {
+        store.with(|conn| {
+            conn.query_row(
+                "SELECT 1 FROM accounts WHERE kind = ?1 AND name = ?2",
+                params![kind.as_str(), name],
+                |_| Ok(()),
+            )
+            .optional()
+            .map(|found| found.is_some())
+        })
+    }
+
+    /// Checks a secret (see [`sign_in::Gate::check`]) and answers with a token.
+    pub async fn sign_in(
+        &self,
+        kind: AccountKind,
+        name: &str,
+        secret: &str,
+        source: Option<IpAddr>,
+    ) -> Result<Value, ApiError> {
+        let identity = self
+            .gate
+            .check(&self.registry, kind, name, secret, source)
+            .await?;
+        Ok(self.signer.answer(self.signer.sign(&identity)))
+    }
+
+    /// Signs a token for `identity` (see [`tokens::Signer::sign`]).
+    pub fn sign(&self, identity: &Identity) -> String {
+        self.signer.sign(identity)
+    }
+
+    /// Signs arbitrary claims (tests use it for expired and odd tokens).
+    pub fn sign_claims(&self, claims: &Value) -> String {
+        self.signer.sign_claims(claims)
+    }
+
+    /// Checks a token's algorithm, signature and expiry, and that its account is in force with
+    /// the fingerprint the token carries (else 401, as for any invalid token).
+    pub fn verify(&self, token: &str) -> Result<Identity, ApiError> {
+        let identity = self.signer.verify(token)?;
+        if !self
+            .registry
+            .is_current(identity.kind, &identity.name, &identity.fingerprint)
+        {
+            return Err(ApiError::unauthenticated(
+                "The token is invalid or has expired.",
+            ));
+        }
+        Ok(identity)
+    }
+}
+
+impl FromRequestParts<SharedState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &SharedState,
+    ) -> Result<Caller, ApiError> {
+        // The gate in front of the routes has checked the token already and left the identity.
+        if let Some(identity) = parts.extensions.get::<Identity>() {
+            return Ok(Caller::Authenticated(identity.clone()));
+        }
+        match bearer(&parts.headers)? {
+            None => Ok(Caller::Anonymous),
+            Some(token) => state.auth.verify(token).map(Caller::Authenticated),
+        }
+    }
+}
