@@ -1,3 +1,5 @@
+//! The `larder-server` binary: logging, the command line, then [`larder_server::run`].
+
 use clap::Parser;
 
 #[tokio::main]

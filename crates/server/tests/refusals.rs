@@ -1,0 +1,314 @@
+//! What production refuses, refused in its shape: create schemas, update allow-lists key by
+//! key, capped problem lists and bounded bodies.
+
+mod common;
+
+use common::records::{create_body, update_body, PUBLISHED_GUIDE, TEXTBOOK};
+use common::{assert_error, TestServer};
+use larder_contract::COLLECTIONS;
+use serde_json::{json, Value};
+
+#[tokio::test]
+async fn what_production_refuses_is_refused_in_its_shape() {
+    let server = TestServer::demo().await;
+    let admin = server.login("admin", "admin-demo").await;
+    let wrong = server
+        .call(
+            "POST",
+            "articles",
+            Some(&admin),
+            Some(json!({"urn": "t", "title": "T", "venue": "V", "content": "", "citation_count": "many",
+                        "open_access": "perhaps", "status": "active", "keywords": [1], "annotation_confidence": 3})),
+        )
+        .await;
+    assert_error(&wrong, 422, "request/unprocessable");
+    assert_eq!(wrong.body["error"]["title"], "RequestValidationError");
+    assert_eq!(wrong.body["error"]["detail"], "Validation failed");
+    let problems: Vec<(String, String)> = wrong.body["error"]["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["loc"].to_string(),
+                e["type"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    for (loc, kind) in [
+        (r#"["body","citation_count"]"#, "int_parsing"),
+        (r#"["body","open_access"]"#, "bool_parsing"),
+        (r#"["body","status"]"#, "extra_forbidden"),
+        (r#"["body","keywords",0]"#, "string_type"),
+        (r#"["body","annotation_confidence"]"#, "less_than_equal"),
+    ] {
+        assert!(
+            problems.contains(&(loc.to_string(), kind.to_string())),
+            "{loc} {kind} in {problems:?}"
+        );
+    }
+    let cases = [
+        (
+            "POST",
+            "articles",
+            json!({"urn": "no-venue", "title": "T", "content": ""}),
+        ),
+        (
+            "POST",
+            "articles",
+            json!({"urn": "urn:article:full", "title": "T", "content": "", "venue": "V"}),
+        ),
+        (
+            "POST",
+            "articles",
+            json!({"urn": 7, "title": "x", "content": "", "venue": "V"}),
+        ),
+        (
+            "POST",
+            "articles",
+            json!({"identifier": "x", "title": "x", "content": "", "venue": "V"}),
+        ),
+        ("POST", "guides", json!({"urn": "no-title"})),
+        ("POST", "guides", json!([1, 2])),
+        (
+            "POST",
+            "guidelines",
+            json!({"guide_urn": PUBLISHED_GUIDE, "rule_text": "x", "action_type": "juggle"}),
+        ),
+        (
+            "POST",
+            "textbooks",
+            json!({"urn": "public-draft", "title": "Public draft", "visibility": "public", "status": "draft", "review_status": "verified"}),
+        ),
+        (
+            "POST",
+            "textbooks",
+            json!({"urn": "bad-tree", "title": "Bad tree", "structure_tree": {"roots": [{"id": "a", "title": "A", "kind": "volume", "page_start": 1}]}}),
+        ),
+        (
+            "POST",
+            "textbook-passages",
+            json!({"textbook_urn": TEXTBOOK, "text": "x", "page_no": 0}),
+        ),
+        (
+            "POST",
+            "fctables",
+            json!({"urn": "t", "title": "T", "database_name": "D", "compiling_institution": "I", "completeness_percent": "high"}),
+        ),
+        (
+            "POST",
+            "fctables",
+            json!({"urn": "t", "title": "T", "database_name": "D", "compiling_institution": "I", "content": "no"}),
+        ),
+        (
+            "PATCH",
+            "articles/vitamin-d-bone-health",
+            json!({"publication_year": 1.5}),
+        ),
+        (
+            "PATCH",
+            "articles/vitamin-d-bone-health",
+            json!({"status": "published"}),
+        ),
+        (
+            "PATCH",
+            "articles/vitamin-d-bone-health",
+            json!({"language": "fr"}),
+        ),
+        (
+            "PATCH",
+            "articles/vitamin-d-bone-health",
+            json!({"title": "x".repeat(2001)}),
+        ),
+    ];
+    for (method, path, body) in cases {
+        let answer = server
+            .call(method, path, Some(&admin), Some(body.clone()))
+            .await;
+        assert_error(&answer, 422, "request/unprocessable");
+        assert!(answer.body["error"]["errors"].is_array(), "{path} {body}");
+    }
+    // A null leaves a field as it is (production drops it): no 422, no change.
+    let kept = server
+        .call(
+            "PATCH",
+            "articles/vitamin-d-bone-health",
+            Some(&admin),
+            Some(json!({"title": null})),
+        )
+        .await;
+    assert_eq!(kept.status, 200, "{}", kept.body);
+    assert_eq!(
+        kept.body["result"]["title"],
+        "Vitamin D and bone health in older adults"
+    );
+    let orphan = server
+        .call("POST", "artifacts", Some(&admin), Some(json!({"title": "Orphan", "parent_urn": "urn:guide:nope", "file_type": "pdf", "file_url": "https://example.org/x.pdf", "file_size": 1})))
+        .await;
+    assert_error(&orphan, 404, "resource/not_found");
+
+    for body in ["{\"title\": ", "[}", "\u{0}"] {
+        let response = server
+            .http
+            .post(format!("{}/articles", server.base))
+            .bearer_auth(&admin)
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 422, "{body:?}");
+        let answer: Value = response.json().await.unwrap();
+        assert_eq!(answer["error"]["errors"][0]["type"], "json_invalid");
+    }
+    let oversize = server
+        .http
+        .post(format!("{}/articles", server.base))
+        .bearer_auth(&admin)
+        .header("content-type", "application/json")
+        .body(format!("{{\"title\": \"{}\"}}", "x".repeat(3 << 20)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(oversize.status().as_u16(), 413);
+    let body: Value = oversize.json().await.unwrap();
+    assert_eq!(body["success"], false);
+
+    for (method, path) in [
+        ("GET", "nowhere"),
+        ("GET", "articles/a/b/c"),
+        ("DELETE", "system/login"),
+        ("PUT", "households/me"),
+    ] {
+        let answer = server.call(method, path, Some(&admin), None).await;
+        assert!(
+            matches!(answer.status, 404 | 405),
+            "{method} {path}: {}",
+            answer.status
+        );
+        assert_eq!(answer.body["success"], false);
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn problems_are_capped_and_bodies_bounded() {
+    let server = TestServer::demo().await;
+    let noah = server.login("noah", "noah-demo").await;
+    // 100,000 empty members: one answer of a bounded size, naming the cap, not every member.
+    let members = vec![json!({}); 100_000];
+    let answer = server
+        .call(
+            "POST",
+            "households",
+            Some(&noah),
+            Some(json!({"name": "Big", "members": members})),
+        )
+        .await;
+    assert_error(&answer, 422, "request/unprocessable");
+    assert!(
+        answer.body.to_string().len() < 4096,
+        "{} bytes",
+        answer.body.to_string().len()
+    );
+    assert_eq!(answer.body["error"]["errors"][0]["type"], "too_long");
+    // Many problems: the first 50, and how many more there were.
+    let extras: serde_json::Map<String, Value> =
+        (0..500).map(|n| (format!("k{n}"), json!(n))).collect();
+    let mut body = json!({"urn": "many", "title": "T", "venue": "V", "content": ""});
+    body.as_object_mut().unwrap().extend(extras);
+    let admin = server.login("admin", "admin-demo").await;
+    let answer = server
+        .call("POST", "articles", Some(&admin), Some(body))
+        .await;
+    assert_error(&answer, 422, "request/unprocessable");
+    assert_eq!(answer.body["error"]["errors"].as_array().unwrap().len(), 50);
+    assert_eq!(answer.body["error"]["omitted_errors"], 450);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn every_key_outside_an_allow_list_is_refused_key_by_key() {
+    let server = TestServer::demo().await;
+    let admin = server.login("admin", "admin-demo").await;
+    let fixtures = server.fixtures(&admin).await;
+    let mut cells = 0;
+    for collection in COLLECTIONS.iter() {
+        let path = collection.path;
+        let created = server
+            .call(
+                "POST",
+                path,
+                Some(&admin),
+                Some(create_body(
+                    collection,
+                    &format!("keys-{}", path.replace('-', "")),
+                    &fixtures,
+                )),
+            )
+            .await;
+        assert_eq!(created.status, 201, "{path}: {}", created.body);
+        let record = &created.body["result"];
+        let identifier = record["urn"]
+            .as_str()
+            .filter(|_| collection.has_urn())
+            .or(record["id"].as_str())
+            .unwrap()
+            .to_string();
+        // Every known field no update takes, one at a time: each is a 422 naming that key.
+        for field in collection
+            .fields()
+            .into_iter()
+            .filter(|f| !collection.is_updatable(f.name))
+        {
+            let mut body = update_body(collection);
+            body[field.name] = record.get(field.name).cloned().unwrap_or(json!("x"));
+            let answer = server
+                .call(
+                    "PATCH",
+                    &format!("{path}/{identifier}"),
+                    Some(&admin),
+                    Some(body),
+                )
+                .await;
+            assert_error(&answer, 422, "request/unprocessable");
+            let problem = &answer.body["error"]["errors"][0];
+            assert_eq!(
+                (&problem["type"], &problem["loc"], &problem["msg"]),
+                (
+                    &json!("extra_forbidden"),
+                    &json!(["body", field.name]),
+                    &json!("Extra inputs are not permitted")
+                ),
+                "{path}.{}",
+                field.name
+            );
+            cells += 1;
+        }
+        // And every field of the create schema a create refuses when it is not in it.
+        for field in collection
+            .fields()
+            .into_iter()
+            .filter(|f| !collection.is_creatable(f.name))
+        {
+            let mut body = create_body(collection, "never", &fixtures);
+            body[field.name] = json!("x");
+            let answer = server.call("POST", path, Some(&admin), Some(body)).await;
+            assert_error(&answer, 422, "request/unprocessable");
+            let locs: Vec<Value> = answer.body["error"]["errors"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e["loc"].clone())
+                .collect();
+            assert!(
+                locs.contains(&json!(["body", field.name])),
+                "{path}.{}: {locs:?}",
+                field.name
+            );
+            cells += 1;
+        }
+    }
+    assert!(cells > 60, "{cells}");
+    server.stop().await;
+}
