@@ -9,7 +9,7 @@ const TEXTBOOK: &str = "urn:textbook:foundations-of-nutrition-science";
 
 #[tokio::test]
 async fn upload_then_download_gives_the_same_bytes() {
-    let server = TestServer::demo().await;
+    let server = TestServer::demo_socket().await;
     let expert = server.login("curator", "curator-demo").await;
     let owner = server.login("olivia", "olivia-demo").await;
     let bytes: Vec<u8> = (0..300_000u32).map(|n| (n * 7 % 251) as u8).collect();
@@ -152,7 +152,7 @@ async fn upload_then_download_gives_the_same_bytes() {
 
 #[tokio::test]
 async fn upload_limits_and_bad_uploads() {
-    let server = TestServer::start(&["--demo", "--max-upload", "1000"]).await;
+    let server = TestServer::start_socket(&["--demo", "--max-upload", "1000"]).await;
     let expert = server.login("curator", "curator-demo").await;
     let owner = server.login("olivia", "olivia-demo").await;
     let guide = "urn:guide:eat-well-2024";
@@ -230,7 +230,7 @@ async fn upload_limits_and_bad_uploads() {
 
 #[tokio::test]
 async fn deleting_a_textbook_artifact_removes_its_passages() {
-    let server = TestServer::demo().await;
+    let server = TestServer::demo_socket().await;
     let expert = server.login("curator", "curator-demo").await;
     let book = server
         .call("GET", &format!("textbooks/{TEXTBOOK}"), Some(&expert), None)

@@ -34,7 +34,7 @@ async fn connect(server: &TestServer) -> TcpStream {
 
 #[tokio::test]
 async fn half_sent_headers_are_closed_after_the_header_timeout() {
-    let server = TestServer::start(&["--header-timeout", "1", "--idle-timeout", "30"]).await;
+    let server = TestServer::start_socket(&["--header-timeout", "1", "--idle-timeout", "30"]).await;
     let mut stream = connect(&server).await;
     let opened = Instant::now();
     stream
@@ -62,7 +62,7 @@ async fn half_sent_headers_are_closed_after_the_header_timeout() {
 
 #[tokio::test]
 async fn an_idle_kept_alive_connection_is_closed_after_the_idle_timeout() {
-    let server = TestServer::start(&["--header-timeout", "30", "--idle-timeout", "1"]).await;
+    let server = TestServer::start_socket(&["--header-timeout", "30", "--idle-timeout", "1"]).await;
     let mut stream = connect(&server).await;
     stream
         .write_all(b"GET /api/v1/system/ping HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -87,7 +87,7 @@ async fn an_idle_kept_alive_connection_is_closed_after_the_idle_timeout() {
 
 #[tokio::test]
 async fn a_stalled_request_body_ends_after_the_idle_timeout() {
-    let server = TestServer::start(&["--header-timeout", "30", "--idle-timeout", "1"]).await;
+    let server = TestServer::start_socket(&["--header-timeout", "30", "--idle-timeout", "1"]).await;
     let mut stream = connect(&server).await;
     let opened = Instant::now();
     stream
@@ -107,7 +107,7 @@ async fn a_stalled_request_body_ends_after_the_idle_timeout() {
 
 #[tokio::test]
 async fn past_the_cap_a_sign_in_waits_for_a_slow_connection_to_time_out() {
-    let server = TestServer::start(&[
+    let server = TestServer::start_socket(&[
         "--max-connections",
         "2",
         "--header-timeout",
@@ -157,7 +157,7 @@ async fn past_the_cap_a_sign_in_waits_for_a_slow_connection_to_time_out() {
 
 #[tokio::test]
 async fn stop_ends_while_clients_hang_on() {
-    let server = TestServer::start(&["--header-timeout", "1", "--idle-timeout", "1"]).await;
+    let server = TestServer::start_socket(&["--header-timeout", "1", "--idle-timeout", "1"]).await;
     let mut half = connect(&server).await;
     half.write_all(b"GET / HTTP/1.1\r\n").await.unwrap();
     let mut idle = connect(&server).await;
@@ -200,7 +200,7 @@ fn the_limits_have_sane_defaults_and_bounds() {
 
 #[tokio::test]
 async fn a_slow_handler_is_not_cut_by_the_idle_timeout() {
-    let server = TestServer::start(&["--idle-timeout", "0.5", "--fault-injection"]).await;
+    let server = TestServer::start_socket(&["--idle-timeout", "0.5", "--fault-injection"]).await;
     let origin = server.base.trim_end_matches("/api/v1").to_string();
     let armed = server
         .http

@@ -21,7 +21,7 @@ async fn ping_as(server: &TestServer, host: &str) -> (u16, Value) {
 
 #[tokio::test]
 async fn a_loopback_server_answers_only_its_own_names() {
-    let server = TestServer::start(&[]).await;
+    let server = TestServer::start_socket(&[]).await;
     for host in [
         "evil.example",
         "evil.example:8080",
@@ -49,7 +49,7 @@ async fn a_loopback_server_answers_only_its_own_names() {
 
 #[tokio::test]
 async fn allow_host_and_public_url_add_names() {
-    let server = TestServer::start(&[
+    let server = TestServer::start_socket(&[
         "--allow-host",
         "larder.test",
         "--allow-host",
@@ -82,6 +82,7 @@ async fn on_any_interface(extra: &[&str]) -> (TestServer, larder_server::Running
         running: None,
         base: format!("http://127.0.0.1:{}/api/v1", running.addr.port()),
         http: reqwest::Client::new(),
+        router: None,
     };
     (server, running)
 }
@@ -100,7 +101,7 @@ async fn a_server_on_every_interface_checks_only_when_given_names() {
 
 #[tokio::test]
 async fn token_answers_are_never_cached() {
-    let server = TestServer::start(&[
+    let server = TestServer::start_socket(&[
         "--user",
         "ada:ada-secret-1",
         "--client",
@@ -159,7 +160,7 @@ async fn static_refuses_dotfiles_and_symlinks() {
     symlink(outside.path().join("secret.txt"), root.join("leak.txt")).unwrap();
     symlink(outside.path(), root.join("linked")).unwrap();
     symlink(root.join("app.js"), root.join("inside.js")).unwrap();
-    let server = TestServer::start(&["--static", root.to_str().unwrap()]).await;
+    let server = TestServer::start_socket(&["--static", root.to_str().unwrap()]).await;
     let origin = server.base.trim_end_matches("/api/v1").to_string();
     let get = |path: &str, encoding: &str| {
         server

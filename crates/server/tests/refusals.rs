@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 #[tokio::test]
 async fn what_production_refuses_is_refused_in_its_shape() {
-    let server = TestServer::demo().await;
+    let server = TestServer::demo_socket().await;
     let admin = server.login("admin", "admin-demo").await;
     let wrong = server
         .call(

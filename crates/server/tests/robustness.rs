@@ -33,7 +33,7 @@ fn odd_bodies() -> Vec<Value> {
 
 #[tokio::test]
 async fn no_input_produces_a_server_error() {
-    let server = TestServer::demo().await;
+    let server = TestServer::demo_socket().await;
     let admin = server.login("admin", "admin-demo").await;
     let home = server
         .call(
@@ -150,7 +150,7 @@ async fn no_input_produces_a_server_error() {
 
 #[tokio::test]
 async fn split_addresses_cors_and_compression() {
-    let server = TestServer::start(&["--demo", "--system-addr", "127.0.0.1:0"]).await;
+    let server = TestServer::start_socket(&["--demo", "--system-addr", "127.0.0.1:0"]).await;
     let running = server.running.as_ref().unwrap();
     assert_ne!(running.addr, running.system_addr);
     let system = format!("http://{}/api/v1", running.system_addr);
@@ -240,7 +240,7 @@ async fn the_console_is_served_with_a_fallback_and_caching() {
     std::fs::write(dir.path().join("index.html"), "<html>console</html>").unwrap();
     std::fs::write(dir.path().join("app-0123456789abcdef.js"), "console.log(1)").unwrap();
     let static_dir = dir.path().to_str().unwrap().to_string();
-    let server = TestServer::start(&["--static", &static_dir]).await;
+    let server = TestServer::start_socket(&["--static", &static_dir]).await;
     let root = server.base.trim_end_matches("/api/v1").to_string();
     for path in ["/", "/records/articles/urn:article:x"] {
         let page = server
@@ -292,7 +292,7 @@ async fn the_console_can_live_under_a_prefix() {
     std::fs::write(dir.path().join("index.html"), "<html>console</html>").unwrap();
     std::fs::write(dir.path().join("app-0123456789abcdef.js"), "console.log(1)").unwrap();
     let static_dir = dir.path().to_str().unwrap().to_string();
-    let server = TestServer::start(&[
+    let server = TestServer::start_socket(&[
         "--demo",
         "--static",
         &static_dir,

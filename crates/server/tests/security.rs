@@ -29,7 +29,7 @@ fn from(ip: [u8; 4]) -> reqwest::Client {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_burst_of_wrong_passwords_gets_five_checks_and_no_more() {
-    let server = TestServer::demo().await;
+    let server = TestServer::demo_socket().await;
     let http = reqwest::Client::new();
     let base = server.base.clone();
     let burst = (0..60).map(|n| {
@@ -49,7 +49,7 @@ async fn a_burst_of_wrong_passwords_gets_five_checks_and_no_more() {
 
 #[tokio::test]
 async fn the_owner_still_signs_in_from_elsewhere() {
-    let server = TestServer::demo().await;
+    let server = TestServer::demo_socket().await;
     let attacker = from([127, 0, 0, 2]);
     let owner = from([127, 0, 0, 3]);
     for _ in 0..5 {
@@ -82,7 +82,7 @@ async fn the_owner_still_signs_in_from_elsewhere() {
 
 #[tokio::test]
 async fn failures_for_unknown_names_stay_bounded() {
-    let server = TestServer::demo().await;
+    let server = TestServer::demo_socket().await;
     let http = reqwest::Client::new();
     let before = server.state.auth.throttle().entries();
     // A long name is refused before anything is counted or looked up.
@@ -102,7 +102,7 @@ async fn failures_for_unknown_names_stay_bounded() {
 
 #[tokio::test]
 async fn unknown_and_known_names_take_as_long() {
-    let server = TestServer::demo().await;
+    let server = TestServer::demo_socket().await;
     let timed = |name: &'static str| {
         let base = server.base.clone();
         async move {
@@ -129,7 +129,7 @@ async fn unknown_and_known_names_take_as_long() {
 
 #[tokio::test]
 async fn bodies_without_a_token_are_refused_unread() {
-    let server = TestServer::demo().await;
+    let server = TestServer::demo_socket().await;
     // A body that never ends: the answer must come without reading it.
     let (sender, receiver) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(1);
     sender.send(Ok(b"{\"name\": \"".to_vec())).await.unwrap();
@@ -166,7 +166,7 @@ fn tokio_stream_of(
 
 #[tokio::test]
 async fn help_links_never_echo_the_host_header() {
-    let server = TestServer::demo().await;
+    let server = TestServer::demo_socket().await;
     let answer: Value = reqwest::Client::new()
         .get(format!("{}/articles", server.base))
         .header("host", "evil.example")
@@ -180,7 +180,7 @@ async fn help_links_never_echo_the_host_header() {
     assert!(!help.contains("evil"), "{help}");
     assert_eq!(help, "/api/v1/articles");
     server.stop().await;
-    let server = TestServer::start(&["--public-url", "https://api.example.org/"]).await;
+    let server = TestServer::start_socket(&["--public-url", "https://api.example.org/"]).await;
     let answer = server.call("GET", "articles", None, None).await;
     assert_eq!(
         answer.body["help"],
@@ -217,7 +217,8 @@ async fn keys_and_secrets_come_from_files() {
     let first_db = dir.path().join("a.db");
     let first_args = args(first_db.to_str().unwrap());
     let first =
-        TestServer::start_with(&first_args.iter().map(String::as_str).collect::<Vec<_>>()).await;
+        TestServer::start_with_socket(&first_args.iter().map(String::as_str).collect::<Vec<_>>())
+            .await;
     let token = first.login("ann", "ann-secret").await;
     first.login("bob", "bob-secret").await;
     let stored: Option<Vec<u8>> = first.state.store.with(|conn| {
@@ -237,7 +238,8 @@ async fn keys_and_secrets_come_from_files() {
     let second_db = dir.path().join("b.db");
     let second_args = args(second_db.to_str().unwrap());
     let second =
-        TestServer::start_with(&second_args.iter().map(String::as_str).collect::<Vec<_>>()).await;
+        TestServer::start_with_socket(&second_args.iter().map(String::as_str).collect::<Vec<_>>())
+            .await;
     let answer = second
         .call("GET", "articles?limit=1", Some(&token), None)
         .await;
@@ -266,7 +268,7 @@ async fn the_console_is_sent_with_security_headers() {
         r#"{"data_api_base": "https://data.example.org/", "system_api_base": "https://system.example.org"}"#,
     )
     .unwrap();
-    let server = TestServer::start(&["--static", dir.path().to_str().unwrap()]).await;
+    let server = TestServer::start_socket(&["--static", dir.path().to_str().unwrap()]).await;
     let origin = server.base.trim_end_matches("/api/v1").to_string();
     let page = reqwest::get(format!("{origin}/household")).await.unwrap();
     let headers = page.headers().clone();

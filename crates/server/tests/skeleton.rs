@@ -58,7 +58,7 @@ async fn login_ping_and_articles() {
 
 #[tokio::test]
 async fn failures_use_the_envelope() {
-    let server = TestServer::demo().await;
+    let server = TestServer::demo_socket().await;
     let token = server.login("curator", "curator-demo").await;
 
     let wrong_password = server

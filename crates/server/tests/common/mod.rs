@@ -1,4 +1,6 @@
-//! A server on a free port with a fresh in-memory database, and a small HTTP helper.
+//! A server with a fresh in-memory database, and a small HTTP helper. By default the router
+//! answers in process through `tower::ServiceExt::oneshot` (no socket); the `*_socket`
+//! constructors serve it on a free port for tests that need a real connection.
 #![allow(dead_code)]
 
 pub mod records;
@@ -20,7 +22,12 @@ pub struct TestServer {
     pub running: Option<Running>,
     pub base: String,
     pub http: reqwest::Client,
+    /// Set in process: requests go through `oneshot` instead of a socket.
+    pub router: Option<axum::Router>,
 }
+
+/// The peer address in-process requests claim (the handlers and the sign-in throttle read it).
+const PEER: ([u8; 4], u16) = ([127, 0, 0, 1], 40_000);
 
 pub struct Answer {
     pub status: u16,
@@ -29,8 +36,60 @@ pub struct Answer {
 }
 
 impl TestServer {
-    /// Starts a server with the given extra command-line arguments.
+    /// A server answering in process (no socket), with the given extra command-line arguments.
     pub async fn start(extra: &[&str]) -> TestServer {
+        TestServer::in_process(TestServer::default_args(extra))
+    }
+
+    /// A server answering in process with exactly these arguments.
+    pub async fn start_with(extra: &[&str]) -> TestServer {
+        let mut args = vec!["larder-server", "--addr", "127.0.0.1:0"];
+        args.extend_from_slice(extra);
+        TestServer::in_process(args)
+    }
+
+    /// A server answering in process, with the demo data.
+    pub async fn demo() -> TestServer {
+        TestServer::start(&["--demo"]).await
+    }
+
+    fn default_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+        let mut args = vec![
+            "larder-server",
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            ":memory:",
+            "--cors-origin",
+            "*",
+        ];
+        args.extend_from_slice(extra);
+        args
+    }
+
+    /// The router as `start()` builds it for one address, called through `oneshot`.
+    fn in_process(args: Vec<&str>) -> TestServer {
+        let options = <Options as clap::Parser>::parse_from(args);
+        let state = larder_server::prepare(options).expect("prepare");
+        let own = std::net::SocketAddr::from(([127, 0, 0, 1], 8080));
+        let router =
+            larder_server::app::router(state.clone(), larder_server::app::Apis::Both, &[own]);
+        TestServer {
+            state,
+            running: None,
+            base: "http://127.0.0.1/api/v1".to_string(),
+            http: reqwest::Client::new(),
+            router: Some(router),
+        }
+    }
+
+    /// A demo server on a free port (for tests that need a real socket).
+    pub async fn demo_socket() -> TestServer {
+        TestServer::start_socket(&["--demo"]).await
+    }
+
+    /// Starts a server on a free port with the given extra command-line arguments.
+    pub async fn start_socket(extra: &[&str]) -> TestServer {
         let mut args = vec![
             "larder-server",
             "--addr",
@@ -50,11 +109,12 @@ impl TestServer {
             running: Some(running),
             base,
             http: reqwest::Client::new(),
+            router: None,
         }
     }
 
-    /// Starts a server with exactly these arguments (besides a free port).
-    pub async fn start_with(extra: &[&str]) -> TestServer {
+    /// Starts a server on a free port with exactly these arguments.
+    pub async fn start_with_socket(extra: &[&str]) -> TestServer {
         let mut args = vec!["larder-server", "--addr", "127.0.0.1:0"];
         args.extend_from_slice(extra);
         let options = <Options as clap::Parser>::parse_from(args);
@@ -66,12 +126,8 @@ impl TestServer {
             running: Some(running),
             base,
             http: reqwest::Client::new(),
+            router: None,
         }
-    }
-
-    /// Starts a server with the demo data.
-    pub async fn demo() -> TestServer {
-        TestServer::start(&["--demo"]).await
     }
 
     pub async fn call(
@@ -81,6 +137,21 @@ impl TestServer {
         token: Option<&str>,
         body: Option<Value>,
     ) -> Answer {
+        if self.router.is_some() {
+            let mut headers = Vec::new();
+            if let Some(token) = token {
+                headers.push(("authorization", format!("Bearer {token}")));
+            }
+            let bytes = match body {
+                Some(body) => {
+                    headers.push(("content-type", "application/json".to_string()));
+                    serde_json::to_vec(&body).unwrap()
+                }
+                None => Vec::new(),
+            };
+            let (status, headers, bytes) = self.oneshot(method, path, &headers, bytes).await;
+            return answer(status, headers, bytes);
+        }
         let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
         let mut request = self.http.request(
             method,
@@ -167,6 +238,7 @@ impl TestServer {
             running: Some(running),
             base,
             http: reqwest::Client::new(),
+            router: None,
         }
     }
 
@@ -202,6 +274,34 @@ impl TestServer {
         file_name: &str,
         bytes: Vec<u8>,
     ) -> Answer {
+        if self.router.is_some() {
+            let boundary = "larder-test-boundary-7f3a";
+            let mut body = Vec::new();
+            for (name, value) in [
+                ("parent_urn", parent_urn),
+                ("description", "uploaded by a test"),
+            ] {
+                body.extend_from_slice(
+                    format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").as_bytes(),
+                );
+            }
+            body.extend_from_slice(
+                format!("--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{file_name}\"\r\nContent-Type: application/octet-stream\r\n\r\n").as_bytes(),
+            );
+            body.extend_from_slice(&bytes);
+            body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+            let mut headers = vec![(
+                "content-type",
+                format!("multipart/form-data; boundary={boundary}"),
+            )];
+            if let Some(token) = token {
+                headers.push(("authorization", format!("Bearer {token}")));
+            }
+            let (status, headers, bytes) = self
+                .oneshot("POST", "artifacts/upload", &headers, body)
+                .await;
+            return answer(status, headers, bytes);
+        }
         let form = reqwest::multipart::Form::new()
             .text("parent_urn", parent_urn.to_string())
             .text("description", "uploaded by a test")
@@ -234,6 +334,11 @@ impl TestServer {
         token: &str,
         id: &str,
     ) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
+        if self.router.is_some() {
+            let headers = [("authorization", format!("Bearer {token}"))];
+            let path = format!("artifacts/{id}/download");
+            return self.oneshot("GET", &path, &headers, Vec::new()).await;
+        }
         let response = self
             .http
             .get(format!("{}/artifacts/{id}/download", self.base))
@@ -248,6 +353,55 @@ impl TestServer {
             headers,
             response.bytes().await.expect("bytes").to_vec(),
         )
+    }
+}
+
+impl TestServer {
+    /// One request through the in-process router, as a socket would deliver it: a `Host` the
+    /// server names itself by, and the peer address in the extensions.
+    pub async fn oneshot(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, String)],
+        body: Vec<u8>,
+    ) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
+        use tower::ServiceExt;
+        let router = self.router.clone().expect("an in-process server");
+        let mut request = axum::http::Request::builder()
+            .method(method)
+            .uri(format!("/api/v1/{}", path.trim_start_matches('/')))
+            .header("host", "127.0.0.1");
+        for (name, value) in headers {
+            request = request.header(*name, value);
+        }
+        let mut request = request.body(axum::body::Body::from(body)).expect("request");
+        request
+            .extensions_mut()
+            .insert(axum::extract::ConnectInfo(std::net::SocketAddr::from(PEER)));
+        let response = router.oneshot(request).await.expect("infallible");
+        let status = response.status().as_u16();
+        let mut headers = reqwest::header::HeaderMap::new();
+        for (name, value) in response.headers() {
+            headers.append(
+                reqwest::header::HeaderName::from_bytes(name.as_str().as_bytes()).unwrap(),
+                reqwest::header::HeaderValue::from_bytes(value.as_bytes()).unwrap(),
+            );
+        }
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .expect("body");
+        (status, headers, bytes.to_vec())
+    }
+}
+
+fn answer(status: u16, headers: reqwest::header::HeaderMap, bytes: Vec<u8>) -> Answer {
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    Answer {
+        status,
+        headers,
+        body,
     }
 }
 
