@@ -151,6 +151,13 @@ async fn require_token(
         Ok(None) => Err(ApiError::unauthenticated("Bearer token is missing.")),
         Err(error) => Err(error),
     };
+    if state.maintenance.is_on()
+        && !identity
+            .as_ref()
+            .is_ok_and(|i| i.has_role(larder_contract::roles::ADMIN))
+    {
+        return crate::maintenance::answer();
+    }
     match identity {
         Ok(identity) => {
             request.extensions_mut().insert(identity);

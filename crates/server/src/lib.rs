@@ -33,6 +33,7 @@ pub mod enhance;
 pub mod error;
 pub mod faults;
 pub mod host;
+pub mod maintenance;
 pub mod model;
 pub mod routes;
 pub mod serve;
@@ -176,6 +177,10 @@ pub struct Options {
     /// --public-url's host (repeatable). Other Host headers get 421 (see `host`).
     #[arg(long = "allow-host")]
     pub allow_hosts: Vec<String>,
+    /// Start closed for maintenance: every request of a non-admin but sign-in and
+    /// `system/ping` answers 503 `platform/maintenance` (see `maintenance`).
+    #[arg(long)]
+    pub maintenance: bool,
     /// Test only: serve `/__faults`, which makes chosen API requests fail (see `faults`).
     #[arg(long)]
     pub fault_injection: bool,
@@ -223,6 +228,8 @@ pub struct AppState {
     pub options: Options,
     /// Armed faults (only consulted with --fault-injection).
     pub faults: faults::Faults,
+    /// Whether the service is closed for maintenance.
+    pub maintenance: maintenance::Maintenance,
 }
 
 /// Shared handle to the state.
@@ -246,8 +253,9 @@ pub fn prepare(options: Options) -> anyhow::Result<SharedState> {
     Ok(Arc::new(AppState {
         store,
         auth,
-        options,
         faults: faults::Faults::default(),
+        maintenance: maintenance::Maintenance::new(options.maintenance),
+        options,
     }))
 }
 
