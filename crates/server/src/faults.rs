@@ -13,7 +13,8 @@
 //!   real answer), `drop` (the connection is closed without an answer).
 //! - `GET /__faults` returns the rules and the recorded hits; `DELETE /__faults` clears both.
 //! - `POST /__faults/maintenance` with `{"on": true}` (or `false`) opens or closes maintenance
-//!   mode (see `maintenance`); 204. `DELETE /__faults` leaves it as it is.
+//!   mode (see `maintenance`); `POST /__faults/guest-budget` with `{"spent": true}` (or
+//!   `false`) spends guests' daily budget (see `guests`); 204. `DELETE /__faults` leaves both.
 //!
 //! Never enable it on a real deployment: the control route needs no token.
 
@@ -127,6 +128,18 @@ pub fn routes() -> Router<SharedState> {
     Router::new()
         .route("/__faults", get(report).post(arm).delete(clear))
         .route("/__faults/maintenance", post(maintenance))
+        .route("/__faults/guest-budget", post(guest_budget))
+}
+
+/// The body of `POST /__faults/guest-budget`.
+#[derive(Deserialize)]
+struct Spent {
+    spent: bool,
+}
+
+async fn guest_budget(State(state): State<SharedState>, Json(body): Json<Spent>) -> Response {
+    state.guest_budget.set(body.spent);
+    StatusCode::NO_CONTENT.into_response()
 }
 
 /// The body of `POST /__faults/maintenance`.

@@ -32,6 +32,7 @@ pub mod demo;
 pub mod enhance;
 pub mod error;
 pub mod faults;
+pub mod guests;
 pub mod host;
 pub mod maintenance;
 pub mod model;
@@ -230,6 +231,8 @@ pub struct AppState {
     pub faults: faults::Faults,
     /// Whether the service is closed for maintenance.
     pub maintenance: maintenance::Maintenance,
+    /// Whether guests' daily budget is spent (switched through `/__faults`).
+    pub guest_budget: guests::Budget,
 }
 
 /// Shared handle to the state.
@@ -255,6 +258,7 @@ pub fn prepare(options: Options) -> anyhow::Result<SharedState> {
         auth,
         faults: faults::Faults::default(),
         maintenance: maintenance::Maintenance::new(options.maintenance),
+        guest_budget: guests::Budget::default(),
         options,
     }))
 }
