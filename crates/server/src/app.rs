@@ -151,19 +151,8 @@ async fn require_token(
         Ok(None) => Err(ApiError::unauthenticated("Bearer token is missing.")),
         Err(error) => Err(error),
     };
-    if state.maintenance.is_on()
-        && !identity
-            .as_ref()
-            .is_ok_and(|i| i.has_role(larder_contract::roles::ADMIN))
-    {
-        return crate::maintenance::answer();
-    }
-    if state.guest_budget.is_spent()
-        && identity
-            .as_ref()
-            .is_ok_and(|i| i.has_role(larder_contract::roles::GUEST))
-    {
-        return crate::guests::answer(crate::auth::unix_now());
+    if let Some(closed) = crate::maintenance::gate(&state, identity.as_ref().ok()) {
+        return closed;
     }
     match identity {
         Ok(identity) => {

@@ -14,7 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 
+use crate::auth::Identity;
 use crate::error::ApiError;
+use crate::SharedState;
 
 /// Seconds a client is asked to wait before trying again.
 pub const RETRY_AFTER: u64 = 300;
@@ -56,4 +58,18 @@ pub fn answer() -> Response {
         .headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
+}
+
+/// What a token-gated request gets instead of its answer, if anything: the maintenance 503 for
+/// anyone but an administrator while maintenance is on, and a guest's 429 once guests' budget
+/// is spent (see `guests`). `identity` is `None` without a valid token.
+pub fn gate(state: &SharedState, identity: Option<&Identity>) -> Option<Response> {
+    let has = |role| identity.is_some_and(|i| i.has_role(role));
+    if state.maintenance.is_on() && !has(larder_contract::roles::ADMIN) {
+        return Some(answer());
+    }
+    if state.guest_budget.is_spent() && has(larder_contract::roles::GUEST) {
+        return Some(crate::guests::answer(crate::auth::unix_now()));
+    }
+    None
 }

@@ -246,3 +246,25 @@ async fn an_erased_account_stays_erased_after_a_restart() {
         401
     );
 }
+
+#[tokio::test]
+async fn an_erased_demo_owner_stays_erased_after_a_demo_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("larder.db");
+    let server = TestServer::on_file(&db).await;
+    let olivia = server.login("olivia", "olivia-demo").await;
+    let answer = server.call("DELETE", "users/me", Some(&olivia), None).await;
+    assert_eq!(answer.body["result"]["households_deleted"], 1);
+    server.stop().await;
+    let server = TestServer::on_file(&db).await;
+    assert_eq!(sign_in_status(&server, "olivia", "olivia-demo").await, 401);
+    let owned: i64 = server.state.store.with(|c| {
+        c.query_row(
+            "SELECT count(*) FROM households WHERE owner = 'user:olivia'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap()
+    });
+    assert_eq!(owned, 0);
+}
