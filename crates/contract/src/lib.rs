@@ -31,8 +31,10 @@ pub mod roles {
     pub const EXPERT: &str = "expert";
     /// A machine client that enhances records.
     pub const AGENT: &str = "agent";
+    /// A guest account (production.md §8 row 2): a daily budget, then 429.
+    pub const GUEST: &str = "guest";
     /// Every role, in display order.
-    pub const ALL: [&str; 3] = [ADMIN, EXPERT, AGENT];
+    pub const ALL: [&str; 4] = [ADMIN, EXPERT, AGENT, GUEST];
     /// Roles that see every record, whatever its review state (production.md §1.7).
     pub const PRIVILEGED_READERS: [&str; 2] = [ADMIN, EXPERT];
     /// Realm roles, spelled exactly so, that let a caller act on households they do not own

@@ -7,7 +7,7 @@ use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{header, Extensions, HeaderMap, HeaderValue, Method, StatusCode, Version};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, get, patch, post, MethodRouter};
+use axum::routing::{any, delete, get, patch, post, MethodRouter};
 use axum::Router;
 use larder_contract::collections::ARTIFACTS;
 use larder_contract::{Collection, Offered, COLLECTIONS};
@@ -24,7 +24,7 @@ use tracing::Level;
 use crate::auth::Caller;
 use crate::error::{ApiError, JsonBody, PathParams, QueryParams, RequestContext, REQUEST};
 use crate::routes::{
-    artifacts, guidelines, households, members, passages, records, search, system,
+    artifacts, guidelines, households, members, passages, records, search, system, users,
 };
 use crate::{SharedState, Wire};
 
@@ -151,6 +151,9 @@ async fn require_token(
         Ok(None) => Err(ApiError::unauthenticated("Bearer token is missing.")),
         Err(error) => Err(error),
     };
+    if let Some(closed) = crate::maintenance::gate(&state, identity.as_ref().ok()) {
+        return closed;
+    }
     match identity {
         Ok(identity) => {
             request.extensions_mut().insert(identity);
@@ -191,6 +194,7 @@ fn household_routes() -> Router<SharedState> {
                 .patch(households::patch)
                 .delete(households::delete),
         )
+        .route("/users/me", delete(users::erase_me))
         .route("/members", get(members::list).post(members::create))
         .route(
             "/members/{id}",

@@ -12,6 +12,9 @@
 //!   `success_false` (200 whose envelope says `success: false`), `delay` (`delay_ms`, then the
 //!   real answer), `drop` (the connection is closed without an answer).
 //! - `GET /__faults` returns the rules and the recorded hits; `DELETE /__faults` clears both.
+//! - `POST /__faults/maintenance` with `{"on": true}` (or `false`) opens or closes maintenance
+//!   mode (see `maintenance`); `POST /__faults/guest-budget` with `{"spent": true}` (or
+//!   `false`) spends guests' daily budget (see `guests`); 204. `DELETE /__faults` leaves both.
 //!
 //! Never enable it on a real deployment: the control route needs no token.
 
@@ -23,7 +26,7 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use larder_contract::ErrorKind;
 use serde::{Deserialize, Serialize};
@@ -122,7 +125,32 @@ impl Faults {
 
 /// The control route.
 pub fn routes() -> Router<SharedState> {
-    Router::new().route("/__faults", get(report).post(arm).delete(clear))
+    Router::new()
+        .route("/__faults", get(report).post(arm).delete(clear))
+        .route("/__faults/maintenance", post(maintenance))
+        .route("/__faults/guest-budget", post(guest_budget))
+}
+
+/// The body of `POST /__faults/guest-budget`.
+#[derive(Deserialize)]
+struct Spent {
+    spent: bool,
+}
+
+async fn guest_budget(State(state): State<SharedState>, Json(body): Json<Spent>) -> Response {
+    state.guest_budget.set(body.spent);
+    StatusCode::NO_CONTENT.into_response()
+}
+
+/// The body of `POST /__faults/maintenance`.
+#[derive(Deserialize)]
+struct Switch {
+    on: bool,
+}
+
+async fn maintenance(State(state): State<SharedState>, Json(switch): Json<Switch>) -> Response {
+    state.maintenance.set(switch.on);
+    StatusCode::NO_CONTENT.into_response()
 }
 
 async fn arm(State(state): State<SharedState>, Json(rule): Json<Rule>) -> Response {
@@ -145,7 +173,7 @@ async fn clear(State(state): State<SharedState>) -> Response {
 /// The middleware: applies a matching rule's next fault, or lets the request through.
 pub async fn inject(State(state): State<SharedState>, request: Request, next: Next) -> Response {
     let path = request.uri().path().to_string();
-    if path == "/__faults" {
+    if path.starts_with("/__faults") {
         return next.run(request).await;
     }
     match state.faults.take(request.method(), &path) {

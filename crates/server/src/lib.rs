@@ -32,7 +32,9 @@ pub mod demo;
 pub mod enhance;
 pub mod error;
 pub mod faults;
+pub mod guests;
 pub mod host;
+pub mod maintenance;
 pub mod model;
 pub mod routes;
 pub mod serve;
@@ -176,6 +178,10 @@ pub struct Options {
     /// --public-url's host (repeatable). Other Host headers get 421 (see `host`).
     #[arg(long = "allow-host")]
     pub allow_hosts: Vec<String>,
+    /// Start closed for maintenance: every request of a non-admin but sign-in and
+    /// `system/ping` answers 503 `platform/maintenance` (see `maintenance`).
+    #[arg(long)]
+    pub maintenance: bool,
     /// Test only: serve `/__faults`, which makes chosen API requests fail (see `faults`).
     #[arg(long)]
     pub fault_injection: bool,
@@ -223,6 +229,10 @@ pub struct AppState {
     pub options: Options,
     /// Armed faults (only consulted with --fault-injection).
     pub faults: faults::Faults,
+    /// Whether the service is closed for maintenance.
+    pub maintenance: maintenance::Maintenance,
+    /// Whether guests' daily budget is spent (switched through `/__faults`).
+    pub guest_budget: guests::Budget,
 }
 
 /// Shared handle to the state.
@@ -246,8 +256,10 @@ pub fn prepare(options: Options) -> anyhow::Result<SharedState> {
     Ok(Arc::new(AppState {
         store,
         auth,
-        options,
         faults: faults::Faults::default(),
+        maintenance: maintenance::Maintenance::new(options.maintenance),
+        guest_budget: guests::Budget::default(),
+        options,
     }))
 }
 

@@ -73,7 +73,8 @@ impl AccountSpec {
         for role in &roles {
             anyhow::ensure!(
                 larder_contract::roles::ALL.contains(&role.as_str()),
-                "unknown role {role:?}; roles are admin, expert, agent"
+                "unknown role {role:?}; roles are {}",
+                larder_contract::roles::ALL.join(", ")
             );
         }
         Ok(AccountSpec {

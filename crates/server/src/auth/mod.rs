@@ -101,6 +101,24 @@ impl Auth {
         table::sync(store, &self.signer, &self.registry, declared, kept)
     }
 
+    /// Erases an account with the household `owner` owns (see [`table::erase`]).
+    pub fn erase(
+        &self,
+        store: &Store,
+        kind: AccountKind,
+        name: &str,
+        owner: &str,
+    ) -> rusqlite::Result<table::Erased> {
+        table::erase(
+            store,
+            &self.registry,
+            kind,
+            name,
+            owner,
+            &crate::store::now(),
+        )
+    }
+
     /// Whether an account exists.
     pub fn account_exists(
         &self,

@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::RwLock;
 
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 
 use super::accounts::{AccountKind, AccountSpec};
 use super::tokens::Signer;
@@ -48,6 +48,10 @@ impl Registry {
         self.read()
             .get(&(kind, name.to_string()))
             .is_some_and(|live| live.fingerprint == fingerprint)
+    }
+
+    fn remove(&self, kind: AccountKind, name: &str) {
+        self.write().remove(&(kind, name.to_string()));
     }
 
     fn insert(&self, kind: AccountKind, name: &str, live: Live) {
@@ -101,13 +105,20 @@ pub fn put(
     hash: &str,
     roles: &[String],
 ) -> rusqlite::Result<()> {
-    store.with(|conn| {
+    let erased = store.with(|conn| {
+        if is_erased(conn, kind, name, hash)? {
+            return Ok(true);
+        }
         conn.execute(
             "INSERT INTO accounts (kind, name, secret_hash, roles) VALUES (?1, ?2, ?3, ?4)
              ON CONFLICT (kind, name) DO UPDATE SET secret_hash = excluded.secret_hash, roles = excluded.roles",
             params![kind.as_str(), name, hash, roles.join(",")],
         )
+        .map(|_| false)
     })?;
+    if erased {
+        return Ok(());
+    }
     let fingerprint = signer.fingerprint(kind, name, hash, roles);
     registry.insert(
         kind,
@@ -204,7 +215,16 @@ pub fn sync(
     let mut changes = Changes::default();
     store.transaction(|tx| -> rusqlite::Result<()> {
         let existing = rows(tx)?;
+        let mut erased: HashSet<&Key> = HashSet::new();
+        for (key, hash, _) in &wanted {
+            if is_erased(tx, key.0, &key.1, hash)? {
+                erased.insert(key);
+            }
+        }
         for (key, hash, spec) in &wanted {
+            if erased.contains(key) {
+                continue;
+            }
             let roles = spec.roles.join(",");
             match existing.get(key) {
                 Some((old_hash, old_roles)) if *old_hash == *hash && *old_roles == roles => {
@@ -220,7 +240,7 @@ pub fn sync(
             )?;
         }
         for key in existing.keys() {
-            if kept.contains(key) || declared_keys.contains(key) {
+            if kept.contains(key) || (declared_keys.contains(key) && !erased.contains(key)) {
                 continue;
             }
             tx.execute(
@@ -233,4 +253,81 @@ pub fn sync(
     })?;
     load(store, signer, registry)?;
     Ok(changes)
+}
+
+/// Whether the account was erased by its owner while it had the secret hashed as `hash`: such a
+/// declaration read again is not brought back (a new secret brings the account back, empty).
+fn is_erased(
+    conn: &Connection,
+    kind: AccountKind,
+    name: &str,
+    hash: &str,
+) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT 1 FROM erased_accounts WHERE kind = ?1 AND name = ?2 AND secret_hash = ?3",
+        params![kind.as_str(), name, hash],
+        |_| Ok(()),
+    )
+    .optional()
+    .map(|found| found.is_some())
+}
+
+/// What an erasure deleted.
+#[derive(Debug, Default, PartialEq)]
+pub struct Erased {
+    /// Households the account owned (0 or 1).
+    pub households: u64,
+    /// Their members (with their profiles).
+    pub members: u64,
+}
+
+/// Erases an account in one transaction: the household `owner` owns with its members and
+/// profiles, the account's row, and a record of the erasure (see [`is_erased`]); then takes it
+/// out of the registry, so its tokens are refused from the next request on.
+pub fn erase(
+    store: &Store,
+    registry: &Registry,
+    kind: AccountKind,
+    name: &str,
+    owner: &str,
+    erased_at: &str,
+) -> rusqlite::Result<Erased> {
+    let erased = store.transaction(|tx| -> rusqlite::Result<Erased> {
+        let household: Option<String> = tx
+            .query_row("SELECT id FROM households WHERE owner = ?1", [owner], |row| {
+                row.get(0)
+            })
+            .optional()?;
+        let mut erased = Erased::default();
+        if let Some(id) = household {
+            erased.members = tx.query_row(
+                "SELECT count(*) FROM members WHERE household_id = ?1",
+                [&id],
+                |row| row.get(0),
+            )?;
+            // Profiles go with their members, members with their household (ON DELETE CASCADE).
+            erased.households = tx.execute("DELETE FROM households WHERE id = ?1", [&id])? as u64;
+        }
+        let hash: Option<String> = tx
+            .query_row(
+                "SELECT secret_hash FROM accounts WHERE kind = ?1 AND name = ?2",
+                params![kind.as_str(), name],
+                |row| row.get(0),
+            )
+            .optional()?;
+        if let Some(hash) = hash {
+            tx.execute(
+                "INSERT INTO erased_accounts (kind, name, secret_hash, erased_at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (kind, name) DO UPDATE SET secret_hash = excluded.secret_hash, erased_at = excluded.erased_at",
+                params![kind.as_str(), name, hash, erased_at],
+            )?;
+            tx.execute(
+                "DELETE FROM accounts WHERE kind = ?1 AND name = ?2",
+                params![kind.as_str(), name],
+            )?;
+        }
+        Ok(erased)
+    })?;
+    registry.remove(kind, name);
+    Ok(erased)
 }

@@ -58,7 +58,9 @@ fn household(owner: &str, name: &str, region: &str) -> Value {
 /// Creates the demo households; existing ones are left as they are.
 pub fn load(store: &Store, auth: &Auth) -> anyhow::Result<()> {
     let households = store.households();
-    if households.by_owner("user:olivia")?.is_none() {
+    // An owner who erased her account (`DELETE users/me`) does not get the demo household back.
+    let olivia = auth.account_exists(store, AccountKind::User, "olivia")?;
+    if olivia && households.by_owner("user:olivia")?.is_none() {
         let home = household("user:olivia", "The Parkers", "GB");
         let id = home["id"].as_str().unwrap_or_default().to_string();
         let members = [

@@ -9,6 +9,7 @@ pub mod passages;
 pub mod records;
 pub mod search;
 pub mod system;
+pub mod users;
 
 use larder_contract::collections::{WriteRoles, ARTIFACTS, GUIDELINES};
 use larder_contract::validate::is_canonical_uuid;

@@ -119,6 +119,17 @@ const MIGRATIONS: &[&str] = &[
     DROP TRIGGER records_fts_update;
     DROP TABLE records_fts;
     "#,
+    // 4: accounts erased by their owners (`DELETE users/me`), with the secret hash they had: the
+    // same declaration read again (SIGHUP, restart) does not bring them back; a new secret does.
+    r#"
+    CREATE TABLE erased_accounts (
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        secret_hash TEXT NOT NULL,
+        erased_at TEXT NOT NULL,
+        PRIMARY KEY (kind, name)
+    );
+    "#,
 ];
 
 /// The database, shared by every handler: one writer, a few readers, and the search index.

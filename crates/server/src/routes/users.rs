@@ -1,0 +1,52 @@
+//! `DELETE users/me` (production.md §8 row 3): a user erases their account.
+//!
+//! The caller's household goes with its members and their profiles, then the account itself, in
+//! one transaction; its tokens are refused from the next request on and it can no longer sign
+//! in. The operator's account file stays the source of accounts, but an erasure is recorded with
+//! the secret the account had: reading the same declaration again (SIGHUP, restart) does not
+//! bring it back; declaring it with a new secret creates it again, empty.
+//!
+//! This server holds no chat sessions (`chat_sessions_deleted` is always 0), and it keeps, as
+//! `retained` says, what is not the caller's private data: the library records they wrote (with
+//! their `creator`) and the enhancement log naming who ran each enhancement.
+
+use axum::extract::State;
+use serde_json::{json, Value};
+
+use super::blocking;
+use crate::auth::{AccountKind, Caller};
+use crate::error::{ApiError, ApiResult, Envelope};
+use crate::SharedState;
+
+/// What the server keeps after an erasure, as the answer's `retained` names it.
+pub const RETAINED: [&str; 2] = ["authored_records", "enhancement_log"];
+
+/// `DELETE users/me`: 200 with what was erased. Machine clients are refused (403): a client is
+/// the operator's, declared for a service, not a person's account to erase.
+pub async fn erase_me(
+    State(state): State<SharedState>,
+    caller: Caller,
+) -> ApiResult<Envelope<Value>> {
+    let identity = caller.require()?.clone();
+    if identity.kind == AccountKind::Client {
+        return Err(ApiError::forbidden(
+            "A machine client has no user account to erase.",
+        ));
+    }
+    blocking(move || {
+        let erased = state.auth.erase(
+            &state.store,
+            identity.kind,
+            &identity.name,
+            &identity.owner_key(),
+        )?;
+        Ok(Envelope(json!({
+            "erased": true,
+            "households_deleted": erased.households,
+            "members_deleted": erased.members,
+            "chat_sessions_deleted": 0,
+            "retained": RETAINED,
+        })))
+    })
+    .await
+}
