@@ -52,6 +52,7 @@ pub mod request;
 mod resources;
 pub mod retry;
 pub mod search;
+pub mod standing;
 pub mod transport;
 pub mod types;
 
@@ -64,6 +65,7 @@ pub use larder_contract::{collections, enums, Collection, ErrorKind};
 pub use records::{Listed, Record};
 pub use request::{Method, Request};
 pub use search::SearchQuery;
+pub use standing::{DailyBudget, Maintenance};
 pub use transport::{Progress, Transport};
 pub use types::{
     Article, Artifact, FcTable, Guide, Guideline, Household, Member, Passage, Profile, Resource,
