@@ -81,3 +81,16 @@ fn a_short_429_is_retried_as_before() {
     assert_eq!(fake.requests().len(), 2);
     assert_eq!(fake.sleeps(), vec![7000]);
 }
+
+#[test]
+fn the_guest_role_is_read_like_any_other() {
+    let claims = json!({"realm_access": {"roles": [" Guest "]}, "resource_access": {"ui": {"roles": ["guest"]}}});
+    assert_eq!(
+        larder_contract::roles::from_claims(&claims),
+        [larder_contract::roles::GUEST]
+    );
+    let identity =
+        larder_api::Identity::from_ping(&json!({"username": "g-1", "roles": ["GUEST"]})).unwrap();
+    assert!(identity.has_role(larder_contract::roles::GUEST));
+    assert_eq!(identity.roles, ["guest"]);
+}

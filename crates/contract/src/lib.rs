@@ -12,6 +12,7 @@ pub mod errors;
 pub mod households;
 pub mod limits;
 pub mod slug;
+pub mod time;
 pub mod types;
 pub mod validate;
 
@@ -31,6 +32,10 @@ pub mod roles {
     pub const EXPERT: &str = "expert";
     /// A machine client that enhances records.
     pub const AGENT: &str = "agent";
+    /// A guest account of production (production.md §8 row 2): a daily budget, a household of
+    /// one adult. Read and shown like any other role; not in [`ALL`], so larder-server's own
+    /// account files do not take it unless its engineers add it.
+    pub const GUEST: &str = "guest";
     /// Every role, in display order.
     pub const ALL: [&str; 3] = [ADMIN, EXPERT, AGENT];
     /// Roles that see every record, whatever its review state (production.md §1.7).
