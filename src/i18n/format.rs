@@ -188,7 +188,8 @@ mod browser {
             return None;
         }
         let date_only = iso.len() == 10;
-        let date = Date::new(&JsValue::from_str(iso));
+        // Production's database answers without a zone, meaning UTC; `Date` would read local time.
+        let date = Date::new(&JsValue::from_str(&larder_contract::time::as_utc(iso)));
         if date.get_time().is_nan() {
             return None;
         }

@@ -13,7 +13,7 @@ use crate::error::{failure_from_answer, ApiError};
 use crate::exchange::{Answer, Exchange};
 use crate::limit::Limiter;
 use crate::request::{Method, Request};
-use crate::retry::{next_wait_ms, MAX_RETRIES};
+use crate::retry::{next_wait_ms, MAINTENANCE_CODE, MAX_RETRIES};
 use crate::transport::{HttpRequest, HttpResponse, Transport, TransportError};
 
 /// Something the caller may want to show while a call is under way.
@@ -343,13 +343,15 @@ impl<T: Transport> Client<T> {
                 .await
                 .map_err(|error| self.transport_error(request, error))?;
             drop(permit);
+            // Maintenance is said at once, whatever its Retry-After (issue 22).
             let wait = next_wait_ms(
                 retries_done,
                 &request.method,
                 answer.status(),
                 answer.header("retry-after"),
                 self.inner.transport.now_ms(),
-            );
+            )
+            .filter(|_| !is_maintenance_answer(&answer));
             let Some(wait_ms) = wait else {
                 if retries_done > 0 {
                     self.notify(Notice::RetriesEnded);
@@ -409,6 +411,20 @@ impl<T: Transport> Client<T> {
             body,
             timeout_ms: self.timeout_of(request),
         }
+    }
+}
+
+/// Whether a complete answer is production's maintenance 503 (`error.code` is
+/// [`MAINTENANCE_CODE`]); a streamed answer's body is not read here.
+fn is_maintenance_answer<S>(answer: &Answer<S>) -> bool {
+    match answer {
+        Answer::Full(response) => {
+            response.status == 503
+                && serde_json::from_str::<Value>(&response.body).is_ok_and(|body| {
+                    body.pointer("/error/code").and_then(Value::as_str) == Some(MAINTENANCE_CODE)
+                })
+        }
+        Answer::Streamed(_) => false,
     }
 }
 

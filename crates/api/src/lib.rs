@@ -41,6 +41,7 @@ pub mod auth;
 pub mod client;
 pub mod config;
 pub mod enhance;
+pub mod erasure;
 pub mod error;
 mod exchange;
 pub mod guidelines;
@@ -52,6 +53,7 @@ pub mod request;
 mod resources;
 pub mod retry;
 pub mod search;
+pub mod standing;
 pub mod transport;
 pub mod types;
 
@@ -59,11 +61,13 @@ pub use artifacts::{ArtifactUpload, Download};
 pub use auth::{Credentials, Identity, IdentitySource};
 pub use client::{CancelToken, Client, Notice};
 pub use config::{Api, ClientConfig};
+pub use erasure::Erasure;
 pub use error::{ApiError, ApiFailure};
 pub use larder_contract::{collections, enums, Collection, ErrorKind};
 pub use records::{Listed, Record};
 pub use request::{Method, Request};
 pub use search::SearchQuery;
+pub use standing::{DailyBudget, Maintenance};
 pub use transport::{Progress, Transport};
 pub use types::{
     Article, Artifact, FcTable, Guide, Guideline, Household, Member, Passage, Profile, Resource,

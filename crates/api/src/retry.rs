@@ -8,10 +8,15 @@ pub const MAX_RETRIES: u32 = 3;
 pub const MAX_RETRY_AFTER_MS: u64 = 120_000;
 /// Statuses that are repeated.
 pub const RETRIED_STATUSES: [u16; 5] = [429, 500, 502, 503, 504];
+/// The error code of production's maintenance answer (a 503 that is said at once, never retried).
+pub const MAINTENANCE_CODE: &str = "platform/maintenance";
 
 /// The wait before retry number `retries_done + 1`, or `None` when the answer stands.
 ///
 /// `retry_after` is the raw header; `now_ms` (Unix milliseconds) turns an HTTP date into a wait.
+/// A 429 or 503 asking for a longer wait than [`MAX_RETRY_AFTER_MS`] stands at once: a
+/// maintenance (`Retry-After: 300`) or a guest's daily budget is said to the person now, never
+/// hidden behind silent waits that cannot succeed.
 pub fn next_wait_ms(
     retries_done: u32,
     method: &Method,
@@ -25,7 +30,7 @@ pub fn next_wait_ms(
     }
     if status == 429 || status == 503 {
         if let Some(wait) = retry_after.and_then(|value| parse_retry_after_ms(value, now_ms)) {
-            return Some(wait.min(MAX_RETRY_AFTER_MS));
+            return (wait <= MAX_RETRY_AFTER_MS).then_some(wait);
         }
     }
     Some(backoff_ms(retries_done))
@@ -106,9 +111,12 @@ mod tests {
         assert_eq!(next_wait_ms(1, &get(), 503, Some("1"), 0), Some(1000));
         assert_eq!(next_wait_ms(1, &get(), 500, Some("7"), 0), Some(2000));
         assert_eq!(
-            next_wait_ms(0, &get(), 429, Some("9999"), 0),
+            next_wait_ms(0, &get(), 429, Some("120"), 0),
             Some(MAX_RETRY_AFTER_MS)
         );
+        // Longer than the policy waits: maintenance, a day budget. The answer stands.
+        assert_eq!(next_wait_ms(0, &get(), 503, Some("300"), 0), None);
+        assert_eq!(next_wait_ms(0, &get(), 429, Some("9999"), 0), None);
         assert_eq!(next_wait_ms(0, &get(), 429, Some("soon"), 0), Some(0));
     }
 

@@ -12,6 +12,7 @@ pub mod errors;
 pub mod households;
 pub mod limits;
 pub mod slug;
+pub mod time;
 pub mod types;
 pub mod validate;
 
@@ -31,7 +32,8 @@ pub mod roles {
     pub const EXPERT: &str = "expert";
     /// A machine client that enhances records.
     pub const AGENT: &str = "agent";
-    /// A guest account (production.md §8 row 2): a daily budget, then 429.
+    /// A guest account of production (production.md §8 row 2): a daily budget, then 429; a
+    /// household of one adult. larder-server takes it in account specs.
     pub const GUEST: &str = "guest";
     /// Every role, in display order.
     pub const ALL: [&str; 4] = [ADMIN, EXPERT, AGENT, GUEST];
