@@ -6,8 +6,10 @@ mod common;
 use common::{assert_error, TestServer};
 use serde_json::json;
 
+/// On a socket: the budget is spent through `/__faults`, outside the API the in-process
+/// requests reach.
 async fn server() -> TestServer {
-    TestServer::start(&[
+    TestServer::start_socket(&[
         "--fault-injection",
         "--user",
         "gus:gus-secret:guest",

@@ -14,10 +14,12 @@ const USERS: [&str; 4] = [
     "root:root-secret:admin",
 ];
 
+/// On a socket: maintenance is switched through `/__faults`, outside the API the in-process
+/// requests reach.
 async fn server(extra: &[&str]) -> TestServer {
     let mut args = USERS.to_vec();
     args.extend_from_slice(extra);
-    TestServer::start(&args).await
+    TestServer::start_socket(&args).await
 }
 
 /// Asserts production's maintenance answer.
