@@ -222,6 +222,98 @@ mod tests {
         assert!(parse_sort(&ARTICLES, "(SELECT 1) asc").is_err());
     }
 
+    /// The highlighter again, written for clarity: words as runs of characters, the window
+    /// counted in characters (81 before the first hit, 220 from it), nothing shared with the
+    /// byte-walking original but the matching rule.
+    fn plain_highlight(text: &str, terms: &[String], pre: &str, post: &str) -> Option<String> {
+        let chars: Vec<(usize, char)> = text.char_indices().collect();
+        let byte = |at: usize| chars.get(at).map_or(text.len(), |c| c.0);
+        let mut words = Vec::new();
+        let mut i = 0;
+        while i < chars.len() {
+            if chars[i].1.is_alphanumeric() {
+                let start = i;
+                while i < chars.len() && chars[i].1.is_alphanumeric() {
+                    i += 1;
+                }
+                words.push((start, i));
+            } else {
+                i += 1;
+            }
+        }
+        let matches = |word: &str| {
+            let word = word.to_lowercase();
+            terms.iter().any(|t| {
+                if t.chars().count() < 3 {
+                    word == *t
+                } else {
+                    word.starts_with(t.as_str())
+                }
+            })
+        };
+        let hits: Vec<(usize, usize)> = words
+            .into_iter()
+            .filter(|(s, e)| matches(&text[byte(*s)..byte(*e)]))
+            .collect();
+        let first = hits.first()?.0;
+        let window_start = first.saturating_sub(81);
+        let window_end = (first + 220).min(chars.len());
+        let mut out = String::new();
+        if window_start > 0 {
+            out.push('…');
+        }
+        let mut at = window_start;
+        for (s, e) in hits {
+            if s >= window_start && e <= window_end {
+                out += &escape(&text[byte(at)..byte(s)]);
+                out += pre;
+                out += &escape(&text[byte(s)..byte(e)]);
+                out += post;
+                at = e;
+            }
+        }
+        out += &escape(&text[byte(at)..byte(window_end)]);
+        if window_end < chars.len() {
+            out.push('…');
+        }
+        Some(out)
+    }
+
+    proptest::proptest! {
+        /// Issue 21's oracle, for the part of a search the index does not answer: the highlight
+        /// equals the plain one, and its size is bounded by the window, not by the text.
+        #[test]
+        fn highlight_agrees_with_a_plain_one_and_stays_within_its_window(
+            lead in 0usize..120,
+            tail in "([a-zA-Zé0-9]{1,9}|[ ,.<>&-]{1,3}|Ω){0,120}",
+            query in "[a-zA-Zé0-9 ]{0,12}",
+            pick in proptest::prelude::any::<proptest::sample::Index>(),
+            prefix in 1usize..5,
+            pre in "[<>a-z]{0,8}",
+            post in "[<>/a-z]{0,8}",
+        ) {
+            // Words of the text (or their beginnings) are searched for, often after a long lead,
+            // so windows start and end inside the text.
+            let text = format!("{}{tail}", "·w ".repeat(lead));
+            let words: Vec<&str> = tail.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+            let mut query = query;
+            if !words.is_empty() {
+                let word = words[pick.index(words.len())];
+                query.push(' ');
+                query.extend(word.chars().take(prefix));
+            }
+            let terms = terms(&query);
+            let got = highlight(&text, &terms, &pre, &post);
+            proptest::prop_assert_eq!(&got, &plain_highlight(&text, &terms, &pre, &post));
+            if let Some(got) = got {
+                // 301 characters of at most 4 bytes, each escaped to at most 5, and the tags
+                // around at most 151 words in the window.
+                let bound = 301 * 4 * 5 + 151 * (pre.len() + post.len()) + 6;
+                proptest::prop_assert!(got.len() <= bound);
+            }
+        }
+    }
+
     #[test]
     fn highlight_wraps_and_escapes() {
         let terms = terms("vitamin D");
