@@ -1,16 +1,31 @@
-//! Households, members and profiles over real HTTP: every route, shapes, conflicts, bad input.
+//! Households over the API, one behaviour a test: the demo household, the routes, conflicts, bad
+//! input and limits. Members and profiles are in `members.rs`.
 
 mod common;
 
 use common::{assert_error, TestServer};
 use serde_json::{json, Value};
 
+/// Noah (who has no household in the demo data) creates one with himself as a member; answers
+/// his token and the created household.
+async fn noahs_household(server: &TestServer) -> (String, Value) {
+    let noah = server.login("noah", "noah-demo").await;
+    let created = server
+        .call(
+            "POST",
+            "households",
+            Some(&noah),
+            Some(json!({"name": "Noah's", "region": "FR", "metadata": {"pets": 1}, "members": [{"name": "Noah", "age_group": "young_adult"}]})),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    (noah, created.body["result"].clone())
+}
+
 #[tokio::test]
-async fn the_demo_household_and_every_route() {
+async fn the_demo_household_has_every_field_and_its_members_profiles() {
     let server = TestServer::demo().await;
     let olivia = server.login("olivia", "olivia-demo").await;
-    let noah = server.login("noah", "noah-demo").await;
-
     let mine = server
         .call("GET", "households/me", Some(&olivia), None)
         .await;
@@ -34,24 +49,32 @@ async fn the_demo_household_and_every_route() {
     assert!(members
         .iter()
         .all(|m| m["profile"]["dietary_groups"].is_array()));
-    let id = home["id"].as_str().unwrap().to_string();
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_caller_without_a_household_finds_none() {
+    let server = TestServer::demo().await;
+    let noah = server.login("noah", "noah-demo").await;
     let none = server.call("GET", "households/me", Some(&noah), None).await;
     assert_error(&none, 404, "resource/not_found");
+    server.stop().await;
+}
 
-    // Noah creates his household with a member; a second one is a conflict.
-    let created = server
-        .call(
-            "POST",
-            "households",
-            Some(&noah),
-            Some(json!({"name": "Noah's", "region": "FR", "metadata": {"pets": 1}, "members": [{"name": "Noah", "age_group": "young_adult"}]})),
-        )
-        .await;
-    assert_eq!(created.status, 201, "{}", created.body);
-    let noahs = created.body["result"].clone();
+#[tokio::test]
+async fn a_created_household_belongs_to_its_creator() {
+    let server = TestServer::demo().await;
+    let (_, noahs) = noahs_household(&server).await;
     assert_eq!(noahs["owner_id"], "user:noah");
     assert_eq!(noahs["member_count"], 1);
     assert_eq!(noahs["metadata"], json!({"pets": 1}));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_second_household_is_a_conflict() {
+    let server = TestServer::demo().await;
+    let (noah, _) = noahs_household(&server).await;
     let again = server
         .call(
             "POST",
@@ -61,8 +84,14 @@ async fn the_demo_household_and_every_route() {
         )
         .await;
     assert_error(&again, 409, "resource/conflict");
-    let noahs_id = noahs["id"].as_str().unwrap();
+    server.stop().await;
+}
 
+#[tokio::test]
+async fn a_household_patch_renames_but_never_changes_the_owner() {
+    let server = TestServer::demo().await;
+    let (noah, noahs) = noahs_household(&server).await;
+    let noahs_id = noahs["id"].as_str().unwrap();
     let patched = server
         .call(
             "PATCH",
@@ -75,6 +104,14 @@ async fn the_demo_household_and_every_route() {
     assert_eq!(patched.body["result"]["name"], "The Noahs");
     assert_eq!(patched.body["result"]["owner_id"], "user:noah");
     assert_eq!(patched.body["result"]["region"], "FR");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_null_clears_the_region_and_leaves_name_and_metadata() {
+    let server = TestServer::demo().await;
+    let (noah, noahs) = noahs_household(&server).await;
+    let noahs_id = noahs["id"].as_str().unwrap();
     // null clears the region, and leaves the name and metadata (production.md 4.2).
     let cleared = server
         .call(
@@ -85,190 +122,21 @@ async fn the_demo_household_and_every_route() {
         )
         .await;
     assert_eq!(cleared.body["result"]["region"], Value::Null);
-    assert_eq!(cleared.body["result"]["name"], "The Noahs");
+    assert_eq!(cleared.body["result"]["name"], "Noah's");
     assert_eq!(cleared.body["result"]["metadata"], json!({"pets": 1}));
+    server.stop().await;
+}
 
-    // Members.
-    let member = server
-        .call(
-            "POST",
-            "members",
-            Some(&noah),
-            Some(json!({"household_id": noahs_id, "name": "Mia", "age_group": "baby", "profile": {"dietary_groups": ["omnivore"], "nutritional_preferences": {}}})),
-        )
+#[tokio::test]
+async fn deleting_a_household_leaves_the_others_untouched() {
+    let server = TestServer::demo().await;
+    let olivia = server.login("olivia", "olivia-demo").await;
+    let mine = server
+        .call("GET", "households/me", Some(&olivia), None)
         .await;
-    assert_eq!(member.status, 201, "{}", member.body);
-    let member_id = member.body["result"]["id"].as_str().unwrap().to_string();
-    assert_eq!(member.body["result"]["household_id"], noahs_id);
-    assert!(member.body["result"]["joined_at"].is_string());
-    let listed = server
-        .call(
-            "GET",
-            &format!("members?household_id={noahs_id}&limit=1&offset=1"),
-            Some(&noah),
-            None,
-        )
-        .await;
-    assert_eq!(listed.body["result"].as_array().unwrap().len(), 1);
-    assert_eq!(listed.body["result"][0]["id"], member_id.as_str());
-    let got = server
-        .call("GET", &format!("members/{member_id}"), Some(&noah), None)
-        .await;
-    assert_eq!(
-        got.body["result"]["profile"]["dietary_groups"],
-        json!(["omnivore"])
-    );
-    let renamed = server
-        .call(
-            "PATCH",
-            &format!("members/{member_id}"),
-            Some(&noah),
-            Some(json!({"name": "Mia B.", "age_group": "child"})),
-        )
-        .await;
-    assert_eq!(renamed.body["result"]["name"], "Mia B.");
-    assert_eq!(renamed.body["result"]["age_group"], "child");
-    let pictured = server
-        .call(
-            "PATCH",
-            &format!("members/{member_id}"),
-            Some(&noah),
-            Some(json!({"image_url": "https://example.org/mia.png"})),
-        )
-        .await;
-    assert_eq!(
-        pictured.body["result"]["image_url"],
-        "https://example.org/mia.png"
-    );
-    let unpictured = server
-        .call(
-            "PATCH",
-            &format!("members/{member_id}"),
-            Some(&noah),
-            Some(json!({"image_url": null, "name": null})),
-        )
-        .await;
-    assert_eq!(
-        unpictured.body["result"]["image_url"],
-        Value::Null,
-        "null clears the image"
-    );
-    assert_eq!(
-        unpictured.body["result"]["name"], "Mia B.",
-        "a null name is ignored"
-    );
-
-    // Profiles.
-    let profile_path = format!("members/{member_id}/profile");
-    let profile = server.call("GET", &profile_path, Some(&noah), None).await;
-    let profile = profile.body["result"].clone();
-    for key in [
-        "id",
-        "household_member_id",
-        "nutritional_preferences",
-        "dietary_groups",
-        "allergies",
-        "properties",
-        "created_at",
-        "updated_at",
-    ] {
-        assert!(profile.get(key).is_some(), "profile has {key}");
-    }
-    assert_eq!(profile["household_member_id"], member_id.as_str());
-    // POST is an upsert (production): it updates the profile there is, and never answers 409;
-    // `properties` is ignored there and replaced by a PATCH.
-    let upserted = server
-        .call(
-            "POST",
-            &profile_path,
-            Some(&noah),
-            Some(json!({"dietary_groups": ["omnivore"], "properties": {"ignored": true}})),
-        )
-        .await;
-    assert_eq!(upserted.status, 201, "{}", upserted.body);
-    assert_eq!(
-        upserted.body["result"]["id"], profile["id"],
-        "the same profile"
-    );
-    assert_eq!(upserted.body["result"]["properties"], json!({}));
-    let with_properties = server
-        .call(
-            "PATCH",
-            &profile_path,
-            Some(&noah),
-            Some(json!({"properties": {"note": "likes soup"}})),
-        )
-        .await;
-    assert_eq!(
-        with_properties.body["result"]["properties"],
-        json!({"note": "likes soup"})
-    );
-    let changed = server
-        .call(
-            "PATCH",
-            &profile_path,
-            Some(&noah),
-            Some(json!({"allergies": ["milk"]})),
-        )
-        .await;
-    assert_eq!(changed.body["result"]["allergies"], json!(["milk"]));
-    assert_eq!(
-        changed.body["result"]["dietary_groups"],
-        json!(["omnivore"])
-    );
-    assert_eq!(
-        server
-            .call("DELETE", &profile_path, Some(&noah), None)
-            .await
-            .status,
-        200
-    );
-    assert_error(
-        &server.call("GET", &profile_path, Some(&noah), None).await,
-        404,
-        "resource/not_found",
-    );
-    assert_eq!(
-        server
-            .call("DELETE", &profile_path, Some(&noah), None)
-            .await
-            .status,
-        200,
-        "deleting a profile that is not there is not an error (production)"
-    );
-    assert_error(
-        &server
-            .call(
-                "PATCH",
-                &profile_path,
-                Some(&noah),
-                Some(json!({"allergies": []})),
-            )
-            .await,
-        404,
-        "resource/not_found",
-    );
-    let fresh = server
-        .call("POST", &profile_path, Some(&noah), Some(json!({"dietary_groups": ["vegan", "gluten_free"], "nutritional_preferences": {"spice": "mild"}})))
-        .await;
-    assert_eq!(fresh.status, 201);
-    assert_eq!(fresh.body["result"]["allergies"], json!([]));
-    assert_eq!(fresh.body["result"]["properties"], json!({}));
-
-    assert_eq!(
-        server
-            .call("DELETE", &format!("members/{member_id}"), Some(&noah), None)
-            .await
-            .status,
-        200
-    );
-    assert_error(
-        &server
-            .call("GET", &format!("members/{member_id}"), Some(&noah), None)
-            .await,
-        404,
-        "resource/not_found",
-    );
+    let id = mine.body["result"]["id"].as_str().unwrap().to_string();
+    let (noah, noahs) = noahs_household(&server).await;
+    let noahs_id = noahs["id"].as_str().unwrap();
     let deleted = server
         .call(
             "DELETE",
@@ -284,7 +152,6 @@ async fn the_demo_household_and_every_route() {
         404,
         "resource/not_found",
     );
-    // Olivia's household is untouched.
     let still = server
         .call("GET", &format!("households/{id}"), Some(&olivia), None)
         .await;
