@@ -17,10 +17,30 @@ fn numbers(answer: &common::Answer) -> Vec<i64> {
         .collect()
 }
 
-#[tokio::test]
-async fn guidelines_by_guide_are_ordered_numbered_and_take_full_urns() {
+/// The demo server and a curator's token.
+async fn curator() -> (TestServer, String) {
     let server = TestServer::demo().await;
     let expert = server.login("curator", "curator-demo").await;
+    (server, expert)
+}
+
+/// Creates an active, verified guideline under the open guide; answers the creation.
+async fn create_rule(server: &TestServer, expert: &str) -> common::Answer {
+    server
+        .call("POST", "guidelines", Some(expert), Some(json!({"guide_urn": OPEN_GUIDE, "rule_text": "Limit juice to one small glass a day.", "status": "active", "review_status": "verified"})))
+        .await
+}
+
+/// The id of a new guideline under the open guide.
+async fn new_rule(server: &TestServer, expert: &str) -> String {
+    let created = create_rule(server, expert).await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    created.body["result"]["id"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn guidelines_by_guide_are_ordered_and_paged() {
+    let (server, expert) = curator().await;
     let listed = server
         .call(
             "GET",
@@ -35,6 +55,12 @@ async fn guidelines_by_guide_are_ordered_numbered_and_take_full_urns() {
         .unwrap()
         .iter()
         .all(|g| g["guide_urn"] == PUBLISHED_GUIDE && g["guide_region"] == "GB"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn guidelines_by_guide_take_the_full_urn_only() {
+    let (server, expert) = curator().await;
     let by_slug = server
         .call(
             "GET",
@@ -44,6 +70,12 @@ async fn guidelines_by_guide_are_ordered_numbered_and_take_full_urns() {
         )
         .await;
     assert_error(&by_slug, 404, "resource/not_found");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn guidelines_by_guide_refuse_an_oversized_page() {
+    let (server, expert) = curator().await;
     let bad_page = server
         .call(
             "GET",
@@ -53,9 +85,12 @@ async fn guidelines_by_guide_are_ordered_numbered_and_take_full_urns() {
         )
         .await;
     assert_error(&bad_page, 422, "request/unprocessable");
+    server.stop().await;
+}
 
-    // A create: the full guide URN, production's defaults (title from the rule, action from its
-    // verb, the next sequence number), and what the guide's state demands.
+#[tokio::test]
+async fn a_guideline_create_refuses_a_slug_and_an_unknown_region() {
+    let (server, expert) = curator().await;
     let refused = server
         .call("POST", "guidelines", Some(&expert), Some(json!({"guide_urn": "healthy-plates-children", "rule_text": "Eat slowly.", "guide_region": "XX"})))
         .await;
@@ -68,6 +103,12 @@ async fn guidelines_by_guide_are_ordered_numbered_and_take_full_urns() {
         .collect();
     assert!(locs.contains(&json!(["body", "guide_urn"])), "{locs:?}");
     assert!(locs.contains(&json!(["body", "guide_region"])), "{locs:?}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_draft_guideline_under_an_active_guide_is_a_conflict() {
+    let (server, expert) = curator().await;
     let draft_under_active = server
         .call(
             "POST",
@@ -77,22 +118,39 @@ async fn guidelines_by_guide_are_ordered_numbered_and_take_full_urns() {
         )
         .await;
     assert_error(&draft_under_active, 409, "resource/conflict");
-    let created = server
-        .call("POST", "guidelines", Some(&expert), Some(json!({"guide_urn": OPEN_GUIDE, "rule_text": "Limit juice to one small glass a day.", "status": "active", "review_status": "verified"})))
-        .await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_created_guideline_gets_productions_defaults() {
+    // The full guide URN, production's defaults (title from the rule, action from its verb, the
+    // next sequence number).
+    let (server, expert) = curator().await;
+    let created = create_rule(&server, &expert).await;
     assert_eq!(created.status, 201, "{}", created.body);
     let rule = &created.body["result"];
     assert_eq!(rule["sequence_no"], 12);
     assert_eq!(rule["guide_region"], "IE");
     assert_eq!(rule["title"], "Limit juice to one small glass a day.");
     assert_eq!(rule["action_type"], "limit");
-    let id = rule["id"].as_str().unwrap().to_string();
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_taken_sequence_number_is_a_conflict_on_create() {
+    let (server, expert) = curator().await;
+    new_rule(&server, &expert).await;
     let taken = server
         .call("POST", "guidelines", Some(&expert), Some(json!({"guide_urn": OPEN_GUIDE, "rule_text": "Again.", "sequence_no": 12, "status": "active", "review_status": "verified"})))
         .await;
     assert_error(&taken, 409, "resource/conflict");
+    server.stop().await;
+}
 
-    // An update takes the allow-list only; a number must stay free.
+#[tokio::test]
+async fn a_guideline_update_takes_the_allow_list_only() {
+    let (server, expert) = curator().await;
+    let id = new_rule(&server, &expert).await;
     let moved = server
         .call(
             "PATCH",
@@ -103,6 +161,13 @@ async fn guidelines_by_guide_are_ordered_numbered_and_take_full_urns() {
         .await;
     assert_error(&moved, 422, "request/unprocessable");
     assert_eq!(moved.body["error"]["errors"].as_array().unwrap().len(), 2);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_guideline_renumbers_only_to_a_free_number() {
+    let (server, expert) = curator().await;
+    let id = new_rule(&server, &expert).await;
     let clash = server
         .call(
             "PATCH",
@@ -121,12 +186,22 @@ async fn guidelines_by_guide_are_ordered_numbered_and_take_full_urns() {
         )
         .await;
     assert_eq!(renumbered.status, 200, "{}", renumbered.body);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_guideline_reads_by_uuid_only() {
+    let (server, expert) = curator().await;
     let by_uuid_only = server
         .call("GET", "guidelines/not-a-uuid", Some(&expert), None)
         .await;
     assert_error(&by_uuid_only, 422, "request/unprocessable");
+    server.stop().await;
+}
 
-    // A published guide and its guidelines can't change.
+#[tokio::test]
+async fn a_published_guide_and_its_guidelines_cannot_change() {
+    let (server, expert) = curator().await;
     let published = server
         .call(
             "GET",
