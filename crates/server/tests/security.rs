@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::net::IpAddr;
+use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use common::TestServer;
@@ -20,15 +20,20 @@ async fn sign_in(http: &reqwest::Client, base: &str, name: &str, password: &str)
         .unwrap_or(0)
 }
 
-fn from(ip: [u8; 4]) -> reqwest::Client {
-    reqwest::Client::builder()
-        .local_address(IpAddr::from(ip))
-        .build()
-        .unwrap()
+/// A sign-in through the in-process router, as if from `ip`.
+async fn sign_in_from(server: &TestServer, ip: [u8; 4], name: &str, password: &str) -> u16 {
+    let body = serde_json::to_vec(&json!({"username": name, "password": password})).unwrap();
+    let headers = [("content-type", "application/json".to_string())];
+    let from = SocketAddr::from((ip, 40_000));
+    server
+        .oneshot_from(from, "POST", "system/login", &headers, body)
+        .await
+        .0
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_burst_of_wrong_passwords_gets_five_checks_and_no_more() {
+    // A socket: 60 requests race the throttle from spawned tasks on four threads.
     let server = TestServer::demo_socket().await;
     let http = reqwest::Client::new();
     let base = server.base.clone();
@@ -49,29 +54,30 @@ async fn a_burst_of_wrong_passwords_gets_five_checks_and_no_more() {
 
 #[tokio::test]
 async fn the_owner_still_signs_in_from_elsewhere() {
-    let server = TestServer::demo_socket().await;
-    let attacker = from([127, 0, 0, 2]);
-    let owner = from([127, 0, 0, 3]);
+    let server = TestServer::demo().await;
+    let (attacker, owner) = ([127, 0, 0, 2], [127, 0, 0, 3]);
     for _ in 0..5 {
-        assert_eq!(
-            sign_in(&attacker, &server.base, "admin", "guess").await,
-            401
-        );
+        assert_eq!(sign_in_from(&server, attacker, "admin", "guess").await, 401);
     }
     assert_eq!(
-        sign_in(&attacker, &server.base, "admin", "admin-demo").await,
+        sign_in_from(&server, attacker, "admin", "admin-demo").await,
         429
     );
     assert_eq!(
-        sign_in(&owner, &server.base, "admin", "admin-demo").await,
+        sign_in_from(&server, owner, "admin", "admin-demo").await,
         200,
         "failures from one address do not lock the account for others"
     );
-    // One source guessing across many accounts is stopped too.
-    let sprayer = from([127, 0, 0, 4]);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn one_source_guessing_across_many_accounts_is_throttled() {
+    let server = TestServer::demo().await;
+    let sprayer = [127, 0, 0, 4];
     let mut refused = false;
     for n in 0..40 {
-        if sign_in(&sprayer, &server.base, &format!("user{n}"), "guess").await == 429 {
+        if sign_in_from(&server, sprayer, &format!("user{n}"), "guess").await == 429 {
             refused = true;
             break;
         }
@@ -81,37 +87,36 @@ async fn the_owner_still_signs_in_from_elsewhere() {
 }
 
 #[tokio::test]
-async fn failures_for_unknown_names_stay_bounded() {
-    let server = TestServer::demo_socket().await;
-    let http = reqwest::Client::new();
+async fn a_long_name_is_refused_before_it_is_counted() {
+    let server = TestServer::demo().await;
     let before = server.state.auth.throttle().entries();
     // A long name is refused before anything is counted or looked up.
     let long = "n".repeat(10_000);
-    assert_eq!(sign_in(&http, &server.base, &long, "x").await, 401);
+    assert_eq!(sign_in_from(&server, [127, 0, 0, 1], &long, "x").await, 401);
     assert_eq!(server.state.auth.throttle().entries(), before);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn sign_in_bodies_are_small() {
+    let server = TestServer::demo().await;
     let huge = "n".repeat(1 << 20);
-    let too_big = http
-        .post(format!("{}/system/login", server.base))
-        .json(&json!({"username": huge, "password": "x"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(too_big.status().as_u16(), 413, "sign-in bodies are small");
+    let too_big = sign_in_from(&server, [127, 0, 0, 1], &huge, "x").await;
+    assert_eq!(too_big, 413, "sign-in bodies are small");
     server.stop().await;
 }
 
 #[tokio::test]
 async fn unknown_and_known_names_take_as_long() {
-    let server = TestServer::demo_socket().await;
+    let server = TestServer::demo().await;
     let timed = |name: &'static str| {
-        let base = server.base.clone();
+        let server = &server;
         async move {
             let mut times = Vec::new();
             // A fresh source each time, so the throttle never answers before the check.
             for n in 0..4u8 {
-                let client = from([127, 0, 1, n]);
                 let at = Instant::now();
-                sign_in(&client, &base, name, "wrong").await;
+                sign_in_from(server, [127, 0, 1, n], name, "wrong").await;
                 times.push(at.elapsed());
             }
             times.sort();
@@ -129,6 +134,7 @@ async fn unknown_and_known_names_take_as_long() {
 
 #[tokio::test]
 async fn bodies_without_a_token_are_refused_unread() {
+    // A socket: the body is streamed by a client that never ends it.
     let server = TestServer::demo_socket().await;
     // A body that never ends: the answer must come without reading it.
     let (sender, receiver) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(1);
@@ -147,14 +153,21 @@ async fn bodies_without_a_token_are_refused_unread() {
     .unwrap();
     assert_eq!(answer.status().as_u16(), 401);
     drop(sender);
-    let forged = reqwest::Client::new()
-        .post(format!("{}/households", server.base))
-        .bearer_auth("not.a.token")
-        .json(&json!({"name": "x"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(forged.status().as_u16(), 401);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_body_with_a_forged_token_is_refused() {
+    let server = TestServer::demo().await;
+    let forged = server
+        .call(
+            "POST",
+            "households",
+            Some("not.a.token"),
+            Some(json!({"name": "x"})),
+        )
+        .await;
+    assert_eq!(forged.status, 401);
     server.stop().await;
 }
 
@@ -166,21 +179,21 @@ fn tokio_stream_of(
 
 #[tokio::test]
 async fn help_links_never_echo_the_host_header() {
-    let server = TestServer::demo_socket().await;
-    let answer: Value = reqwest::Client::new()
-        .get(format!("{}/articles", server.base))
-        .header("host", "evil.example")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let server = TestServer::demo().await;
+    let headers = [("host", "evil.example".to_string())];
+    let (_, _, bytes) = server
+        .oneshot("GET", "articles", &headers, Vec::new())
+        .await;
+    let answer: Value = serde_json::from_slice(&bytes).unwrap();
     let help = answer["help"].as_str().unwrap();
     assert!(!help.contains("evil"), "{help}");
     assert_eq!(help, "/api/v1/articles");
     server.stop().await;
-    let server = TestServer::start_socket(&["--public-url", "https://api.example.org/"]).await;
+}
+
+#[tokio::test]
+async fn help_links_start_with_the_public_url() {
+    let server = TestServer::start(&["--public-url", "https://api.example.org/"]).await;
     let answer = server.call("GET", "articles", None, None).await;
     assert_eq!(
         answer.body["help"],
@@ -217,8 +230,7 @@ async fn keys_and_secrets_come_from_files() {
     let first_db = dir.path().join("a.db");
     let first_args = args(first_db.to_str().unwrap());
     let first =
-        TestServer::start_with_socket(&first_args.iter().map(String::as_str).collect::<Vec<_>>())
-            .await;
+        TestServer::start_with(&first_args.iter().map(String::as_str).collect::<Vec<_>>()).await;
     let token = first.login("ann", "ann-secret").await;
     first.login("bob", "bob-secret").await;
     let stored: Option<Vec<u8>> = first.state.store.with(|conn| {
@@ -238,13 +250,16 @@ async fn keys_and_secrets_come_from_files() {
     let second_db = dir.path().join("b.db");
     let second_args = args(second_db.to_str().unwrap());
     let second =
-        TestServer::start_with_socket(&second_args.iter().map(String::as_str).collect::<Vec<_>>())
-            .await;
+        TestServer::start_with(&second_args.iter().map(String::as_str).collect::<Vec<_>>()).await;
     let answer = second
         .call("GET", "articles?limit=1", Some(&token), None)
         .await;
     assert_eq!(answer.status, 200, "{}", answer.body);
     second.stop().await;
+}
+
+#[test]
+fn a_token_ttl_must_be_a_sane_number_of_seconds() {
     for ttl in ["10", "100000", "soon"] {
         let parsed = <larder_server::Options as clap::Parser>::try_parse_from([
             "larder-server",
@@ -268,6 +283,7 @@ async fn the_console_is_sent_with_security_headers() {
         r#"{"data_api_base": "https://data.example.org/", "system_api_base": "https://system.example.org"}"#,
     )
     .unwrap();
+    // A socket: the console's pages are outside /api/v1, where `TestServer::oneshot` sends.
     let server = TestServer::start_socket(&["--static", dir.path().to_str().unwrap()]).await;
     let origin = server.base.trim_end_matches("/api/v1").to_string();
     let page = reqwest::get(format!("{origin}/household")).await.unwrap();

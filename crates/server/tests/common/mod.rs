@@ -366,19 +366,37 @@ impl TestServer {
         headers: &[(&str, String)],
         body: Vec<u8>,
     ) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
+        self.oneshot_from(PEER.into(), method, path, headers, body)
+            .await
+    }
+
+    /// `oneshot` as if from the peer `from`; a `host` among `headers` replaces the default one.
+    pub async fn oneshot_from(
+        &self,
+        from: std::net::SocketAddr,
+        method: &str,
+        path: &str,
+        headers: &[(&str, String)],
+        body: Vec<u8>,
+    ) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
         use tower::ServiceExt;
         let router = self.router.clone().expect("an in-process server");
         let mut request = axum::http::Request::builder()
             .method(method)
-            .uri(format!("/api/v1/{}", path.trim_start_matches('/')))
-            .header("host", "127.0.0.1");
+            .uri(format!("/api/v1/{}", path.trim_start_matches('/')));
+        if !headers
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case("host"))
+        {
+            request = request.header("host", "127.0.0.1");
+        }
         for (name, value) in headers {
             request = request.header(*name, value);
         }
         let mut request = request.body(axum::body::Body::from(body)).expect("request");
         request
             .extensions_mut()
-            .insert(axum::extract::ConnectInfo(std::net::SocketAddr::from(PEER)));
+            .insert(axum::extract::ConnectInfo(from));
         let response = router.oneshot(request).await.expect("infallible");
         let status = response.status().as_u16();
         let mut headers = reqwest::header::HeaderMap::new();
