@@ -33,7 +33,7 @@ fn odd_bodies() -> Vec<Value> {
 
 #[tokio::test]
 async fn no_input_produces_a_server_error() {
-    let server = TestServer::demo_socket().await;
+    let server = TestServer::demo().await;
     let admin = server.login("admin", "admin-demo").await;
     let home = server
         .call(
@@ -149,7 +149,8 @@ async fn no_input_produces_a_server_error() {
 }
 
 #[tokio::test]
-async fn split_addresses_cors_and_compression() {
+async fn the_system_and_data_apis_answer_on_their_own_addresses() {
+    // Sockets: the two APIs are served on two listeners.
     let server = TestServer::start_socket(&["--demo", "--system-addr", "127.0.0.1:0"]).await;
     let running = server.running.as_ref().unwrap();
     assert_ne!(running.addr, running.system_addr);
@@ -190,24 +191,25 @@ async fn split_addresses_cors_and_compression() {
         data_here.status, 200,
         "a token from the systemic address works on the data address"
     );
+    server.stop().await;
+}
 
-    let preflight = server
-        .http
-        .request(
-            reqwest::Method::OPTIONS,
-            format!("{}/articles/coffee-liver", server.base),
-        )
-        .header("origin", "http://console.example")
-        .header("access-control-request-method", "PATCH")
-        .header(
+#[tokio::test]
+async fn a_cors_preflight_allows_the_consoles_methods() {
+    let server = TestServer::demo().await;
+    let headers = [
+        ("origin", "http://console.example".to_string()),
+        ("access-control-request-method", "PATCH".to_string()),
+        (
             "access-control-request-headers",
-            "authorization, content-type",
-        )
-        .send()
-        .await
-        .unwrap();
-    assert!(preflight.status().is_success());
-    let methods = preflight.headers()["access-control-allow-methods"]
+            "authorization, content-type".to_string(),
+        ),
+    ];
+    let (status, headers, _) = server
+        .oneshot("OPTIONS", "articles/coffee-liver", &headers, Vec::new())
+        .await;
+    assert!((200..300).contains(&status), "{status}");
+    let methods = headers["access-control-allow-methods"]
         .to_str()
         .unwrap()
         .to_uppercase();
@@ -215,20 +217,22 @@ async fn split_addresses_cors_and_compression() {
         methods.contains("PATCH") && methods.contains("DELETE"),
         "{methods}"
     );
+    server.stop().await;
+}
 
-    let compressed = server
-        .http
-        .get(format!("{}/articles?limit=1000", server.base))
-        .bearer_auth(&token)
-        .header("accept-encoding", "gzip")
-        .send()
-        .await
-        .unwrap();
+#[tokio::test]
+async fn a_long_list_is_compressed_when_asked() {
+    let server = TestServer::demo().await;
+    let token = server.login("olivia", "olivia-demo").await;
+    let headers = [
+        ("authorization", format!("Bearer {token}")),
+        ("accept-encoding", "gzip".to_string()),
+    ];
+    let (_, headers, _) = server
+        .oneshot("GET", "articles?limit=1000", &headers, Vec::new())
+        .await;
     assert_eq!(
-        compressed
-            .headers()
-            .get("content-encoding")
-            .map(|v| v.to_str().unwrap()),
+        headers.get("content-encoding").map(|v| v.to_str().unwrap()),
         Some("gzip")
     );
     server.stop().await;
@@ -240,6 +244,7 @@ async fn the_console_is_served_with_a_fallback_and_caching() {
     std::fs::write(dir.path().join("index.html"), "<html>console</html>").unwrap();
     std::fs::write(dir.path().join("app-0123456789abcdef.js"), "console.log(1)").unwrap();
     let static_dir = dir.path().to_str().unwrap().to_string();
+    // A socket: the console's pages are outside /api/v1, where `TestServer::oneshot` sends.
     let server = TestServer::start_socket(&["--static", &static_dir]).await;
     let root = server.base.trim_end_matches("/api/v1").to_string();
     for path in ["/", "/records/articles/urn:article:x"] {
@@ -292,6 +297,7 @@ async fn the_console_can_live_under_a_prefix() {
     std::fs::write(dir.path().join("index.html"), "<html>console</html>").unwrap();
     std::fs::write(dir.path().join("app-0123456789abcdef.js"), "console.log(1)").unwrap();
     let static_dir = dir.path().to_str().unwrap().to_string();
+    // A socket: the console's pages are outside /api/v1, where `TestServer::oneshot` sends.
     let server = TestServer::start_socket(&[
         "--demo",
         "--static",
