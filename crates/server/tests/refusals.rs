@@ -8,10 +8,29 @@ use common::{assert_error, TestServer};
 use larder_contract::COLLECTIONS;
 use serde_json::{json, Value};
 
-#[tokio::test]
-async fn what_production_refuses_is_refused_in_its_shape() {
-    let server = TestServer::demo_socket().await;
+/// The demo server and an admin's token.
+async fn admin() -> (TestServer, String) {
+    let server = TestServer::demo().await;
     let admin = server.login("admin", "admin-demo").await;
+    (server, admin)
+}
+
+/// A raw POST to `articles` as `token`, through the in-process router.
+async fn post_raw(server: &TestServer, token: &str, body: Vec<u8>) -> (u16, Value) {
+    let headers = [
+        ("authorization", format!("Bearer {token}")),
+        ("content-type", "application/json".to_string()),
+    ];
+    let (status, _, bytes) = server.oneshot("POST", "articles", &headers, body).await;
+    (
+        status,
+        serde_json::from_slice(&bytes).expect("a JSON answer"),
+    )
+}
+
+#[tokio::test]
+async fn each_wrong_field_is_named_in_the_validation_envelope() {
+    let (server, admin) = admin().await;
     let wrong = server
         .call(
             "POST",
@@ -47,6 +66,12 @@ async fn what_production_refuses_is_refused_in_its_shape() {
             "{loc} {kind} in {problems:?}"
         );
     }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn bodies_outside_productions_schemas_are_unprocessable() {
+    let (server, admin) = admin().await;
     let cases = [
         (
             "POST",
@@ -128,6 +153,12 @@ async fn what_production_refuses_is_refused_in_its_shape() {
         assert_error(&answer, 422, "request/unprocessable");
         assert!(answer.body["error"]["errors"].is_array(), "{path} {body}");
     }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_null_in_an_update_leaves_the_field_as_it_is() {
+    let (server, admin) = admin().await;
     // A null leaves a field as it is (production drops it): no 422, no change.
     let kept = server
         .call(
@@ -142,38 +173,43 @@ async fn what_production_refuses_is_refused_in_its_shape() {
         kept.body["result"]["title"],
         "Vitamin D and bone health in older adults"
     );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_artifact_of_a_missing_parent_is_not_found() {
+    let (server, admin) = admin().await;
     let orphan = server
         .call("POST", "artifacts", Some(&admin), Some(json!({"title": "Orphan", "parent_urn": "urn:guide:nope", "file_type": "pdf", "file_url": "https://example.org/x.pdf", "file_size": 1})))
         .await;
     assert_error(&orphan, 404, "resource/not_found");
+    server.stop().await;
+}
 
+#[tokio::test]
+async fn a_body_that_is_not_json_is_json_invalid() {
+    let (server, admin) = admin().await;
     for body in ["{\"title\": ", "[}", "\u{0}"] {
-        let response = server
-            .http
-            .post(format!("{}/articles", server.base))
-            .bearer_auth(&admin)
-            .header("content-type", "application/json")
-            .body(body)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status().as_u16(), 422, "{body:?}");
-        let answer: Value = response.json().await.unwrap();
+        let (status, answer) = post_raw(&server, &admin, body.as_bytes().to_vec()).await;
+        assert_eq!(status, 422, "{body:?}");
         assert_eq!(answer["error"]["errors"][0]["type"], "json_invalid");
     }
-    let oversize = server
-        .http
-        .post(format!("{}/articles", server.base))
-        .bearer_auth(&admin)
-        .header("content-type", "application/json")
-        .body(format!("{{\"title\": \"{}\"}}", "x".repeat(3 << 20)))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(oversize.status().as_u16(), 413);
-    let body: Value = oversize.json().await.unwrap();
-    assert_eq!(body["success"], false);
+    server.stop().await;
+}
 
+#[tokio::test]
+async fn an_oversized_body_is_too_large() {
+    let (server, admin) = admin().await;
+    let body = format!("{{\"title\": \"{}\"}}", "x".repeat(3 << 20));
+    let (status, answer) = post_raw(&server, &admin, body.into_bytes()).await;
+    assert_eq!(status, 413);
+    assert_eq!(answer["success"], false);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn unknown_routes_and_methods_are_refused_in_the_envelope() {
+    let (server, admin) = admin().await;
     for (method, path) in [
         ("GET", "nowhere"),
         ("GET", "articles/a/b/c"),
