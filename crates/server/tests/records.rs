@@ -1,21 +1,39 @@
-//! The data collections over real HTTP: create, read, PATCH, PUT, delete for all seven, against
-//! production's create schemas and update allow-lists; validation; visibility.
+//! The data collections over the API, one behaviour a test: create, read, PATCH, PUT, delete for
+//! all seven, against production's create schemas and update allow-lists; validation; visibility.
 
 mod common;
 
-use common::records::{create_body, update_body};
+use common::records::{create_body, update_body, Fixtures};
 use common::{assert_error, TestServer};
-use larder_contract::COLLECTIONS;
-use serde_json::json;
+use larder_contract::{Collection, COLLECTIONS};
+use serde_json::{json, Value};
 
-#[tokio::test]
-async fn every_collection_round_trips() {
+/// One record created in a collection: the collection, the created record, and the identifier
+/// it is read by (its slug for a URN collection, else its UUID).
+struct Created {
+    collection: &'static Collection,
+    record: Value,
+    identifier: String,
+}
+
+impl Created {
+    fn path(&self) -> String {
+        format!("{}/{}", self.collection.path, self.identifier)
+    }
+    fn id(&self) -> &str {
+        self.record["id"].as_str().unwrap()
+    }
+}
+
+/// The demo server, an admin's token, the fixtures, and a `round-trip` record in every collection.
+async fn one_of_each() -> (TestServer, String, Fixtures, Vec<Created>) {
     let server = TestServer::demo().await;
     let admin = server.login("admin", "admin-demo").await;
     let fixtures = server.fixtures(&admin).await;
+    let mut created = Vec::new();
     for collection in COLLECTIONS.iter() {
         let path = collection.path;
-        let created = server
+        let answer = server
             .call(
                 "POST",
                 path,
@@ -23,43 +41,77 @@ async fn every_collection_round_trips() {
                 Some(create_body(collection, "round-trip", &fixtures)),
             )
             .await;
-        assert_eq!(created.status, 201, "{path}: {}", created.body);
-        let record = created.body["result"].clone();
-        let id = record["id"].as_str().unwrap().to_string();
+        assert_eq!(answer.status, 201, "{path}: {}", answer.body);
+        let record = answer.body["result"].clone();
+        let identifier = match collection.urn_prefix() {
+            Some(_) => "round-trip".to_string(),
+            None => record["id"].as_str().unwrap().to_string(),
+        };
+        created.push(Created {
+            collection,
+            record,
+            identifier,
+        });
+    }
+    (server, admin, fixtures, created)
+}
+
+/// The field an update changes: `title`, or `text` where there is no title.
+fn changed_field(collection: &Collection) -> &'static str {
+    if collection.is_updatable("title") {
+        "title"
+    } else {
+        "text"
+    }
+}
+
+#[tokio::test]
+async fn a_created_record_names_its_creator_urn_and_type() {
+    let (server, _, _, created) = one_of_each().await;
+    for one in &created {
+        let (path, record) = (one.collection.path, &one.record);
         assert_eq!(record["creator"], "admin", "{path}");
         assert!(record["created_at"].is_string());
-        let identifier = match collection.urn_prefix() {
-            Some(prefix) => {
-                assert_eq!(record["urn"], format!("{prefix}round-trip"), "{path}");
-                // A URN collection's record is read by slug or URN; its UUID is a 404 (production).
-                let by_uuid = server
-                    .call("GET", &format!("{path}/{id}"), Some(&admin), None)
-                    .await;
-                assert_error(&by_uuid, 404, "resource/not_found");
-                "round-trip".to_string()
-            }
-            None => id.clone(),
-        };
-        if let Some(record_type) = collection.record_type {
+        if let Some(prefix) = one.collection.urn_prefix() {
+            assert_eq!(record["urn"], format!("{prefix}round-trip"), "{path}");
+        }
+        if let Some(record_type) = one.collection.record_type {
             assert_eq!(record["type"], record_type, "{path}");
         }
-        let got = server
-            .call("GET", &format!("{path}/{identifier}"), Some(&admin), None)
-            .await;
-        assert_eq!(got.status, 200, "{path}");
-        assert_eq!(got.body["result"]["id"], id.as_str());
+    }
+    server.stop().await;
+}
 
-        // A PATCH refuses every key outside the allow-list, even one it would ignore.
+#[tokio::test]
+async fn a_record_reads_by_its_identifier_and_a_urn_records_uuid_is_not_found() {
+    let (server, admin, _, created) = one_of_each().await;
+    for one in &created {
+        let path = one.collection.path;
+        if one.collection.urn_prefix().is_some() {
+            // A URN collection's record is read by slug or URN; its UUID is a 404 (production).
+            let by_uuid = server
+                .call("GET", &format!("{path}/{}", one.id()), Some(&admin), None)
+                .await;
+            assert_error(&by_uuid, 404, "resource/not_found");
+        }
+        let got = server.call("GET", &one.path(), Some(&admin), None).await;
+        assert_eq!(got.status, 200, "{path}");
+        assert_eq!(got.body["result"]["id"], one.id());
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_patch_refuses_every_key_outside_the_allow_list() {
+    // Even one it would ignore.
+    let (server, admin, _, created) = one_of_each().await;
+    for one in &created {
+        let path = one.collection.path;
         for forged in ["id", "created_at", "creator", "urn", "x_unknown"] {
-            let mut body = update_body(collection);
+            let mut body = update_body(one.collection);
             body[forged] = json!("forged");
             let refused = server
-                .call(
-                    "PATCH",
-                    &format!("{path}/{identifier}"),
-                    Some(&admin),
-                    Some(body),
-                )
+                .call("PATCH", &one.path(), Some(&admin), Some(body))
                 .await;
             assert_error(&refused, 422, "request/unprocessable");
             assert_eq!(
@@ -72,58 +124,65 @@ async fn every_collection_round_trips() {
                 "extra_forbidden"
             );
         }
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_patch_changes_the_allowed_fields_and_keeps_id_creator_and_creation() {
+    let (server, admin, _, created) = one_of_each().await;
+    for one in &created {
+        let path = one.collection.path;
         let patched = server
             .call(
                 "PATCH",
-                &format!("{path}/{identifier}"),
+                &one.path(),
                 Some(&admin),
-                Some(update_body(collection)),
+                Some(update_body(one.collection)),
             )
             .await;
         assert_eq!(patched.status, 200, "{path}: {}", patched.body);
         let patched = &patched.body["result"];
-        let field = if collection.is_updatable("title") {
-            "title"
-        } else {
-            "text"
-        };
-        assert_eq!(patched[field], "changed", "{path}");
-        assert_eq!(patched["id"], id.as_str());
+        assert_eq!(patched[changed_field(one.collection)], "changed", "{path}");
+        assert_eq!(patched["id"], one.id());
         assert_eq!(patched["creator"], "admin");
-        assert_eq!(patched["created_at"], record["created_at"]);
+        assert_eq!(patched["created_at"], one.record["created_at"]);
+    }
+    server.stop().await;
+}
 
-        // PUT (only interface.md has it) replaces the updatable fields and keeps the rest.
-        let mut put = create_body(collection, "put", &fixtures);
+#[tokio::test]
+async fn a_put_replaces_the_updatable_fields_and_keeps_the_rest() {
+    // PUT (only interface.md has it).
+    let (server, admin, fixtures, created) = one_of_each().await;
+    for one in &created {
+        let path = one.collection.path;
+        let field = changed_field(one.collection);
+        let mut put = create_body(one.collection, "put", &fixtures);
         if let Some(fields) = put.as_object_mut() {
-            fields.retain(|k, _| collection.is_updatable(k));
+            fields.retain(|k, _| one.collection.is_updatable(k));
         }
         put[field] = json!("Replaced");
         let replaced = server
-            .call(
-                "PUT",
-                &format!("{path}/{identifier}"),
-                Some(&admin),
-                Some(put),
-            )
+            .call("PUT", &one.path(), Some(&admin), Some(put))
             .await;
         assert_eq!(replaced.status, 200, "{path}: {}", replaced.body);
         let replaced = &replaced.body["result"];
         assert_eq!(replaced[field], "Replaced");
-        assert_eq!(replaced["id"], id.as_str());
-        assert_eq!(replaced["urn"], record["urn"]);
+        assert_eq!(replaced["id"], one.id());
+        assert_eq!(replaced["urn"], one.record["urn"]);
+    }
+    server.stop().await;
+}
 
-        let deleted = server
-            .call(
-                "DELETE",
-                &format!("{path}/{identifier}"),
-                Some(&admin),
-                None,
-            )
-            .await;
+#[tokio::test]
+async fn a_deleted_record_reads_as_not_found() {
+    let (server, admin, _, created) = one_of_each().await;
+    for one in &created {
+        let path = one.collection.path;
+        let deleted = server.call("DELETE", &one.path(), Some(&admin), None).await;
         assert_eq!(deleted.status, 200, "{path}");
-        let gone = server
-            .call("GET", &format!("{path}/{identifier}"), Some(&admin), None)
-            .await;
+        let gone = server.call("GET", &one.path(), Some(&admin), None).await;
         assert_error(&gone, 404, "resource/not_found");
     }
     server.stop().await;
