@@ -6,10 +6,9 @@ mod common;
 use common::{assert_error, TestServer};
 use serde_json::json;
 
-/// On a socket: the budget is spent through `/__faults`, outside the API the in-process
-/// requests reach.
+/// In process: the budget is spent through `/__faults`, which the in-process router serves too.
 async fn server() -> TestServer {
-    TestServer::start_socket(&[
+    TestServer::start(&[
         "--fault-injection",
         "--user",
         "gus:gus-secret:guest",
@@ -19,16 +18,22 @@ async fn server() -> TestServer {
     .await
 }
 
-async fn spend(server: &TestServer, spent: bool) {
-    let url = server.base.replace("/api/v1", "/__faults/guest-budget");
-    let response = server
-        .http
-        .post(url)
-        .json(&json!({ "spent": spent }))
-        .send()
+async fn spend(server: &TestServer, value: bool) {
+    let (status, _, _) =
+        post_faults(server, "/__faults/guest-budget", json!({ "spent": value })).await;
+    assert_eq!(status, 204);
+}
+
+/// A POST to the `/__faults` control route `route`, through the in-process router.
+async fn post_faults(
+    server: &TestServer,
+    route: &str,
+    body: serde_json::Value,
+) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
+    let headers = [("content-type", "application/json".to_string())];
+    server
+        .oneshot_root("POST", route, &headers, serde_json::to_vec(&body).unwrap())
         .await
-        .unwrap();
-    assert_eq!(response.status().as_u16(), 204);
 }
 
 #[tokio::test]

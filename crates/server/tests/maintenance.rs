@@ -14,12 +14,12 @@ const USERS: [&str; 4] = [
     "root:root-secret:admin",
 ];
 
-/// On a socket: maintenance is switched through `/__faults`, outside the API the in-process
-/// requests reach.
+/// In process: maintenance is switched through `/__faults`, which the in-process router serves
+/// too.
 async fn server(extra: &[&str]) -> TestServer {
     let mut args = USERS.to_vec();
     args.extend_from_slice(extra);
-    TestServer::start_socket(&args).await
+    TestServer::start(&args).await
 }
 
 /// Asserts production's maintenance answer.
@@ -38,16 +38,21 @@ fn assert_maintenance(answer: &common::Answer) {
     assert_eq!(answer.headers["cache-control"], "no-store");
 }
 
-async fn switch(server: &TestServer, on: bool) {
-    let url = server.base.replace("/api/v1", "/__faults/maintenance");
-    let response = server
-        .http
-        .post(url)
-        .json(&json!({ "on": on }))
-        .send()
+async fn switch(server: &TestServer, value: bool) {
+    let (status, _, _) = post_faults(server, "/__faults/maintenance", json!({ "on": value })).await;
+    assert_eq!(status, 204);
+}
+
+/// A POST to the `/__faults` control route `route`, through the in-process router.
+async fn post_faults(
+    server: &TestServer,
+    route: &str,
+    body: serde_json::Value,
+) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
+    let headers = [("content-type", "application/json".to_string())];
+    server
+        .oneshot_root("POST", route, &headers, serde_json::to_vec(&body).unwrap())
         .await
-        .unwrap();
-    assert_eq!(response.status().as_u16(), 204);
 }
 
 #[tokio::test]
@@ -141,15 +146,8 @@ async fn fault_injection_switches_maintenance_at_run_time() {
 #[tokio::test]
 async fn the_maintenance_switch_is_absent_without_fault_injection() {
     let server = server(&[]).await;
-    let url = server.base.replace("/api/v1", "/__faults/maintenance");
-    let response = server
-        .http
-        .post(url)
-        .json(&json!({ "on": true }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status().as_u16(), 404);
+    let (status, _, _) = post_faults(&server, "/__faults/maintenance", json!({ "on": true })).await;
+    assert_eq!(status, 404);
     let ann = server.login("ann", "ann-secret").await;
     assert_eq!(
         server

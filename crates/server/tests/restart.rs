@@ -11,6 +11,7 @@ async fn data_survives_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("larder.db");
 
+    // On a socket (`on_file`): `Running::stop` is the real shutdown the data must survive.
     let first = TestServer::on_file(&db).await;
     let expert = first.login("curator", "curator-demo").await;
     let olivia = first.login("olivia", "olivia-demo").await;

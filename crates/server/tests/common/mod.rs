@@ -379,11 +379,33 @@ impl TestServer {
         headers: &[(&str, String)],
         body: Vec<u8>,
     ) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
+        let uri = format!("/api/v1/{}", path.trim_start_matches('/'));
+        self.oneshot_uri(from, method, &uri, headers, body).await
+    }
+
+    /// `oneshot` to a path outside the API (such as `/__faults`), from the usual peer.
+    pub async fn oneshot_root(
+        &self,
+        method: &str,
+        uri: &str,
+        headers: &[(&str, String)],
+        body: Vec<u8>,
+    ) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
+        self.oneshot_uri(PEER.into(), method, uri, headers, body)
+            .await
+    }
+
+    async fn oneshot_uri(
+        &self,
+        from: std::net::SocketAddr,
+        method: &str,
+        uri: &str,
+        headers: &[(&str, String)],
+        body: Vec<u8>,
+    ) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
         use tower::ServiceExt;
         let router = self.router.clone().expect("an in-process server");
-        let mut request = axum::http::Request::builder()
-            .method(method)
-            .uri(format!("/api/v1/{}", path.trim_start_matches('/')));
+        let mut request = axum::http::Request::builder().method(method).uri(uri);
         if !headers
             .iter()
             .any(|(name, _)| name.eq_ignore_ascii_case("host"))
