@@ -238,34 +238,38 @@ async fn a_long_list_is_compressed_when_asked() {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn the_console_is_served_with_a_fallback_and_caching() {
+/// A console folder: `index.html` and one hashed asset.
+fn console_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("index.html"), "<html>console</html>").unwrap();
     std::fs::write(dir.path().join("app-0123456789abcdef.js"), "console.log(1)").unwrap();
+    dir
+}
+
+/// A GET of a console path through the in-process router: status, headers, body text.
+async fn page(server: &TestServer, path: &str) -> (u16, reqwest::header::HeaderMap, String) {
+    let (status, headers, bytes) = server.oneshot_root("GET", path, &[], Vec::new()).await;
+    (
+        status,
+        headers,
+        String::from_utf8_lossy(&bytes).into_owned(),
+    )
+}
+
+#[tokio::test]
+async fn the_console_is_served_with_a_fallback_and_caching() {
+    let dir = console_dir();
     let static_dir = dir.path().to_str().unwrap().to_string();
-    // A socket: the console's pages are outside /api/v1, where `TestServer::oneshot` sends.
-    let server = TestServer::start_socket(&["--static", &static_dir]).await;
-    let root = server.base.trim_end_matches("/api/v1").to_string();
+    let server = TestServer::start(&["--static", &static_dir]).await;
     for path in ["/", "/records/articles/urn:article:x"] {
-        let page = server
-            .http
-            .get(format!("{root}{path}"))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(page.status().as_u16(), 200, "{path}");
-        assert_eq!(page.headers()["cache-control"], "no-cache");
-        assert_eq!(page.text().await.unwrap(), "<html>console</html>");
+        let (status, headers, text) = page(&server, path).await;
+        assert_eq!(status, 200, "{path}");
+        assert_eq!(headers["cache-control"], "no-cache");
+        assert_eq!(text, "<html>console</html>");
     }
-    let asset = server
-        .http
-        .get(format!("{root}/app-0123456789abcdef.js"))
-        .send()
-        .await
-        .unwrap();
+    let (_, asset, _) = page(&server, "/app-0123456789abcdef.js").await;
     assert_eq!(
-        asset.headers()["cache-control"],
+        asset["cache-control"],
         "public, max-age=31536000, immutable"
     );
     // A missing file is a 404, never index.html in its place (the console reads an absent
@@ -275,13 +279,7 @@ async fn the_console_is_served_with_a_fallback_and_caching() {
         "/app-ffffffffffffffff.js",
         "/sub/dir/file.css",
     ] {
-        let answer = server
-            .http
-            .get(format!("{root}{missing}"))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(answer.status().as_u16(), 404, "{missing}");
+        assert_eq!(page(&server, missing).await.0, 404, "{missing}");
     }
     let api = server
         .call("POST", "nothing/here", None, Some(json!({})))
@@ -291,23 +289,23 @@ async fn the_console_is_served_with_a_fallback_and_caching() {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn the_console_can_live_under_a_prefix() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("index.html"), "<html>console</html>").unwrap();
-    std::fs::write(dir.path().join("app-0123456789abcdef.js"), "console.log(1)").unwrap();
+/// A demo server with the console under `/console/`.
+async fn console_under_a_prefix(dir: &tempfile::TempDir) -> TestServer {
     let static_dir = dir.path().to_str().unwrap().to_string();
-    // A socket: the console's pages are outside /api/v1, where `TestServer::oneshot` sends.
-    let server = TestServer::start_socket(&[
+    TestServer::start(&[
         "--demo",
         "--static",
         &static_dir,
         "--static-prefix",
         "/console/",
     ])
-    .await;
-    let root = server.base.trim_end_matches("/api/v1").to_string();
-    let get = |path: &str| server.http.get(format!("{root}{path}")).send();
+    .await
+}
+
+#[tokio::test]
+async fn the_console_can_live_under_a_prefix() {
+    let dir = console_dir();
+    let server = console_under_a_prefix(&dir).await;
     // Pages (deep links included) under the prefix get index.html.
     for path in [
         "/console/",
@@ -315,18 +313,25 @@ async fn the_console_can_live_under_a_prefix() {
         "/console/sign-in",
         "/console/records/articles/urn:article:x",
     ] {
-        let page = get(path).await.unwrap();
-        assert_eq!(page.status().as_u16(), 200, "{path}");
-        assert_eq!(page.headers()["cache-control"], "no-cache", "{path}");
-        assert_eq!(page.text().await.unwrap(), "<html>console</html>", "{path}");
+        let (status, headers, text) = page(&server, path).await;
+        assert_eq!(status, 200, "{path}");
+        assert_eq!(headers["cache-control"], "no-cache", "{path}");
+        assert_eq!(text, "<html>console</html>", "{path}");
     }
-    let asset = get("/console/app-0123456789abcdef.js").await.unwrap();
-    assert_eq!(asset.status().as_u16(), 200);
+    let (status, headers, text) = page(&server, "/console/app-0123456789abcdef.js").await;
+    assert_eq!(status, 200);
     assert_eq!(
-        asset.headers()["cache-control"],
+        headers["cache-control"],
         "public, max-age=31536000, immutable"
     );
-    assert_eq!(asset.text().await.unwrap(), "console.log(1)");
+    assert_eq!(text, "console.log(1)");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn nothing_outside_the_console_prefix_is_the_console() {
+    let dir = console_dir();
+    let server = console_under_a_prefix(&dir).await;
     // Missing files under the prefix, and anything outside it, are 404s, never the page.
     for missing in [
         "/console/config.json",
@@ -336,15 +341,17 @@ async fn the_console_can_live_under_a_prefix() {
         "/app-0123456789abcdef.js",
         "/consoles/sign-in",
     ] {
-        let answer = get(missing).await.unwrap();
-        assert_eq!(answer.status().as_u16(), 404, "{missing}");
-        assert_ne!(
-            answer.text().await.unwrap(),
-            "<html>console</html>",
-            "{missing}"
-        );
+        let (status, _, text) = page(&server, missing).await;
+        assert_eq!(status, 404, "{missing}");
+        assert_ne!(text, "<html>console</html>", "{missing}");
     }
-    // The API is where it always is.
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_api_stays_put_when_the_console_has_a_prefix() {
+    let dir = console_dir();
+    let server = console_under_a_prefix(&dir).await;
     let token = server.login("admin", "admin-demo").await;
     let list = server
         .call("GET", "articles?limit=1", Some(&token), None)

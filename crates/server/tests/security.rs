@@ -283,11 +283,10 @@ async fn the_console_is_sent_with_security_headers() {
         r#"{"data_api_base": "https://data.example.org/", "system_api_base": "https://system.example.org"}"#,
     )
     .unwrap();
-    // A socket: the console's pages are outside /api/v1, where `TestServer::oneshot` sends.
-    let server = TestServer::start_socket(&["--static", dir.path().to_str().unwrap()]).await;
-    let origin = server.base.trim_end_matches("/api/v1").to_string();
-    let page = reqwest::get(format!("{origin}/household")).await.unwrap();
-    let headers = page.headers().clone();
+    let server = TestServer::start(&["--static", dir.path().to_str().unwrap()]).await;
+    let (_, headers, _) = server
+        .oneshot_root("GET", "/household", &[], Vec::new())
+        .await;
     let policy = headers["content-security-policy"].to_str().unwrap();
     assert!(policy.contains("frame-ancestors 'none'"), "{policy}");
     assert!(
