@@ -19,21 +19,10 @@ async fn server() -> TestServer {
 }
 
 async fn spend(server: &TestServer, value: bool) {
-    let (status, _, _) =
-        post_faults(server, "/__faults/guest-budget", json!({ "spent": value })).await;
+    let (status, _, _) = server
+        .post_faults("/__faults/guest-budget", json!({ "spent": value }))
+        .await;
     assert_eq!(status, 204);
-}
-
-/// A POST to the `/__faults` control route `route`, through the in-process router.
-async fn post_faults(
-    server: &TestServer,
-    route: &str,
-    body: serde_json::Value,
-) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
-    let headers = [("content-type", "application/json".to_string())];
-    server
-        .oneshot_root("POST", route, &headers, serde_json::to_vec(&body).unwrap())
-        .await
 }
 
 #[tokio::test]

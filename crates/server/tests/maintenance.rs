@@ -39,20 +39,10 @@ fn assert_maintenance(answer: &common::Answer) {
 }
 
 async fn switch(server: &TestServer, value: bool) {
-    let (status, _, _) = post_faults(server, "/__faults/maintenance", json!({ "on": value })).await;
+    let (status, _, _) = server
+        .post_faults("/__faults/maintenance", json!({ "on": value }))
+        .await;
     assert_eq!(status, 204);
-}
-
-/// A POST to the `/__faults` control route `route`, through the in-process router.
-async fn post_faults(
-    server: &TestServer,
-    route: &str,
-    body: serde_json::Value,
-) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
-    let headers = [("content-type", "application/json".to_string())];
-    server
-        .oneshot_root("POST", route, &headers, serde_json::to_vec(&body).unwrap())
-        .await
 }
 
 #[tokio::test]
@@ -146,7 +136,9 @@ async fn fault_injection_switches_maintenance_at_run_time() {
 #[tokio::test]
 async fn the_maintenance_switch_is_absent_without_fault_injection() {
     let server = server(&[]).await;
-    let (status, _, _) = post_faults(&server, "/__faults/maintenance", json!({ "on": true })).await;
+    let (status, _, _) = server
+        .post_faults("/__faults/maintenance", json!({ "on": true }))
+        .await;
     assert_eq!(status, 404);
     let ann = server.login("ann", "ann-secret").await;
     assert_eq!(

@@ -383,6 +383,17 @@ impl TestServer {
         self.oneshot_uri(from, method, &uri, headers, body).await
     }
 
+    /// A JSON POST to a `/__faults` control route (`--fault-injection`), through the router.
+    pub async fn post_faults(
+        &self,
+        route: &str,
+        body: serde_json::Value,
+    ) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
+        let headers = [("content-type", "application/json".to_string())];
+        self.oneshot_root("POST", route, &headers, serde_json::to_vec(&body).unwrap())
+            .await
+    }
+
     /// `oneshot` to a path outside the API (such as `/__faults`), from the usual peer.
     pub async fn oneshot_root(
         &self,
