@@ -8,6 +8,10 @@ if (!baseURL) {
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // Production's own households service starts empty: give it the demo's household first.
+  globalSetup: process.env.LARDER_WIRE === 'realprod' ? './tests/e2e/realprod-setup.ts' : undefined,
+  // What only production's own households service shows runs against it only.
+  testIgnore: process.env.LARDER_WIRE === 'realprod' ? [] : ['**/realprod.spec.ts'],
   outputDir: 'target/playwright/results',
   timeout: 30_000,
   retries: 0,

@@ -6,6 +6,7 @@ use leptos_router::components::{ProtectedRoute, Route, Router, Routes};
 use leptos_router::path;
 
 use crate::components::header::Header;
+use crate::components::maintenance::MaintenanceBanner;
 use crate::components::reauth::ReauthDialog;
 use crate::components::toast::{ToastRegion, Toasts};
 use crate::components::unsaved::UnsavedChanges;
@@ -124,6 +125,7 @@ fn Console(client: ApiClient, identity: Option<Identity>) -> impl IntoView {
             <FocusOnNavigation/>
             <a class="skip-link" href="#main">{move || t("Skip to content")}</a>
             <Header/>
+            <MaintenanceBanner/>
             <main id="main" class="page">
                 <Routes fallback=|| view! { <NotFound/> }>
                     <Route path=path!("/sign-in") view=SignIn/>

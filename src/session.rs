@@ -16,6 +16,8 @@ pub struct Session {
     pub lost: RwSignal<bool>,
     /// `(attempt, of)` while the client waits to retry.
     pub retrying: RwSignal<Option<(u32, u32)>>,
+    /// The `Retry-After` seconds while the service says it is closed for maintenance.
+    pub maintenance: RwSignal<Option<u64>>,
 }
 
 impl Session {
@@ -25,11 +27,21 @@ impl Session {
             identity: RwSignal::new(None),
             lost: RwSignal::new(false),
             retrying: RwSignal::new(None),
+            maintenance: RwSignal::new(None),
         };
         client.set_observer(move |notice| match notice {
             Notice::Retrying { attempt, of, .. } => session.retrying.set(Some((*attempt, *of))),
             Notice::RetriesEnded => session.retrying.set(None),
             Notice::SessionLost => session.lost.set(true),
+            Notice::Maintenance { retry_after_secs } => {
+                session.maintenance.set(Some(*retry_after_secs))
+            }
+            // Every answer passes here: only a change reaches the banner.
+            Notice::ServiceAnswered => {
+                if session.maintenance.get_untracked().is_some() {
+                    session.maintenance.set(None);
+                }
+            }
         });
         session
     }

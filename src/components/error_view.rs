@@ -6,6 +6,25 @@ use leptos::prelude::*;
 
 pub use crate::error_text::{error_title, worth_retrying};
 
+/// The sentence shown under an error's title: the service's own, except where the console knows
+/// better what to say (issue 22): a used-up daily budget says when it resets, in local time
+/// (production resets it at the next UTC midnight), and maintenance when to try again.
+pub fn shown_detail(error: &ApiError) -> String {
+    if let Some(budget) = error.daily_budget(js_sys::Date::now() as u64) {
+        let resets = crate::i18n::format::moment(budget.resets_at_ms);
+        let said = crate::i18n::tf("It resets on {time}.", &[("time", &resets)]);
+        return if budget.detail.is_empty() {
+            said
+        } else {
+            format!("{} {said}", budget.detail)
+        };
+    }
+    if error.maintenance().is_some() {
+        return crate::error_text::error_detail(error);
+    }
+    error.detail()
+}
+
 /// An error as an alert. Text from the service is rendered as text, never as markup. With
 /// `retry`, a failure that asking again may cure offers "Try again".
 #[component]
@@ -22,7 +41,7 @@ pub fn ErrorView(
         <div role="alert" class="error">
             <strong>{error_title(&error)}</strong>
             " "
-            <span>{error.detail()}</span>
+            <span>{shown_detail(&error)}</span>
             {help.map(|href| view! { " " <a href=href target="_blank" rel="noopener noreferrer">{move || t("Details")}</a> })}
             {retry.map(|retry| view! { " " <button type="button" on:click=move |_| retry.run(())>{move || t("Try again")}</button> })}
         </div>

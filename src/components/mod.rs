@@ -10,6 +10,7 @@ pub mod header;
 pub mod highlight;
 pub mod kv_editor;
 pub mod loading;
+pub mod maintenance;
 pub mod modal;
 pub mod not_allowed;
 pub mod pager;

@@ -79,7 +79,7 @@ impl Toasts {
         self.push(
             ToastKind::Error,
             crate::components::error_view::error_title(error),
-            error.detail(),
+            crate::components::error_view::shown_detail(error),
             help,
         );
     }

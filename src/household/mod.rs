@@ -29,7 +29,7 @@ pub fn AgeGroupSelect(#[prop(into)] id: String, value: RwSignal<String>) -> impl
     }
 }
 
-/// Name, region and metadata, read-only.
+/// Name, region, metadata and when it was created and last changed, read-only.
 #[component]
 pub fn HouseholdFacts(household: Household) -> impl IntoView {
     view! {
@@ -50,6 +50,13 @@ pub fn HouseholdFacts(household: Household) -> impl IntoView {
                     }.into_any()
                 }}
             </dd>
+            // Production answers these without a zone, meaning UTC: `format::date` reads them so.
+            {household.created_at.clone().map(|at| view! {
+                <dt>{move || t("Created")}</dt><dd class="stamp">{crate::i18n::format::date(&at)}</dd>
+            })}
+            {household.updated_at.clone().map(|at| view! {
+                <dt>{move || t("Last changed")}</dt><dd class="stamp">{crate::i18n::format::date(&at)}</dd>
+            })}
         </dl>
     }
 }

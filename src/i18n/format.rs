@@ -88,6 +88,18 @@ pub fn date(iso: &str) -> String {
     }
 }
 
+/// An instant (Unix milliseconds) as the language writes a date and time, in local time.
+pub fn moment(unix_ms: u64) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        browser::moment(super::lang(), unix_ms)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        unix_ms.to_string()
+    }
+}
+
 #[cfg(target_arch = "wasm32")]
 mod browser {
     use js_sys::{Array, Date, Function, Intl, Object, Reflect};
@@ -175,6 +187,18 @@ mod browser {
             .format()
         });
         call(format, &JsValue::from_f64(value)).unwrap_or_else(|| format!("{value} {unit}"))
+    }
+
+    pub fn moment(lang: Lang, unix_ms: u64) -> String {
+        let date = Date::new(&JsValue::from_f64(unix_ms as f64));
+        let format = formatter(lang, "date and time", || {
+            let pairs = [
+                ("dateStyle", JsValue::from_str("medium")),
+                ("timeStyle", "short".into()),
+            ];
+            Intl::DateTimeFormat::new(&locales(lang), &options(&pairs)).format()
+        });
+        call(format, &date.into()).unwrap_or_else(|| unix_ms.to_string())
     }
 
     pub fn date(lang: Lang, iso: &str) -> Option<String> {

@@ -6,7 +6,9 @@ import { test as base, expect, Page } from '@playwright/test';
 //   IndexedDB, a cookie, or any URL the page requested or showed (issue 8: the token lives in
 //   memory only).
 
-const DEMO_PASSWORDS = ['admin-demo', 'curator-demo', 'olivia-demo', 'noah-demo', 'family-demo', 'enhancer-demo'];
+const DEMO_PASSWORDS = ['admin-demo', 'curator-demo', 'olivia-demo', 'noah-demo', 'family-demo', 'enhancer-demo', 'guest-demo',
+  // realprod's identity stand-in (helpers.ts `person`).
+  'alice-pw-1', 'bob-pw-1', 'admin-pw-1', 'expert-pw-1'];
 
 /** Everything the page keeps in browser storage, as text. */
 async function storedText(page: Page): Promise<string> {

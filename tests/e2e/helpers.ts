@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, Browser, Page, APIRequestContext } from '@playwright/test';
 
 // The console may be hosted under a sub-path (`LARDER_E2E_PREFIX=/console/ cargo xtask test`;
@@ -9,8 +10,36 @@ export function api(path: string) {
   return new URL(`/api/v1/${path.replace(/^\/+/, '')}`, process.env.BASE_URL).href;
 }
 
-/** Signs in through the page, as a person. */
-export async function signIn(page: Page, username: string, password: string) {
+/** Which wire the server answers with: `cargo xtask test` runs journeys against larder-server's
+ * `reference` and `production` wires, and the household and session journeys against `realprod`,
+ * production's own households service (`cargo xtask realprod`). */
+export const WIRE = process.env.LARDER_WIRE ?? 'reference';
+/** Production's own households service, behind its same-origin proxy (no /__faults, no data
+ * service, other people). */
+export const realprod = WIRE === 'realprod';
+/** Whether the server answers as production does (larder-server imitating it, or production). */
+export const production = WIRE === 'production' || realprod;
+
+/** The people of realprod's identity stand-in who play the demo's: noah (no household) is alice,
+ * olivia (who owns "The Parkers", given to bob before the journeys) is bob. */
+const REALPROD_PEOPLE: Record<string, { username: string; password: string }> = {
+  noah: { username: 'alice', password: 'alice-pw-1' },
+  olivia: { username: 'bob', password: 'bob-pw-1' },
+  admin: { username: 'admin', password: 'admin-pw-1' },
+  curator: { username: 'expert', password: 'expert-pw-1' },
+};
+
+/** The account that plays demo person `username` on this wire (the same one but on realprod). */
+export function person(username: string, password = `${username}-demo`) {
+  return (realprod ? REALPROD_PEOPLE[username] : undefined) ?? { username, password };
+}
+
+/** The user name shown for demo person `username` on this wire. */
+export const userName = (username: string) => person(username).username;
+
+/** Signs in through the page, as a person (a demo person: mapped on realprod, see `person`). */
+export async function signIn(page: Page, demoUsername: string, demoPassword: string) {
+  const { username, password } = person(demoUsername, demoPassword);
   await page.goto('sign-in');
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
@@ -42,8 +71,10 @@ export async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
-/** A bearer token straight from the service, for arranging state behind the page's back. */
-export async function apiToken(request: APIRequestContext, username = 'curator', password = 'curator-demo') {
+/** A bearer token straight from the service, for arranging state behind the page's back (on
+ * realprod it lives `LARDER_REALPROD_TTL` seconds: take a new one rather than keeping it). */
+export async function apiToken(request: APIRequestContext, demoUsername = 'curator', demoPassword = 'curator-demo') {
+  const { username, password } = person(demoUsername, demoPassword);
   const answer = await request.post(api('system/login'), { data: { username, password } });
   expect(answer.status()).toBe(200);
   const result = (await answer.json()).result;
@@ -59,10 +90,17 @@ export async function armFault(request: APIRequestContext, method: string, path:
   expect(answer.status(), 'larder-server runs with --fault-injection').toBe(204);
 }
 
-/** Which wire the server answers with (`cargo xtask test` runs journeys against both). */
-export const WIRE = process.env.LARDER_WIRE ?? 'reference';
-/** Whether the server answers as production does. */
-export const production = WIRE === 'production';
+/** Opens (`false`) or closes (`true`) larder-server for maintenance (`--fault-injection`). */
+export async function setMaintenance(request: APIRequestContext, on: boolean) {
+  const answer = await request.post(new URL('/__faults/maintenance', process.env.BASE_URL).href, { data: { on } });
+  expect(answer.status(), 'larder-server runs with --fault-injection').toBe(204);
+}
+
+/** Spends (or restores) every guest's daily budget on larder-server (`--fault-injection`). */
+export async function spendGuestBudget(request: APIRequestContext, spent: boolean) {
+  const answer = await request.post(new URL('/__faults/guest-budget', process.env.BASE_URL).href, { data: { spent } });
+  expect(answer.status(), 'larder-server runs with --fault-injection').toBe(204);
+}
 
 /** A slug no earlier run has used. */
 export function unique(prefix: string) {
@@ -191,4 +229,13 @@ export async function coldStart(browser: Browser) {
   } finally {
     await context.close();
   }
+}
+
+/** Fails with every violation of WCAG 2.2 A/AA that axe-core finds on the page as it is. */
+export async function scan(page: Page, what: string) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'])
+    .analyze();
+  const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  expect(found, `axe-core on ${what}`).toEqual([]);
 }

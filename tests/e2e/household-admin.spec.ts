@@ -1,5 +1,5 @@
 import { test, expect } from './fixtures';
-import { signIn, goInApp, screenshots, householdFor, removeHousehold, api, apiToken } from './helpers';
+import { signIn, goInApp, screenshots, householdFor, removeHousehold, api, apiToken, person, userName } from './helpers';
 
 // Households as administrators and owners use them beyond the basics: any household edited by an
 // administrator, fields cleared, profiles deleted and their properties edited, forms that keep
@@ -13,8 +13,8 @@ test.afterAll(async ({ request }) => { await removeHousehold(request, 'noah', 'n
 test('a cold link to an administrator page signs in and lands on it, query and all', async ({ page }) => {
   await page.goto('households?limit=10&offset=10');
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fhouseholds%3Flimit%3D10%26offset%3D10$/);
-  await page.getByLabel('Username').fill('admin');
-  await page.getByLabel('Password').fill('admin-demo');
+  await page.getByLabel('Username').fill(person('admin').username);
+  await page.getByLabel('Password').fill(person('admin').password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/households\?limit=10&offset=10$/);
   await expect(page.getByRole('heading', { name: 'Households', level: 1 })).toBeVisible();
@@ -27,12 +27,12 @@ test('someone without the role sees "Not allowed" and which role the page needs'
   await goInApp(page, '/households');
   await expect(page.getByRole('heading', { name: 'Not allowed' })).toBeVisible();
   await expect(page.getByRole('alert')).toContainText('This page needs the role admin.');
-  await expect(page.getByRole('alert')).toContainText('signed in as olivia');
+  await expect(page.getByRole('alert')).toContainText(`signed in as ${userName('olivia')}`);
   await expect(page.locator('table.records')).toHaveCount(0);
   await goInApp(page, '/households/any-id');
   await expect(page.getByRole('alert')).toContainText('the role admin or agent');
   // Still signed in.
-  await expect(page.locator('.who')).toContainText('Signed in as olivia');
+  await expect(page.locator('.who')).toContainText(`Signed in as ${userName('olivia')}`);
 });
 
 test('an administrator edits another person\'s household, a member and a profile, and deletes a member', async ({ page, request }) => {

@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { apiToken, createRecord, goInApp, signIn, signInCurator, TEXTBOOK_REPLACEMENT, unique, uploadFile } from './helpers';
+import { apiToken, createRecord, goInApp, scan, signIn, signInCurator, TEXTBOOK_REPLACEMENT, unique, uploadFile } from './helpers';
 
 // The console in English, Hungarian, Slovenian and Greek: the browser's language chooses, the
 // header switches without a reload, numbers and dates come from the browser's Intl; every page
@@ -108,14 +107,6 @@ test('focus moves to the new page\'s heading; a dialog takes, holds and returns 
   await expect(page.getByRole('heading', { name: 'The Parkers', level: 1 })).toBeVisible();
 });
 
-/** Fails with every violation of WCAG 2.2 A/AA that axe-core finds on the page as it is. */
-async function scan(page: Page, what: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'])
-    .analyze();
-  const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-  expect(found, `axe-core on ${what}`).toEqual([]);
-}
 
 for (const lang of ['en', 'hu', 'sl', 'el']) {
   test(`axe-core finds no WCAG 2.2 A/AA violation on any page or dialog (${lang}, light and dark)`, async ({ page }) => {

@@ -1,5 +1,5 @@
 import { test, expect } from './fixtures';
-import { signIn, goInApp, apiToken, api } from './helpers';
+import { signIn, goInApp, apiToken, api, person, userName } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -22,8 +22,8 @@ test('when the token cannot be renewed, a dialog signs in again and the form kee
 
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('Your session has ended');
-  await expect(dialog.getByLabel('Username')).toHaveValue('noah');
-  await dialog.getByLabel('Password').fill('noah-demo');
+  await expect(dialog.getByLabel('Username')).toHaveValue(userName('noah'));
+  await dialog.getByLabel('Password').fill(person('noah').password);
   await dialog.getByRole('button', { name: 'Sign in' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Kept through a new sign-in');
@@ -48,7 +48,7 @@ test('a refusal says "Not allowed" and keeps the session', async ({ page, reques
   await goInApp(page, `/household/members/${member}`);
   await expect(page.locator('.error[role=alert]')).toContainText('Not allowed');
   await expect(page.locator('.error[role=alert]')).toContainText('do not have access');
-  await expect(page.getByText('Signed in as noah')).toBeVisible();
+  await expect(page.getByText(`Signed in as ${userName('noah')}`)).toBeVisible();
 });
 
 test('a malformed config.json stops the console with a page that says what is wrong', async ({ page }) => {
@@ -74,8 +74,8 @@ test('the sign-in form is painted before config.json answers', async ({ page }) 
 test('a deep link opened without a session leads there after signing in', async ({ page }) => {
   await page.goto('household');
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fhousehold$/);
-  await page.getByLabel('Username').fill('olivia');
-  await page.getByLabel('Password').fill('olivia-demo');
+  await page.getByLabel('Username').fill(person('olivia').username);
+  await page.getByLabel('Password').fill(person('olivia').password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/household$/);
   await expect(page.getByRole('heading', { name: 'The Parkers' })).toBeVisible();

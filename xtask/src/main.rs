@@ -6,6 +6,7 @@ mod files;
 mod fuzz;
 mod load;
 mod process;
+mod realprod;
 mod serve;
 mod setup;
 mod split;
@@ -28,6 +29,9 @@ commands:
                      measure size, start, decoding and server figures; prints a table and
                      writes target/bench/report.json (see BENCH.md). Parts: first-load,
                      start, list, decode, server, download
+  realprod [SPEC...] the journeys against production's own households service only (the last step
+                     of `test`): ../shared/realprod (or LARDER_REALPROD) started on PostgreSQL,
+                     the console of target/playwright-dist behind its proxy, LARDER_WIRE=realprod
   fuzz [--cases N]   the property tests (client decoders, server request parsing) with N cases
                      each, 1,000,000 by default, in an optimised build (see RELIABILITY.md)
   load [--seconds N] [--server URL]
@@ -45,6 +49,7 @@ fn main() {
         Some("dist") => dist::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
+        Some("realprod") => test::realprod_journeys(&args[1..]),
         Some("load") => load::run(&args[1..]),
         // Internal: the bench runs these in an optimised build.
         Some("bench-decode") => bench::decode_command(&args[1..]),

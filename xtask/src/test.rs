@@ -11,7 +11,7 @@ type Step = (&'static str, fn() -> Result<()>);
 
 /// Runs setup, then each step.
 pub fn run() -> Result<()> {
-    let steps: [Step; 9] = [
+    let steps: [Step; 10] = [
         ("setup", || crate::setup::run().map(|_| ())),
         ("format", || {
             exec(&mut command("cargo", &["fmt", "--all", "--", "--check"]))
@@ -61,6 +61,10 @@ pub fn run() -> Result<()> {
             ))
         }),
         ("Playwright journeys", playwright),
+        (
+            "Playwright journeys against production's own households service (realprod)",
+            || realprod_journeys(&[]),
+        ),
         ("load (32 sessions, 10 s, zero unexpected answers)", || {
             crate::load::against_binary(&debug_server()?, 10)
         }),
@@ -119,18 +123,36 @@ fn wasm_tests() -> Result<()> {
 /// root instead).
 const E2E_PREFIX: &str = "/console/";
 
+/// The console build the journeys drive (built by the Playwright step, reused by realprod's).
+const PLAYWRIGHT_DIST: &str = "target/playwright-dist";
+
+fn e2e_prefix() -> String {
+    crate::dist::normalise_public_url(
+        &std::env::var("LARDER_E2E_PREFIX").unwrap_or_else(|_| E2E_PREFIX.to_string()),
+    )
+}
+
+/// The journeys that run a third time, against production's own households service (issue 22):
+/// household, member and profile journeys, sessions and their renewal, refusals, and what only
+/// it shows (`realprod.spec.ts`: a token that really expires, stamps without a zone).
+pub const REALPROD_JOURNEYS: &[&str] = &["household", "session", "realprod"];
+
 /// The journeys that run a second time against `larder-server --wire production`: every
 /// knowledge-base, household and sign-in journey (issue 12).
-const PRODUCTION_WIRE_JOURNEYS: &[&str] = &["records-", "household", "sign-in", "first-load"];
+const PRODUCTION_WIRE_JOURNEYS: &[&str] = &[
+    "records-",
+    "household",
+    "sign-in",
+    "first-load",
+    "maintenance",
+];
 
 /// The `cargo xtask dist` build (external loader, strict Content-Security-Policy), served by the
 /// server under the prefix above, driven by Playwright in Debian's Chromium: every journey against
 /// the reference wire, then the knowledge-base and household journeys against the production wire.
 fn playwright() -> Result<()> {
-    let prefix = crate::dist::normalise_public_url(
-        &std::env::var("LARDER_E2E_PREFIX").unwrap_or_else(|_| E2E_PREFIX.to_string()),
-    );
-    let dist = "target/playwright-dist";
+    let prefix = e2e_prefix();
+    let dist = PLAYWRIGHT_DIST;
     crate::dist::build(dist, Some(&prefix))?;
     let binary = debug_server()?;
     for wire in ["reference", "production"] {
@@ -150,6 +172,10 @@ fn playwright() -> Result<()> {
                 &prefix,
                 // The fault journeys arm faults through /__faults.
                 "--fault-injection",
+                // A guest (production's role for people without a free account), whose daily
+                // budget the maintenance journeys spend through /__faults.
+                "--user",
+                "guest:guest-demo:guest",
             ],
         )?;
         let base_url = format!("{}{prefix}", server.url);
@@ -165,4 +191,43 @@ fn playwright() -> Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// `specs` (all of [`REALPROD_JOURNEYS`] when empty) against production's own households
+/// service: the Playwright step's console build behind `proxy.py`, `LARDER_WIRE=realprod`.
+/// Fails when the service cannot start; stops it whatever the journeys do.
+pub fn realprod_journeys(specs: &[String]) -> Result<()> {
+    let started = Instant::now();
+    let prefix = e2e_prefix();
+    let dist = root().join(PLAYWRIGHT_DIST);
+    if !dist.join("index.html").is_file() {
+        crate::dist::build(PLAYWRIGHT_DIST, Some(&prefix))?;
+    }
+    let site = crate::realprod::site(&dist, &prefix)?;
+    let stack = crate::realprod::Stack::start()?;
+    let proxy = crate::realprod::Proxy::start(&site, &stack.base)?;
+    let base_url = format!("{}{prefix}", proxy.url);
+    let mut args = vec!["playwright", "test"];
+    if specs.is_empty() {
+        args.extend_from_slice(REALPROD_JOURNEYS);
+    } else {
+        args.extend(specs.iter().map(String::as_str));
+    }
+    eprintln!("journeys against production's own households service");
+    let journeys = exec(
+        command("npx", &args)
+            .env("BASE_URL", &base_url)
+            .env("LARDER_WIRE", "realprod")
+            .env(
+                "LARDER_REALPROD_TTL",
+                crate::realprod::ACCESS_TTL_SECS.to_string(),
+            ),
+    );
+    drop(proxy);
+    drop(stack);
+    eprintln!(
+        "realprod: start, journeys and stop took {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
+    journeys
 }

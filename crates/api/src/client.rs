@@ -13,7 +13,7 @@ use crate::error::{failure_from_answer, ApiError};
 use crate::exchange::{Answer, Exchange};
 use crate::limit::Limiter;
 use crate::request::{Method, Request};
-use crate::retry::{next_wait_ms, MAINTENANCE_CODE, MAX_RETRIES};
+use crate::retry::{next_wait_ms, MAINTENANCE_CODE, MAX_RETRIES, MAX_RETRY_AFTER_MS};
 use crate::transport::{HttpRequest, HttpResponse, Transport, TransportError};
 
 /// Something the caller may want to show while a call is under way.
@@ -36,6 +36,15 @@ pub enum Notice {
     RetriesEnded,
     /// The token could not be renewed: the caller must sign in again.
     SessionLost,
+    /// The service answered that it is closed for maintenance (a 503 `platform/maintenance`, or
+    /// a 503 asking to wait longer than retries do): not retried; try again after
+    /// `retry_after_secs`.
+    Maintenance {
+        /// The answer's `Retry-After` (production's 300 when it sent none).
+        retry_after_secs: u64,
+    },
+    /// The service answered something else than maintenance: it is open (again).
+    ServiceAnswered,
 }
 
 /// Cancels a call's remaining retries.
@@ -356,6 +365,10 @@ impl<T: Transport> Client<T> {
                 if retries_done > 0 {
                     self.notify(Notice::RetriesEnded);
                 }
+                self.notify(match maintenance_wait_secs(&answer) {
+                    Some(retry_after_secs) => Notice::Maintenance { retry_after_secs },
+                    None => Notice::ServiceAnswered,
+                });
                 return Ok(answer);
             };
             if cancel.is_some_and(CancelToken::is_cancelled) {
@@ -426,6 +439,20 @@ fn is_maintenance_answer<S>(answer: &Answer<S>) -> bool {
         }
         Answer::Streamed(_) => false,
     }
+}
+
+/// The seconds to wait when `answer` says the service is closed for maintenance (see
+/// [`crate::standing`]): its code, or a 503 asking to wait longer than retries do.
+fn maintenance_wait_secs<S>(answer: &Answer<S>) -> Option<u64> {
+    if answer.status() != 503 {
+        return None;
+    }
+    let asked = answer
+        .header("retry-after")
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let long_wait = asked.is_some_and(|secs| secs.saturating_mul(1000) > MAX_RETRY_AFTER_MS);
+    (is_maintenance_answer(answer) || long_wait)
+        .then(|| asked.unwrap_or(crate::standing::MAINTENANCE_RETRY_AFTER_SECS))
 }
 
 /// Turns an answer into its `result`, or the error it carries.

@@ -28,15 +28,37 @@ pub fn systemic_body(
     model::validated(fields, Extra::Ignore, &body).map_err(ApiError::systemic)
 }
 
-/// Whether `identity` may act on a household owned by `owner`; 403 otherwise.
-pub fn check_access(identity: &Identity, owner: &str) -> ApiResult<()> {
+/// `reference` in the reference wire; in the production wire `production`, the words
+/// production's own households service answers with (realprod's ANSWERS.md), which the console
+/// may show as they are.
+pub fn worded(wire: Wire, reference: impl Into<String>, production: impl Into<String>) -> String {
+    match wire {
+        Wire::Reference => reference.into(),
+        Wire::Production => production.into(),
+    }
+}
+
+/// Whether `identity` may act on a household owned by `owner`; 403 otherwise (production says
+/// "member" for households too).
+pub fn check_access(wire: Wire, identity: &Identity, owner: &str) -> ApiResult<()> {
     if identity.owner_key() == owner || identity.overrides_ownership() {
         Ok(())
     } else {
-        Err(ApiError::forbidden(
+        Err(ApiError::forbidden(worded(
+            wire,
             "You do not have access to this household.",
-        ))
+            "You do not have access to this member",
+        )))
     }
+}
+
+/// 404 for household `id`.
+fn household_missing(wire: Wire, id: &str) -> ApiError {
+    ApiError::not_found(worded(
+        wire,
+        format!("Household {id:?} was not found."),
+        format!("Household {id} not found"),
+    ))
 }
 
 /// Checks that household `id` exists (404) and that the caller may act on it (403), without
@@ -46,8 +68,8 @@ pub fn check_household(state: &SharedState, identity: &Identity, id: &str) -> Ap
         .store
         .households()
         .owner_of(id)?
-        .ok_or_else(|| ApiError::not_found(format!("Household {id:?} was not found.")))?;
-    check_access(identity, &owner)
+        .ok_or_else(|| household_missing(state.options.wire, id))?;
+    check_access(state.options.wire, identity, &owner)
 }
 
 /// A household the caller may act on: its owner and document (with members).
@@ -60,8 +82,8 @@ pub fn household_for(
         .store
         .households()
         .get(id)?
-        .ok_or_else(|| ApiError::not_found(format!("Household {id:?} was not found.")))?;
-    check_access(identity, &owner)?;
+        .ok_or_else(|| household_missing(state.options.wire, id))?;
+    check_access(state.options.wire, identity, &owner)?;
     Ok((owner, household))
 }
 
@@ -147,13 +169,13 @@ pub fn new_member(household_id: &str, map: &Map<String, Value>) -> ApiResult<Val
 }
 
 /// A household as production answers it outside `households/me`: no members listed
-/// (`member_count` stays, unless `count_zero`).
+/// (`member_count` stays, unless `count_zero`), its stamps as read from its database (naive).
 fn production_shape(mut household: Value, count_zero: bool) -> Value {
     household["members"] = json!([]);
     if count_zero {
         household["member_count"] = json!(0);
     }
-    household
+    as_read_back(Wire::Production, household)
 }
 
 fn shaped(state: &SharedState, household: Value, count_zero: bool) -> Value {
@@ -161,6 +183,52 @@ fn shaped(state: &SharedState, household: Value, count_zero: bool) -> Value {
         Wire::Reference => household,
         Wire::Production => production_shape(household, count_zero),
     }
+}
+
+/// The stamps every household, member and profile document carries.
+const STAMPS: [&str; 3] = ["created_at", "updated_at", "joined_at"];
+
+/// In the production wire, `document` as production reads it back from PostgreSQL, whose
+/// `TIMESTAMP` columns hold no zone: every stamp (nested ones too) without its `Z`, with
+/// microseconds (`2026-11-26T17:42:43.282000`). Stamps production has just set in Python keep
+/// the zone; the handlers that answer those put them back after this.
+pub fn as_read_back(wire: Wire, mut document: Value) -> Value {
+    if wire == Wire::Production {
+        naive_stamps(&mut document);
+    }
+    document
+}
+
+fn naive_stamps(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map.iter_mut() {
+                match inner {
+                    Value::String(stamp) if STAMPS.contains(&key.as_str()) => {
+                        if let Some(naive) = naive_stamp(stamp) {
+                            *stamp = naive;
+                        }
+                    }
+                    _ => naive_stamps(inner),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(naive_stamps),
+        _ => {}
+    }
+}
+
+/// `2026-11-26T17:42:43.282Z` as a zone-less UTC stamp with microseconds; `None` when it is not
+/// an RFC 3339 stamp.
+fn naive_stamp(stamp: &str) -> Option<String> {
+    let parsed = chrono::DateTime::parse_from_rfc3339(stamp).ok()?;
+    Some(
+        parsed
+            .with_timezone(&chrono::Utc)
+            .naive_utc()
+            .format("%Y-%m-%dT%H:%M:%S%.6f")
+            .to_string(),
+    )
 }
 
 /// `GET households/me`: the caller's household with its members and their profiles.
@@ -171,8 +239,14 @@ pub async fn me(State(state): State<SharedState>, caller: Caller) -> ApiResult<E
             .store
             .households()
             .by_owner(&identity.owner_key())?
-            .map(Envelope)
-            .ok_or_else(|| ApiError::not_found("User does not own a household."))
+            .map(|household| Envelope(as_read_back(state.options.wire, household)))
+            .ok_or_else(|| {
+                ApiError::not_found(worded(
+                    state.options.wire,
+                    "User does not own a household.",
+                    "User does not own a household",
+                ))
+            })
     })
     .await
 }
@@ -212,7 +286,7 @@ pub async fn list(
                     }
                     h["member_count"] = json!(0);
                 }
-                h
+                as_read_back(state.options.wire, h)
             })
             .collect();
         Ok(Envelope(Value::Array(households)))
@@ -252,7 +326,13 @@ pub async fn create(
             .store
             .households()
             .create(&identity.owner_key(), &household, &members)?
-            .ok_or_else(|| ApiError::conflict("You already own a household."))?;
+            .ok_or_else(|| {
+                ApiError::conflict(worded(
+                    state.options.wire,
+                    "You already own a household.",
+                    format!("User {} already owns a household", identity.owner_key()),
+                ))
+            })?;
         Ok(Created(shaped(&state, created, false)))
     })
     .await
@@ -297,7 +377,11 @@ pub async fn patch(
             map.remove("member_count");
         }
         state.store.households().update(&id, &stored)?;
-        Ok(Envelope(shaped(&state, household, true)))
+        let updated_at = household["updated_at"].clone();
+        let mut answer = shaped(&state, household, true);
+        // Production sets this one in Python: it keeps its zone.
+        answer["updated_at"] = updated_at;
+        Ok(Envelope(answer))
     })
     .await
 }

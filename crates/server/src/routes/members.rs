@@ -7,8 +7,8 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::households::{
-    bounded_profile, check_access, check_household, largest_field, new_member, profile_doc,
-    systemic_body,
+    as_read_back, bounded_profile, check_access, check_household, largest_field, new_member,
+    profile_doc, systemic_body, worded,
 };
 use super::{blocking, Page};
 use crate::auth::{Caller, Identity};
@@ -35,14 +35,39 @@ fn default_limit() -> u32 {
 
 /// A member the caller may act on.
 fn member_for(state: &SharedState, identity: &Identity, id: &str) -> ApiResult<Value> {
-    let (owner, member) = state
-        .store
-        .households()
-        .member(id)?
-        .ok_or_else(|| ApiError::not_found(format!("Member {id:?} was not found.")))?;
-    check_access(identity, &owner)
-        .map_err(|_| ApiError::forbidden("You do not have access to this member."))?;
+    let wire = state.options.wire;
+    let (owner, member) = state.store.households().member(id)?.ok_or_else(|| {
+        ApiError::not_found(worded(
+            wire,
+            format!("Member {id:?} was not found."),
+            format!("Household member {id} not found"),
+        ))
+    })?;
+    check_access(wire, identity, &owner).map_err(|_| {
+        ApiError::forbidden(worded(
+            wire,
+            "You do not have access to this member.",
+            "You do not have access to this member",
+        ))
+    })?;
     Ok(member)
+}
+
+/// A member as production reads it back (see [`as_read_back`]).
+fn member_read_back(state: &SharedState, identity: &Identity, id: &str) -> ApiResult<Value> {
+    Ok(as_read_back(
+        state.options.wire,
+        member_for(state, identity, id)?,
+    ))
+}
+
+/// The 404 of a profile that is not there, as `GET` (`patching`: as `PATCH`) words it.
+fn profile_missing(wire: Wire, id: &str, patching: bool) -> ApiError {
+    ApiError::not_found(match (wire, patching) {
+        (Wire::Reference, _) => "Profile not found for this member.".to_string(),
+        (Wire::Production, false) => "Profile not found for this member".to_string(),
+        (Wire::Production, true) => format!("Profile for household member {id} not found"),
+    })
 }
 
 /// `GET members?household_id=..&limit&offset` (production lists the newest first).
@@ -68,12 +93,15 @@ pub async fn list(
             Wire::Reference => MemberOrder::Oldest,
             Wire::Production => MemberOrder::Newest,
         };
-        Ok(Envelope(Value::Array(state.store.households().members(
-            &household_id,
-            order,
-            query.limit,
-            query.offset,
-        )?)))
+        let members =
+            state
+                .store
+                .households()
+                .members(&household_id, order, query.limit, query.offset)?;
+        Ok(Envelope(as_read_back(
+            state.options.wire,
+            Value::Array(members),
+        )))
     })
     .await
 }
@@ -103,7 +131,7 @@ pub async fn create(
             )));
         }
         let id = member["id"].as_str().unwrap_or_default().to_string();
-        Ok(Created(member_for(&state, &identity, &id)?))
+        Ok(Created(member_read_back(&state, &identity, &id)?))
     })
     .await
 }
@@ -115,7 +143,7 @@ pub async fn get(
     PathParams(id): PathParams<String>,
 ) -> ApiResult<Envelope<Value>> {
     let identity = caller.require()?.clone();
-    blocking(move || member_for(&state, &identity, &id).map(Envelope)).await
+    blocking(move || member_read_back(&state, &identity, &id).map(Envelope)).await
 }
 
 /// `PATCH members/{id}`: any of `name`, `age_group`, `image_url` (`null` clears it), and
@@ -138,14 +166,21 @@ pub async fn patch(
                 }
             }
         }
+        let mut profile_created = false;
         if let Some(Value::Object(profile)) = changes.get("profile") {
             let existing = state.store.households().profile(&id)?;
+            profile_created = existing.is_none();
             let updated = profile_doc(&id, profile, existing.as_ref(), false);
             let updated = bounded_profile(updated, "profile")?;
             state.store.households().put_profile(&id, &updated)?;
         }
         state.store.households().update_member(&id, &member)?;
-        Ok(Envelope(member_for(&state, &identity, &id)?))
+        let mut answer = member_read_back(&state, &identity, &id)?;
+        if profile_created && state.options.wire == Wire::Production {
+            // Production creates the profile but answers the member it read before that.
+            answer["profile"] = Value::Null;
+        }
+        Ok(Envelope(answer))
     })
     .await
 }
@@ -180,8 +215,8 @@ pub async fn get_profile(
             .store
             .households()
             .profile(&id)?
-            .map(Envelope)
-            .ok_or_else(|| ApiError::not_found("Profile not found for this member."))
+            .map(|profile| Envelope(as_read_back(state.options.wire, profile)))
+            .ok_or_else(|| profile_missing(state.options.wire, &id, false))
     })
     .await
 }
@@ -200,10 +235,15 @@ pub async fn create_profile(
     blocking(move || {
         member_for(&state, &identity, &id)?;
         let existing = state.store.households().profile(&id)?;
+        let created = existing.is_none();
         let profile = profile_doc(&id, &body, existing.as_ref(), false);
         let profile = bounded_profile(profile, largest_field(&body))?;
         state.store.households().put_profile(&id, &profile)?;
-        Ok(Created(profile))
+        if created {
+            // Both stamps were just set in Python: they keep their zone.
+            return Ok(Created(profile));
+        }
+        Ok(Created(just_updated(state.options.wire, profile)))
     })
     .await
 }
@@ -223,11 +263,11 @@ pub async fn patch_profile(
             .store
             .households()
             .profile(&id)?
-            .ok_or_else(|| ApiError::not_found("Profile not found for this member."))?;
+            .ok_or_else(|| profile_missing(state.options.wire, &id, true))?;
         let profile = profile_doc(&id, &body, Some(&existing), true);
         let profile = bounded_profile(profile, largest_field(&body))?;
         state.store.households().put_profile(&id, &profile)?;
-        Ok(Envelope(profile))
+        Ok(Envelope(just_updated(state.options.wire, profile)))
     })
     .await
 }
@@ -247,4 +287,13 @@ pub async fn delete_profile(
         ))
     })
     .await
+}
+
+/// An updated profile as production answers it: `created_at` read back (naive), `updated_at`
+/// just set in Python (with its zone).
+fn just_updated(wire: Wire, profile: Value) -> Value {
+    let updated_at = profile["updated_at"].clone();
+    let mut answer = as_read_back(wire, profile);
+    answer["updated_at"] = updated_at;
+    answer
 }
