@@ -5,7 +5,7 @@
 use futures::executor::block_on;
 use larder_api::transport::fake::FakeTransport;
 use larder_api::transport::{HttpResponse, TransportError};
-use larder_api::{collections, Client, ClientConfig};
+use larder_api::{collections, Client, ClientConfig, Notice};
 use serde_json::json;
 
 const START: u64 = 1_795_714_963_000; // 2026-11-26T17:42:43Z
@@ -93,4 +93,54 @@ fn the_guest_role_is_read_like_any_other() {
         larder_api::Identity::from_ping(&json!({"username": "g-1", "roles": ["GUEST"]})).unwrap();
     assert!(identity.has_role(larder_contract::roles::GUEST));
     assert_eq!(identity.roles, ["guest"]);
+}
+
+/// What the observer heard, in order (the console's banner follows these).
+fn heard(client: &Client<FakeTransport>) -> std::sync::Arc<std::sync::Mutex<Vec<Notice>>> {
+    let notices = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = notices.clone();
+    client.set_observer(move |n| seen.lock().unwrap().push(n.clone()));
+    notices
+}
+
+#[test]
+fn maintenance_is_announced_and_the_next_other_answer_says_the_service_answers_again() {
+    let fake = FakeTransport::scripted(
+        START,
+        vec![
+            Ok(maintenance()),
+            Ok(HttpResponse::json(503, &json!({"error": {"code": "x"}})).with_header("Retry-After", "600")),
+            ok_empty(),
+        ],
+    );
+    let client = client(&fake);
+    let notices = heard(&client);
+    let _ = block_on(client.list(&collections::ARTICLES, 1, 0));
+    // A 503 asking to wait longer than retries do is maintenance too, with its own wait.
+    let _ = block_on(client.list(&collections::ARTICLES, 1, 0));
+    block_on(client.list(&collections::ARTICLES, 1, 0)).unwrap();
+    assert_eq!(
+        *notices.lock().unwrap(),
+        vec![
+            Notice::Maintenance { retry_after_secs: 300 },
+            Notice::Maintenance { retry_after_secs: 600 },
+            Notice::ServiceAnswered,
+        ]
+    );
+}
+
+#[test]
+fn maintenance_without_retry_after_waits_what_production_sends() {
+    let bare = HttpResponse::json(
+        503,
+        &json!({"success": false, "error": {"code": "platform/maintenance"}}),
+    );
+    let fake = FakeTransport::scripted(START, vec![Ok(bare)]);
+    let client = client(&fake);
+    let notices = heard(&client);
+    let _ = block_on(client.list(&collections::ARTICLES, 1, 0));
+    assert_eq!(
+        *notices.lock().unwrap(),
+        vec![Notice::Maintenance { retry_after_secs: 300 }]
+    );
 }

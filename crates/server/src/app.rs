@@ -148,7 +148,10 @@ async fn require_token(
 ) -> Response {
     let identity = match crate::auth::bearer(request.headers()) {
         Ok(Some(token)) => state.auth.verify(token),
-        Ok(None) => Err(ApiError::unauthenticated("Bearer token is missing.")),
+        Ok(None) => Err(ApiError::unauthenticated(match state.options.wire {
+            Wire::Reference => "Bearer token is missing.",
+            Wire::Production => "Bearer token is missing",
+        })),
         Err(error) => Err(error),
     };
     if let Some(closed) = crate::maintenance::gate(&state, identity.as_ref().ok()) {

@@ -309,3 +309,24 @@ async fn the_reference_wire_keeps_its_own_words_and_zoned_stamps() {
     assert!(!is_naive(&mine.body["result"]["created_at"]));
     server.stop().await;
 }
+
+#[tokio::test]
+async fn sign_in_and_token_refusals_are_worded_as_production_words_them() {
+    let server = production().await;
+    for (username, password) in [("olivia", "wrong"), ("nobody", "olivia-demo")] {
+        let refused = server
+            .call(
+                "POST",
+                "system/login",
+                None,
+                Some(json!({"username": username, "password": password})),
+            )
+            .await;
+        assert_error(&refused, 401, "auth/unauthorized");
+        assert_eq!(refused.body["error"]["detail"], "Invalid user credentials");
+    }
+    let bare = server.call("GET", "households/me", None, None).await;
+    assert_error(&bare, 401, "auth/unauthorized");
+    assert_eq!(bare.body["error"]["detail"], "Bearer token is missing");
+    server.stop().await;
+}

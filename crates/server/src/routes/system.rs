@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::auth::{AccountKind, Caller, Source};
-use crate::error::{ApiResult, Envelope, JsonBody};
+use crate::error::{ApiError, ApiResult, Envelope, JsonBody};
 use crate::{SharedState, Wire};
 
 /// `POST system/login` body.
@@ -33,6 +33,15 @@ pub async fn login(
         .sign_in(AccountKind::User, &body.username, &body.password, source)
         .await
         .map(Envelope)
+        .map_err(|error| match state.options.wire {
+            // Keycloak's words, passed through by production for a wrong password or an unknown
+            // user alike (its only 401s here).
+            Wire::Production if error.status == 401 => ApiError {
+                detail: "Invalid user credentials".into(),
+                ..error
+            },
+            _ => error,
+        })
 }
 
 /// `POST system/mtm`.
