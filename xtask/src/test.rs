@@ -135,16 +135,19 @@ fn e2e_prefix() -> String {
 /// The journeys that run a third time, against production's own households service (issue 22):
 /// household, member and profile journeys, sessions and their renewal, refusals, and what only
 /// it shows (`realprod.spec.ts`: a token that really expires, stamps without a zone).
-pub const REALPROD_JOURNEYS: &[&str] = &["household", "session", "realprod"];
+/// Playwright reads these as patterns over a spec's whole path, so each names its folder (a
+/// checkout under, say, `/work/wt-realprod` would otherwise match every spec).
+pub const REALPROD_JOURNEYS: &[&str] = &["e2e/household", "e2e/session", "e2e/realprod\\.spec"];
 
 /// The journeys that run a second time against `larder-server --wire production`: every
 /// knowledge-base, household and sign-in journey (issue 12).
+/// (Patterns over the whole path, so each names its folder: see [`REALPROD_JOURNEYS`].)
 const PRODUCTION_WIRE_JOURNEYS: &[&str] = &[
-    "records-",
-    "household",
-    "sign-in",
-    "first-load",
-    "maintenance",
+    "e2e/records-",
+    "e2e/household",
+    "e2e/sign-in",
+    "e2e/first-load",
+    "e2e/maintenance",
 ];
 
 /// The `cargo xtask dist` build (external loader, strict Content-Security-Policy), served by the

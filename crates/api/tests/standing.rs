@@ -109,7 +109,8 @@ fn maintenance_is_announced_and_the_next_other_answer_says_the_service_answers_a
         START,
         vec![
             Ok(maintenance()),
-            Ok(HttpResponse::json(503, &json!({"error": {"code": "x"}})).with_header("Retry-After", "600")),
+            Ok(HttpResponse::json(503, &json!({"error": {"code": "x"}}))
+                .with_header("Retry-After", "600")),
             ok_empty(),
         ],
     );
@@ -122,8 +123,12 @@ fn maintenance_is_announced_and_the_next_other_answer_says_the_service_answers_a
     assert_eq!(
         *notices.lock().unwrap(),
         vec![
-            Notice::Maintenance { retry_after_secs: 300 },
-            Notice::Maintenance { retry_after_secs: 600 },
+            Notice::Maintenance {
+                retry_after_secs: 300
+            },
+            Notice::Maintenance {
+                retry_after_secs: 600
+            },
             Notice::ServiceAnswered,
         ]
     );
@@ -141,6 +146,8 @@ fn maintenance_without_retry_after_waits_what_production_sends() {
     let _ = block_on(client.list(&collections::ARTICLES, 1, 0));
     assert_eq!(
         *notices.lock().unwrap(),
-        vec![Notice::Maintenance { retry_after_secs: 300 }]
+        vec![Notice::Maintenance {
+            retry_after_secs: 300
+        }]
     );
 }
