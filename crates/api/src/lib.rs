@@ -43,6 +43,7 @@ pub mod config;
 pub mod enhance;
 pub mod erasure;
 pub mod error;
+pub mod exports;
 mod exchange;
 pub mod guidelines;
 pub mod households;
