@@ -7,3 +7,6 @@ pub mod household;
 pub mod json;
 pub mod list;
 pub mod zip;
+
+#[cfg(target_arch = "wasm32")]
+pub mod browser;
