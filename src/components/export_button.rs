@@ -192,6 +192,7 @@ async fn search(
     sink.rows(&records)?;
     drop(records);
     control.progress(done, Some(wanted));
+    check(cancelled)?;
     if done < EXPORT_PAGE as u64 {
         return Ok(None);
     }

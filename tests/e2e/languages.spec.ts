@@ -147,6 +147,13 @@ for (const lang of ['en', 'hu', 'sl', 'el']) {
         await expect(page.locator(ready).first()).toBeVisible();
         await scan(page, at(path));
       }
+      // The list's Export panel (the household's "Download my data" is on the household page
+      // and in the member's delete dialog below).
+      await goInApp(page, '/records/articles?q=vitamin');
+      await expect(page.locator('p.total')).toBeVisible();
+      await page.locator('.export > button').click();
+      await expect(page.locator('#export-panel')).toBeVisible();
+      await scan(page, at('the export panel'));
       // The administrator's view of a household, its member, and a confirmation dialog.
       await goInApp(page, '/households?limit=100&offset=0');
       await page.getByRole('link', { name: 'The Parkers' }).click();

@@ -27,7 +27,10 @@ commands:
   bench [--runs N] [--only PART,...]
                      measure size, start, decoding and server figures; prints a table and
                      writes target/bench/report.json (see BENCH.md). Parts: first-load,
-                     start, list, decode, server, download
+                     start, list, decode, server, download, export
+  bench-export CONSOLE_URL
+                     the export figures only, against a server already running with
+                     --demo --generate-articles 10000 (see xtask/src/bench/exports.rs)
   fuzz [--cases N]   the property tests (client decoders, server request parsing) with N cases
                      each, 1,000,000 by default, in an optimised build (see RELIABILITY.md)
   load [--seconds N] [--server URL]
@@ -48,6 +51,7 @@ fn main() {
         Some("load") => load::run(&args[1..]),
         // Internal: the bench runs these in an optimised build.
         Some("bench-decode") => bench::decode_command(&args[1..]),
+        Some("bench-export") => bench::export_command(&args[1..]),
         Some("bench-server") => bench::server_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
