@@ -8,6 +8,7 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
+use larder_api::Household;
 use leptos::prelude::*;
 use serde_json::{json, Value};
 
@@ -68,13 +69,24 @@ fn id_of(member: &Value) -> String {
 async fn download(
     client: ApiClient,
     household_id: String,
+    known: Option<Household>,
     members_known: Option<u64>,
     format: Format,
     control: ExportControl,
 ) -> Result<String, Stop> {
     let cancelled: Rc<Cell<bool>> = control.begin(members_known);
     let exported_at = now_utc();
-    let household = client.household_value(&household_id).await?;
+    // The page's household when it passes one: larder-server's reference wire answers
+    // `households/{id}` with every member and profile inside, which would put the whole
+    // household in wasm memory at once.
+    let household = match known {
+        Some(household) => serde_json::to_value(Household {
+            members: Vec::new(),
+            ..household
+        })
+        .map_err(|e| Stop::Failed(e.to_string()))?,
+        None => client.household_value(&household_id).await?,
+    };
     check(&cancelled)?;
     let total = members_known.or_else(|| {
         household
@@ -174,7 +186,11 @@ pub fn DownloadMyData(
     /// How many members it has, when the page knows (for "n of N"); else the service's count.
     #[prop(optional)]
     members: Option<usize>,
+    /// The household as the page holds it; without it, `households/{id}` is read.
+    #[prop(optional)]
+    household: Option<Household>,
 ) -> impl IntoView {
+    let known = StoredValue::new(household);
     let client = expect_context::<ApiClient>();
     let control = ExportControl::new();
     let household_id = StoredValue::new(household_id);
@@ -186,6 +202,7 @@ pub fn DownloadMyData(
             let outcome = download(
                 client,
                 household_id.get_value(),
+                known.get_value(),
                 members.map(|n| n as u64),
                 format,
                 control,
@@ -211,11 +228,19 @@ pub fn DownloadMyData(
 
 /// The offer inside a delete dialog: "Before you delete, download your data", then the buttons.
 #[component]
-pub fn BeforeYouDelete(#[prop(into)] household_id: String) -> impl IntoView {
+pub fn BeforeYouDelete(
+    #[prop(into)] household_id: String,
+    /// The household as the page holds it, when it does (see [`DownloadMyData`]).
+    #[prop(optional)]
+    household: Option<Household>,
+) -> impl IntoView {
     view! {
         <div class="before-you-delete">
             <p><strong>{move || t("Before you delete, download your data.")}</strong></p>
-            <DownloadMyData household_id/>
+            {match household {
+                Some(household) => view! { <DownloadMyData household_id household/> }.into_any(),
+                None => view! { <DownloadMyData household_id/> }.into_any(),
+            }}
         </div>
     }
 }
