@@ -94,9 +94,7 @@ async fn download(
             .and_then(Value::as_u64)
             .filter(|n| *n > 0)
     });
-    let mut page = client
-        .member_values(&household_id, MEMBER_PAGE, 0)
-        .await?;
+    let mut page = client.member_values(&household_id, MEMBER_PAGE, 0).await?;
     // Whether the service offers each kind of saved thing, asked once about the first member.
     let mut offered = Vec::new();
     for (key, path) in MEMBER_EXTRAS {
@@ -152,7 +150,10 @@ async fn download(
     let (blob, name) = match format {
         Format::Json => {
             files.json.push(&writer.finish());
-            (files.json.blob("application/json"), format!("household-{day}.json"))
+            (
+                files.json.blob("application/json"),
+                format!("household-{day}.json"),
+            )
         }
         Format::CsvZip => (
             zip_blob(files.tables, &exported_at),
@@ -163,7 +164,10 @@ async fn download(
     offer(&blob, &name).map_err(Stop::Failed)?;
     Ok(tf(
         "Saved {members} as {name}.",
-        &[("members", &tn("{count} members", done as i64, &[])), ("name", &name)],
+        &[
+            ("members", &tn("{count} members", done as i64, &[])),
+            ("name", &name),
+        ],
     ))
 }
 
@@ -171,7 +175,10 @@ fn members_counted(done: u64, total: Option<u64>) -> String {
     match total {
         Some(total) => tf(
             "{done} of {total} members",
-            &[("done", &number(done as f64)), ("total", &number(total as f64))],
+            &[
+                ("done", &number(done as f64)),
+                ("total", &number(total as f64)),
+            ],
         ),
         None => tn("{count} members", done as i64, &[]),
     }

@@ -109,7 +109,9 @@ pub async fn export(
             control.progress(0, total);
             by_identifier(&client, schema, ids, &mut sink, &cancelled, control, total).await?;
         }
-        Rows::Matches { parent, .. } if matches!(schema.collection.browsing(), Browsing::ByParent(_)) => {
+        Rows::Matches { parent, .. }
+            if matches!(schema.collection.browsing(), Browsing::ByParent(_)) =>
+        {
             let parent = parent.ok_or_else(|| Stop::Failed(t("Choose a parent record first.")))?;
             let mut offset = 0u32;
             loop {
@@ -157,15 +159,25 @@ pub async fn export(
     sink.take(end);
     let count = sink.writer.count();
     let name = file_name(schema.collection.path, &started, format.extension());
-    let blob = sink.file.blob(format.mime()).map_err(|_| Stop::Failed(t("the browser stopped the download")))?;
+    let blob = sink
+        .file
+        .blob(format.mime())
+        .map_err(|_| Stop::Failed(t("the browser stopped the download")))?;
     offer(&blob, &name).map_err(Stop::Failed)?;
-    let saved = tn("Saved {count} rows as {name}.", count as i64, &[("name", &name)]);
+    let saved = tn(
+        "Saved {count} rows as {name}.",
+        count as i64,
+        &[("name", &name)],
+    );
     Ok(match capped {
         Some(total) => format!(
             "{saved} {}",
             tf(
                 "The service gives at most {most} matches of one search; {total} matched.",
-                &[("most", &number(MOST_FOUND as f64)), ("total", &number(total as f64))],
+                &[
+                    ("most", &number(MOST_FOUND as f64)),
+                    ("total", &number(total as f64))
+                ],
             )
         ),
         None => saved,

@@ -119,7 +119,8 @@ pub fn ExportStatus(
     /// Runs the same export again.
     retry: Callback<()>,
 ) -> impl IntoView {
-    move || match control.state.get() {
+    move || {
+        match control.state.get() {
         ExportState::Idle => ().into_any(),
         ExportState::Running { done, total } => view! {
             <div class="export-status">
@@ -139,6 +140,7 @@ pub fn ExportStatus(
         }
         .into_any(),
     }
+    }
 }
 
 /// "{done} of {total} rows", or "{done} rows" when the total is not known.
@@ -146,7 +148,10 @@ pub fn rows_counted(done: u64, total: Option<u64>) -> String {
     match total {
         Some(total) => tf(
             "{done} of {total} rows",
-            &[("done", &number(done as f64)), ("total", &number(total as f64))],
+            &[
+                ("done", &number(done as f64)),
+                ("total", &number(total as f64)),
+            ],
         ),
         None => tn("{count} rows", done as i64, &[]),
     }

@@ -125,14 +125,20 @@ mod tests {
 
     #[test]
     fn utf8_passes_through_unchanged() {
-        assert_eq!(line(&["Árvíztűrő", "Σαλάτα", "čaj"]), "Árvíztűrő,Σαλάτα,čaj\r\n");
+        assert_eq!(
+            line(&["Árvíztűrő", "Σαλάτα", "čaj"]),
+            "Árvíztűrő,Σαλάτα,čaj\r\n"
+        );
     }
 
     #[test]
     fn lists_are_joined_readably_and_objects_are_json() {
         assert_eq!(cell_text(&json!(["vegan", "halal"])), "vegan; halal");
         assert_eq!(cell_text(&json!([1, {"a": 2}, null])), "1; {\"a\":2}; ");
-        assert_eq!(cell_text(&json!({"goal": "less salt"})), "{\"goal\":\"less salt\"}");
+        assert_eq!(
+            cell_text(&json!({"goal": "less salt"})),
+            "{\"goal\":\"less salt\"}"
+        );
         assert_eq!(cell_text(&json!(null)), "");
         assert_eq!(cell_text(&json!(true)), "true");
         assert_eq!(cell_text(&json!(-2.5)), "-2.5");
@@ -140,7 +146,10 @@ mod tests {
 
     #[test]
     fn formulas_are_guarded_but_numbers_are_not() {
-        assert_eq!(line(&["=HYPERLINK(\"x\")"]), "\"'=HYPERLINK(\"\"x\"\")\"\r\n");
+        assert_eq!(
+            line(&["=HYPERLINK(\"x\")"]),
+            "\"'=HYPERLINK(\"\"x\"\")\"\r\n"
+        );
         assert_eq!(line(&["@SUM(A1)", "+1+2", "-x"]), "'@SUM(A1),'+1+2,'-x\r\n");
         assert_eq!(line(&["-5", "+3.2", "a=b"]), "-5,+3.2,a=b\r\n");
     }
@@ -149,8 +158,16 @@ mod tests {
     fn a_record_keeps_unlisted_fields_in_the_last_cell() {
         let record = json!({"title": "Oats, rolled", "tags": ["a", "b"], "extra": {"k": 1}});
         let mut out = String::new();
-        push_record(&["title", "tags", "missing"], true, record.as_object().unwrap(), &mut out);
-        assert_eq!(out, "\"Oats, rolled\",a; b,,\"{\"\"extra\"\":{\"\"k\"\":1}}\"\r\n");
+        push_record(
+            &["title", "tags", "missing"],
+            true,
+            record.as_object().unwrap(),
+            &mut out,
+        );
+        assert_eq!(
+            out,
+            "\"Oats, rolled\",a; b,,\"{\"\"extra\"\":{\"\"k\"\":1}}\"\r\n"
+        );
         let mut bare = String::new();
         push_record(&["title"], false, record.as_object().unwrap(), &mut bare);
         assert_eq!(bare, "\"Oats, rolled\"\r\n");

@@ -157,7 +157,11 @@ impl Writer {
             (csv_file("members"), header(MEMBER_COLUMNS)),
             (csv_file("profiles"), header(PROFILE_COLUMNS)),
         ];
-        csv.extend(offered.iter().map(|key| (csv_file(key), header(EXTRA_COLUMNS))));
+        csv.extend(
+            offered
+                .iter()
+                .map(|key| (csv_file(key), header(EXTRA_COLUMNS))),
+        );
         (Writer { members, offered }, Output { json, csv })
     }
 
@@ -238,8 +242,13 @@ mod tests {
 
     #[test]
     fn the_file_is_versioned_json_with_every_member_and_profile() {
-        let household = json!({"id": "h1", "name": "Kovács, \"Home\"", "members": [{"id": "x"}], "future": 1});
-        let offered = [("meal_plans", Some(true)), ("saved_items", Some(false)), ("favorites", Some(false))];
+        let household =
+            json!({"id": "h1", "name": "Kovács, \"Home\"", "members": [{"id": "x"}], "future": 1});
+        let offered = [
+            ("meal_plans", Some(true)),
+            ("saved_items", Some(false)),
+            ("favorites", Some(false)),
+        ];
         let (mut writer, start) = Writer::start(
             "2026-11-26T22:39:25Z",
             json!({"data": "http://d", "system": "http://s"}),
@@ -251,7 +260,8 @@ mod tests {
         gather(&mut tables, start.csv);
         let ann = json!({"id": "m1", "name": "Ann", "age_group": "adult", "profile": {"id": "p1", "household_member_id": "m1", "dietary_groups": ["vegan", "halal"], "properties": {"goal": "less salt"}}});
         let bob = json!({"id": "m2", "name": "Bob", "age_group": "child", "profile": null});
-        let plans = vec![json!({"id": "mp1", "date": "2026-11-27", "applies_to_member_ids": ["m1"]})];
+        let plans =
+            vec![json!({"id": "mp1", "date": "2026-11-27", "applies_to_member_ids": ["m1"]})];
         let step = writer.member(&ann, &[("meal_plans", plans)]).unwrap();
         json_text.push_str(&step.json);
         gather(&mut tables, step.csv);
@@ -264,16 +274,30 @@ mod tests {
         assert_eq!(file["format"], FORMAT);
         assert_eq!(file["version"], 1);
         assert_eq!(file["exported_at"], "2026-11-26T22:39:25Z");
-        assert_eq!(file["household"], json!({"id": "h1", "name": "Kovács, \"Home\"", "future": 1}));
+        assert_eq!(
+            file["household"],
+            json!({"id": "h1", "name": "Kovács, \"Home\"", "future": 1})
+        );
         assert_eq!(file["member_data"]["meal_plans"], INCLUDED);
         assert_eq!(file["member_data"]["saved_items"], NOT_OFFERED);
         assert_eq!(file["member_count"], 2);
-        assert_eq!(file["members"][0]["profile"]["properties"]["goal"], "less salt");
+        assert_eq!(
+            file["members"][0]["profile"]["properties"]["goal"],
+            "less salt"
+        );
         assert_eq!(file["members"][0]["meal_plans"][0]["id"], "mp1");
         assert_eq!(file["members"][1]["profile"], Value::Null);
 
         let names: Vec<&str> = tables.iter().map(|(n, _)| n.as_str()).collect();
-        assert_eq!(names, ["household.csv", "members.csv", "profiles.csv", "meal_plans.csv"]);
+        assert_eq!(
+            names,
+            [
+                "household.csv",
+                "members.csv",
+                "profiles.csv",
+                "meal_plans.csv"
+            ]
+        );
         assert_eq!(writer.csv_files(), names);
         assert_eq!(
             tables[0].1,

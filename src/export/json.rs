@@ -54,7 +54,10 @@ mod tests {
             let mut chunk = String::new();
             for n in 0..2 {
                 writer
-                    .push(&json!({"page": page, "n": n, "t": "a \"q\", b\n"}), &mut chunk)
+                    .push(
+                        &json!({"page": page, "n": n, "t": "a \"q\", b\n"}),
+                        &mut chunk,
+                    )
                     .unwrap();
             }
             chunks.push(chunk);

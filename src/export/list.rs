@@ -48,7 +48,10 @@ impl ListWriter {
     }
 
     /// The lines of a page of records.
-    pub fn rows<'r>(&mut self, records: impl IntoIterator<Item = &'r Record>) -> Result<Chunk, String> {
+    pub fn rows<'r>(
+        &mut self,
+        records: impl IntoIterator<Item = &'r Record>,
+    ) -> Result<Chunk, String> {
         let mut chunk = Chunk::default();
         for record in records {
             push_record(&self.columns, true, record, &mut chunk.csv);
@@ -126,6 +129,9 @@ mod tests {
 
     #[test]
     fn file_names_carry_the_collection_and_day() {
-        assert_eq!(file_name("articles", "2026-11-26T22:39:25Z", "csv"), "articles-2026-11-26.csv");
+        assert_eq!(
+            file_name("articles", "2026-11-26T22:39:25Z", "csv"),
+            "articles-2026-11-26.csv"
+        );
     }
 }

@@ -51,7 +51,8 @@ pub struct ZipWriter {
 /// MS-DOS time and date of an RFC 3339 timestamp (`2026-11-26T22:39:25Z`); 1980-01-01 when it
 /// cannot be read.
 pub fn dos_time_date(timestamp: &str) -> (u16, u16) {
-    let number = |range: std::ops::Range<usize>| -> Option<u16> { timestamp.get(range)?.parse().ok() };
+    let number =
+        |range: std::ops::Range<usize>| -> Option<u16> { timestamp.get(range)?.parse().ok() };
     let parts = (|| {
         Some((
             number(0..4)?,
@@ -182,7 +183,10 @@ mod tests {
             for chunk in body.chunks(3) {
                 crc.update(chunk);
             }
-            out.extend(zip.local_header(name, crc.value(), body.len() as u64).unwrap());
+            out.extend(
+                zip.local_header(name, crc.value(), body.len() as u64)
+                    .unwrap(),
+            );
             out.extend_from_slice(body);
         }
         out.extend(zip.finish().unwrap());

@@ -49,7 +49,11 @@ impl<T: Transport> Client<T> {
             Ok(Value::Null) => Ok(Some(Vec::new())),
             Ok(answer) => list_from_result(answer).map(Some),
             // The member was just listed, so any 404 here is the route's absence.
-            Err(error) if error.failure().is_some_and(|f| matches!(f.status, 404 | 405)) => {
+            Err(error)
+                if error
+                    .failure()
+                    .is_some_and(|f| matches!(f.status, 404 | 405)) =>
+            {
                 Ok(None)
             }
             Err(error) => Err(error),

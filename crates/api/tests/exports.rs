@@ -18,21 +18,30 @@ fn client(handler: impl Fn(&str) -> HttpResponse + Send + Sync + 'static) -> Cli
 #[test]
 fn members_come_back_as_answered() {
     let client = client(|url| {
-        assert!(url.contains("members?household_id=h1&limit=25&offset=50"), "{url}");
+        assert!(
+            url.contains("members?household_id=h1&limit=25&offset=50"),
+            "{url}"
+        );
         HttpResponse::json(
             200,
             &json!({"success": true, "result": [{"id": "m1", "profile": null, "new_key": 1}]}),
         )
     });
     let members = block_on(client.member_values("h1", 25, 50)).unwrap();
-    assert_eq!(members, vec![json!({"id": "m1", "profile": null, "new_key": 1})]);
+    assert_eq!(
+        members,
+        vec![json!({"id": "m1", "profile": null, "new_key": 1})]
+    );
 }
 
 #[test]
 fn saved_things_are_absent_on_404_and_405_and_listed_otherwise() {
     let client = client(|url| {
         if url.ends_with("/meal-plans") {
-            HttpResponse::json(200, &json!({"success": true, "result": [{"date": "2026-11-26"}]}))
+            HttpResponse::json(
+                200,
+                &json!({"success": true, "result": [{"date": "2026-11-26"}]}),
+            )
         } else if url.ends_with("/favorites") {
             HttpResponse::json(405, &json!({"detail": "Method Not Allowed"}))
         } else if url.ends_with("/saved-items") {
@@ -43,7 +52,13 @@ fn saved_things_are_absent_on_404_and_405_and_listed_otherwise() {
     });
     let plans = block_on(client.member_items("m1", "meal-plans")).unwrap();
     assert_eq!(plans, Some(vec![json!({"date": "2026-11-26"})]));
-    assert_eq!(block_on(client.member_items("m1", "favorites")).unwrap(), None);
-    assert_eq!(block_on(client.member_items("m1", "saved-items")).unwrap(), None);
+    assert_eq!(
+        block_on(client.member_items("m1", "favorites")).unwrap(),
+        None
+    );
+    assert_eq!(
+        block_on(client.member_items("m1", "saved-items")).unwrap(),
+        None
+    );
     assert!(block_on(client.member_items("m1", "other")).is_err());
 }

@@ -23,7 +23,9 @@ const ROWS: usize = 10_000;
 
 /// A profile of about 12 KB of JSON (the reference service keeps at most 16 KiB).
 fn large_profile(n: usize) -> Value {
-    let likes: Vec<String> = (0..150).map(|k| format!("food {n}-{k}, \"quoted\"")).collect();
+    let likes: Vec<String> = (0..150)
+        .map(|k| format!("food {n}-{k}, \"quoted\""))
+        .collect();
     json!({
         "dietary_groups": ["vegetarian", "gluten_free"],
         "allergies": ["peanuts", "sesame"],
@@ -63,7 +65,10 @@ pub async fn seed_household(origin: &str) -> Result<()> {
         if value["result"]["members"].as_array().map(Vec::len) == Some(MEMBERS) {
             return Ok(());
         }
-        bail!("{} owns a household of another size: start from a fresh database", OWNER.0);
+        bail!(
+            "{} owns a household of another size: start from a fresh database",
+            OWNER.0
+        );
     }
     let created: Value = http
         .post(format!("{origin}/api/v1/households"))
@@ -74,10 +79,14 @@ pub async fn seed_household(origin: &str) -> Result<()> {
         .error_for_status()?
         .json()
         .await?;
-    let id = created["result"]["id"].as_str().context("no household id")?.to_string();
+    let id = created["result"]["id"]
+        .as_str()
+        .context("no household id")?
+        .to_string();
     let mut tasks = Vec::new();
     for worker in 0..8 {
-        let (http, origin, token, id) = (http.clone(), origin.to_string(), token.clone(), id.clone());
+        let (http, origin, token, id) =
+            (http.clone(), origin.to_string(), token.clone(), id.clone());
         tasks.push(tokio::spawn(async move {
             for n in (worker..MEMBERS).step_by(8) {
                 let member: Value = http
@@ -136,13 +145,19 @@ pub fn figures(console: &str) -> Result<Vec<Figure>> {
         "ms",
         numbers(&list["plain_ms"]),
     )
-    .note(format!("same pages of 200, three at a time; {:.1} MB", list["plain_bytes"].as_f64().unwrap_or_default() / 1e6));
+    .note(format!(
+        "same pages of 200, three at a time; {:.1} MB",
+        list["plain_bytes"].as_f64().unwrap_or_default() / 1e6
+    ));
     let json_figure = Figure::new(
         "export of 10,000 search results through Export, JSON",
         "ms",
         numbers(&list["json_ms"]),
     )
-    .note(format!("click to download event; {:.1} MB", list["json_bytes"].as_f64().unwrap_or_default() / 1e6))
+    .note(format!(
+        "click to download event; {:.1} MB",
+        list["json_bytes"].as_f64().unwrap_or_default() / 1e6
+    ))
     .versus(&plain);
     let mut out = vec![
         plain,
@@ -152,7 +167,10 @@ pub fn figures(console: &str) -> Result<Vec<Figure>> {
             "ms",
             numbers(&list["csv_ms"]),
         )
-        .note(format!("{:.1} MB", list["csv_bytes"].as_f64().unwrap_or_default() / 1e6)),
+        .note(format!(
+            "{:.1} MB",
+            list["csv_bytes"].as_f64().unwrap_or_default() / 1e6
+        )),
         Figure::new(
             "export of 10,000 search results: wasm memory growth (JSON then CSV)",
             "bytes",
@@ -160,7 +178,11 @@ pub fn figures(console: &str) -> Result<Vec<Figure>> {
         )
         .note(format!(
             "wasm memory {:.1} MB before the first export; target < 2 MB",
-            numbers(&list["wasm_before"]).first().copied().unwrap_or_default() / 1e6
+            numbers(&list["wasm_before"])
+                .first()
+                .copied()
+                .unwrap_or_default()
+                / 1e6
         )),
     ];
 
@@ -182,13 +204,19 @@ pub fn figures(console: &str) -> Result<Vec<Figure>> {
             "ms",
             numbers(&household["json_ms"]),
         )
-        .note(format!("{:.1} MB", household["json_bytes"].as_f64().unwrap_or_default() / 1e6)),
+        .note(format!(
+            "{:.1} MB",
+            household["json_bytes"].as_f64().unwrap_or_default() / 1e6
+        )),
         Figure::new(
             "Download my data, 1,000 members with ~12 KB profiles: CSV zip",
             "ms",
             numbers(&household["zip_ms"]),
         )
-        .note(format!("{:.1} MB", household["zip_bytes"].as_f64().unwrap_or_default() / 1e6)),
+        .note(format!(
+            "{:.1} MB",
+            household["zip_bytes"].as_f64().unwrap_or_default() / 1e6
+        )),
         Figure::new(
             "Download my data, 1,000 members: wasm memory growth (JSON then zip)",
             "bytes",
@@ -196,7 +224,11 @@ pub fn figures(console: &str) -> Result<Vec<Figure>> {
         )
         .note(format!(
             "wasm memory {:.1} MB before (the page holds households/me); target < 2 MB",
-            numbers(&household["wasm_before"]).first().copied().unwrap_or_default() / 1e6
+            numbers(&household["wasm_before"])
+                .first()
+                .copied()
+                .unwrap_or_default()
+                / 1e6
         )),
     ]);
     Ok(out)
