@@ -4,7 +4,8 @@
 //! with large profiles (seeded here through the API), each with its wasm memory growth.
 //!
 //! `cargo xtask bench --only export`, or against a running server:
-//! `cargo xtask bench-export ORIGIN` (the console served under ORIGIN/).
+//! `cargo xtask bench-export CONSOLE_URL` (a larder-server started with `--demo
+//! --generate-articles 10000` or more, the console under CONSOLE_URL).
 
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
