@@ -5,6 +5,7 @@
 
 pub mod config;
 pub mod error_text;
+pub mod export;
 pub mod i18n;
 pub mod kv;
 pub mod paths;

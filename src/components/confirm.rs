@@ -21,13 +21,18 @@ pub fn ConfirmButton(
     /// Disables the button (e.g. while a request runs).
     #[prop(into, optional)]
     disabled: Signal<bool>,
+    /// Shown in the dialog below the question, e.g. "Download my data" before a delete.
+    #[prop(optional)]
+    before: Option<ViewFn>,
 ) -> impl IntoView {
+    let before = StoredValue::new(before);
     let open = RwSignal::new(false);
     view! {
         <button type="button" class="danger" disabled=move || disabled.get() on:click=move |_| open.set(true)>{move || label.get()}</button>
         <Show when=move || open.get()>
             <Modal role="alertdialog" labelled_by="confirm-question" on_escape=Callback::new(move |_| open.set(false))>
                 <p id="confirm-question">{move || question.get()}</p>
+                {before.get_value().map(|before| before.run())}
                 <div class="actions">
                     <button type="button" data-initial-focus on:click=move |_| open.set(false)>{move || t("Cancel")}</button>
                     <button type="button" class="danger"

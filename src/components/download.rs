@@ -79,7 +79,13 @@ async fn save(
         .await?
         .dyn_into()?;
     drop(transform);
-    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    offer_blob(&blob, name)
+}
+
+/// Saves `blob` as `name` through a temporary `<a download>` and an object URL, revoked once
+/// the click has been handled. Shared with the exports (`crate::export::browser`).
+pub fn offer_blob(blob: &web_sys::Blob, name: &str) -> Result<(), JsValue> {
+    let url = web_sys::Url::create_object_url_with_blob(blob)?;
     let document = web_sys::window()
         .and_then(|w| w.document())
         .ok_or_else(|| JsValue::from_str("no document"))?;

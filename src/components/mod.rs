@@ -3,7 +3,10 @@
 pub mod chip_select;
 pub mod confirm;
 pub mod download;
+pub mod download_my_data;
 pub mod error_view;
+pub mod export_button;
+pub mod export_status;
 pub mod facets;
 pub mod field_editor;
 pub mod header;

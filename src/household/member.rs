@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::components::chip_select::ChipSelect;
 use crate::components::confirm::ConfirmButton;
+use crate::components::download_my_data::BeforeYouDelete;
 use crate::components::error_view::ErrorView;
 use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::toast::{on_answer, Toasts};
@@ -119,7 +120,8 @@ pub fn MemberDetails(
                 <div class="actions">
                     <ConfirmButton label=move || t("Delete member")
                         question=move || tf("Remove {name} and their profile from the household? This cannot be undone.", &[("name", &original.with(|m| m.name.clone()))])
-                        confirm_label=move || t("Delete member") disabled=delete.pending() on_confirm=Callback::new(move |_| { delete.dispatch(()); })/>
+                        confirm_label=move || t("Delete member") disabled=delete.pending() on_confirm=Callback::new(move |_| { delete.dispatch(()); })
+                        before=ViewFn::from(move || view! { <BeforeYouDelete household_id=original.with_untracked(|m| m.household_id.clone())/> })/>
                     <button type="submit" class="primary" disabled=move || save.pending().get()>{move || t("Save details")}</button>
                 </div>
             </form>

@@ -8,6 +8,7 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 
 use crate::components::confirm::ConfirmButton;
+use crate::components::download_my_data::{BeforeYouDelete, DownloadMyData};
 use crate::components::error_view::ErrorView;
 use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::toast::{on_answer, Toasts};
@@ -89,6 +90,7 @@ pub fn HouseholdPanel(
             }}
             <AddMember household_id=household_id.clone() added=changed/>
         </section>
+        <DownloadMyData household_id=household_id.clone() members=count household=household.get_value()/>
         <section class="danger-zone" aria-label=move || t("Delete household")>
             <DeleteHousehold household=household.get_value() scope deleted=changed/>
         </section>
@@ -237,6 +239,8 @@ fn DeleteHousehold(household: Household, scope: Scope, deleted: Callback<()>) ->
     let toasts = expect_context::<Toasts>();
     let navigate = use_navigate();
     let (id, name) = (household.id.clone(), household.name.clone());
+    let download_id = id.clone();
+    let summary = household.clone();
     let delete = Action::new_local(move |_: &()| {
         let (client, id) = (client.clone(), id.clone());
         async move { client.delete_household(&id).await }
@@ -254,6 +258,7 @@ fn DeleteHousehold(household: Household, scope: Scope, deleted: Callback<()>) ->
         <ConfirmButton label=move || t("Delete household")
             question=move || tf("Delete the household “{name}” with all its members and profiles? This cannot be undone.", &[("name", &name)])
             confirm_label=move || t("Delete household") disabled=delete.pending()
+            before=ViewFn::from(move || view! { <BeforeYouDelete household_id=download_id.clone() household=summary.clone()/> })
             on_confirm=Callback::new(move |_| { delete.dispatch(()); })/>
     }
 }

@@ -11,6 +11,7 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
 use crate::components::error_view::ErrorView;
+use crate::components::export_button::ExportButton;
 use crate::components::facets::{ActiveFilters, Facets};
 use crate::components::loading::Loading;
 use crate::components::pager::{use_page, Pager, LONGEST_PAGE};
@@ -170,6 +171,7 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
             </Show>
         </div>
         <CollectionNav current=path/>
+        {(browsing != Browsing::OnTheirParents).then(|| view! { <ExportButton schema state parent/> })}
         {match browsing {
             Browsing::ByParent(parent_collection) => view! {
                 <ParentPicker schema parent_collection chosen=parent/>

@@ -96,8 +96,9 @@ test('focus moves to the new page\'s heading; a dialog takes, holds and returns 
   // Tab and Shift+Tab stay inside.
   await page.keyboard.press('Tab');
   await expect(dialog.getByRole('button', { name: 'Delete household' })).toBeFocused();
+  // Past the last button the focus wraps to the first: "Download my data", offered before the choice.
   await page.keyboard.press('Tab');
-  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await expect(dialog.getByRole('button', { name: 'Download my data (JSON)' })).toBeFocused();
   await page.keyboard.press('Shift+Tab');
   await expect(dialog.getByRole('button', { name: 'Delete household' })).toBeFocused();
   // Escape closes it, and the focus is back on what opened it.
@@ -138,6 +139,13 @@ for (const lang of ['en', 'hu', 'sl', 'el']) {
         await expect(page.locator(ready).first()).toBeVisible();
         await scan(page, at(path));
       }
+      // The list's Export panel (the household's "Download my data" is on the household page
+      // and in the member's delete dialog below).
+      await goInApp(page, '/records/articles?q=vitamin');
+      await expect(page.locator('p.total')).toBeVisible();
+      await page.locator('.export > button').click();
+      await expect(page.locator('#export-panel')).toBeVisible();
+      await scan(page, at('the export panel'));
       // The administrator's view of a household, its member, and a confirmation dialog.
       await goInApp(page, '/households?limit=100&offset=0');
       await page.getByRole('link', { name: 'The Parkers' }).click();

@@ -2,6 +2,7 @@
 //! repeated runs with min and max, comparisons as ratios measured in the same run. Prints a table
 //! and writes `target/bench/report.json`. Loopback only; every loop is bounded.
 
+mod exports;
 mod load;
 mod pages;
 
@@ -117,13 +118,14 @@ pub fn percentile(samples: &[f64], p: f64) -> f64 {
 
 /// `cargo xtask bench [--runs N]`.
 /// The parts of the bench, in the order they run; `--only` picks some of them.
-const PARTS: [&str; 6] = [
+const PARTS: [&str; 7] = [
     "first-load",
     "start",
     "list",
     "decode",
     "server",
     "download",
+    "export",
 ];
 
 struct Options {
@@ -173,7 +175,7 @@ pub fn run(args: &[String]) -> Result<()> {
         .map(|part| format!("{part} (left out by --only)"))
         .collect();
 
-    let needs_console = ["first-load", "start", "list", "download"]
+    let needs_console = ["first-load", "start", "list", "download", "export"]
         .iter()
         .any(|part| wants(part));
     let dist = root().join("target/bench/dist");
@@ -264,8 +266,25 @@ pub fn run(args: &[String]) -> Result<()> {
             runtime.block_on(load::big_artifact(&server.url, &out, DOWNLOAD_BYTES))?;
         figures.extend(download(&console, &record_path, &title, &artifact, &token)?);
     }
+    if wants("export") {
+        eprintln!("\n==> Export of 10,000 search results and Download my data of 1,000 members");
+        figures.extend(exports::figures(&console)?);
+    }
     drop(server);
     finish(&out, &figures, &not_measured)
+}
+
+/// `cargo xtask bench-export CONSOLE_URL`: the export figures against a server already running
+/// (with `--demo --generate-articles 10000` or more, and the console under CONSOLE_URL), printed
+/// as the bench prints its table; nothing is written.
+pub fn export_command(args: &[String]) -> Result<()> {
+    let console = args
+        .first()
+        .context("usage: cargo xtask bench-export CONSOLE_URL")?;
+    let console = format!("{}/", console.trim_end_matches('/'));
+    let figures = exports::figures(&console)?;
+    print_table(&figures, &[]);
+    Ok(())
 }
 
 fn finish(out: &Path, figures: &[Figure], not_measured: &[String]) -> Result<()> {

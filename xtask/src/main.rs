@@ -28,7 +28,10 @@ commands:
   bench [--runs N] [--only PART,...]
                      measure size, start, decoding and server figures; prints a table and
                      writes target/bench/report.json (see BENCH.md). Parts: first-load,
-                     start, list, decode, server, download
+                     start, list, decode, server, download, export
+  bench-export CONSOLE_URL
+                     the export figures only, against a server already running with
+                     --demo --generate-articles 10000 (see xtask/src/bench/exports.rs)
   realprod [SPEC...] the journeys against production's own households service only (the last step
                      of `test`): ../shared/realprod (or LARDER_REALPROD) started on PostgreSQL,
                      the console of target/playwright-dist behind its proxy, LARDER_WIRE=realprod
@@ -53,6 +56,7 @@ fn main() {
         Some("load") => load::run(&args[1..]),
         // Internal: the bench runs these in an optimised build.
         Some("bench-decode") => bench::decode_command(&args[1..]),
+        Some("bench-export") => bench::export_command(&args[1..]),
         Some("bench-server") => bench::server_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");

@@ -44,6 +44,7 @@ pub mod enhance;
 pub mod erasure;
 pub mod error;
 mod exchange;
+pub mod exports;
 pub mod guidelines;
 pub mod households;
 pub mod limit;

@@ -5,6 +5,8 @@
 //   node browser.mjs list CONSOLE_URL PATH ROWS RUNS USER PASSWORD
 //   node browser.mjs parse FILE RUNS
 //   LARDER_BENCH_TOKEN=... node browser.mjs download CONSOLE_URL RECORD_PATH TITLE ARTIFACT_ID RUNS USER PASSWORD
+//   node browser.mjs export CONSOLE_URL LIST_PATH ROWS RUNS USER PASSWORD
+//   node browser.mjs household-export CONSOLE_URL MEMBERS RUNS USER PASSWORD
 import { chromium } from '@playwright/test';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -253,6 +255,136 @@ async function download(consoleUrl, recordPath, title, artifactId, runs, user, p
   return out;
 }
 
+/** Signs in through the page and keeps the wasm module's memory at `window.__wasmMemory`. */
+async function signedInPage(browser, consoleUrl, user, password, violations) {
+  const page = browser.context.pages()[0] ?? await browser.context.newPage();
+  watchViolations(page, violations);
+  await page.addInitScript(() => {
+    addEventListener('larder-started', (e) => { window.__wasmMemory = e.detail.wasm.memory; });
+  });
+  await page.goto(new URL('sign-in', consoleUrl).href);
+  await page.getByLabel('Username').fill(user);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByText(`Signed in as ${user}`).waitFor();
+  return page;
+}
+
+/** Moves inside the app without a reload (a reload signs out). */
+async function goInApp(page, path) {
+  await page.evaluate((p) => {
+    const link = document.createElement('a');
+    link.href = new URL(p, document.baseURI).href;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+  }, path);
+}
+
+/** A search's every match exported through the console's Export (JSON, then CSV), beside the
+ * browser's own way in the same page and run: the same pages fetched (200 rows, three at a
+ * time), `JSON.stringify` of all rows, a Blob. Wasm memory before and after each export (it
+ * never shrinks, so "after" is its high-water mark). */
+async function exportList(consoleUrl, listPath, rows, runs, user, password) {
+  const out = { json_ms: [], csv_ms: [], plain_ms: [], wasm_before: [], wasm_after_json: [], wasm_after_csv: [], json_bytes: 0, csv_bytes: 0, plain_bytes: 0, rows: [], violations: [] };
+  const browser = await freshBrowser();
+  try {
+    const page = await signedInPage(browser, consoleUrl, user, password, out.violations);
+    await goInApp(page, listPath);
+    await page.locator('p.total').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    const panel = page.getByRole('group', { name: 'Export' });
+    const token = await page.evaluate(async ({ user, password }) => {
+      const answer = await fetch(new URL('/api/v1/system/login', location.origin).href, {
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: user, password }),
+      });
+      const result = (await answer.json()).result;
+      return result.token ?? result.access_token;
+    }, { user, password });
+    const search = new URL(listPath, 'http://x/').searchParams;
+    const collection = new URL(listPath, 'http://x/').pathname.split('/').filter(Boolean).pop();
+    for (let run = 0; run < runs; run++) {
+      const before = await page.evaluate(() => window.__wasmMemory.buffer.byteLength);
+      out.wasm_before.push(before);
+      for (const format of ['JSON', 'CSV']) {
+        const started = Date.now();
+        const [saved] = await Promise.all([
+          page.waitForEvent('download', { timeout: 600_000 }),
+          panel.getByRole('button', { name: `Download ${format}` }).click(),
+        ]);
+        const ms = Date.now() - started;
+        const text = readFileSync(await saved.path(), 'utf8');
+        await saved.delete();
+        if (format === 'JSON') {
+          out.json_ms.push(ms);
+          out.json_bytes = Buffer.byteLength(text);
+          out.rows.push(JSON.parse(text).length);
+          out.wasm_after_json.push(await page.evaluate(() => window.__wasmMemory.buffer.byteLength));
+        } else {
+          out.csv_ms.push(ms);
+          out.csv_bytes = Buffer.byteLength(text);
+          out.wasm_after_csv.push(await page.evaluate(() => window.__wasmMemory.buffer.byteLength));
+        }
+        await panel.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+      }
+      const plain = await page.evaluate(async ({ token, collection, q, sort, rows }) => {
+        const at = performance.now();
+        const pages = [];
+        for (let offset = 0; offset < rows; offset += 200) pages.push(offset);
+        const all = [];
+        const fetchPage = (offset) => fetch(new URL(`/api/v1/${collection}/search`, location.origin).href, {
+          method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+          body: JSON.stringify({ q, sort: sort || undefined, limit: Math.min(200, rows - offset), offset }),
+        }).then((r) => r.json());
+        for (let i = 0; i < pages.length; i += 3) {
+          const answers = await Promise.all(pages.slice(i, i + 3).map(fetchPage));
+          for (const a of answers) all.push(...a.result.results);
+        }
+        const blob = new Blob([JSON.stringify(all)], { type: 'application/json' });
+        return { ms: performance.now() - at, bytes: blob.size, rows: all.length };
+      }, { token, collection, q: search.get('q') ?? '', sort: search.get('sort') ?? '', rows });
+      out.plain_ms.push(plain.ms);
+      out.plain_bytes = plain.bytes;
+      if (plain.rows !== rows) throw new Error(`the plain way read ${plain.rows} rows, not ${rows}`);
+    }
+  } finally {
+    await browser.close();
+  }
+  return out;
+}
+
+/** "Download my data" of the signed-in owner's household (JSON, then the CSV zip): time and
+ * wasm memory growth. */
+async function householdExport(consoleUrl, members, runs, user, password) {
+  const out = { json_ms: [], zip_ms: [], wasm_before: [], wasm_after_json: [], wasm_after_zip: [], json_bytes: 0, zip_bytes: 0, members: [], violations: [] };
+  const browser = await freshBrowser();
+  try {
+    const page = await signedInPage(browser, consoleUrl, user, password, out.violations);
+    await goInApp(page, 'household');
+    await page.getByRole('button', { name: 'Download my data (JSON)' }).waitFor({ timeout: 120_000 });
+    for (let run = 0; run < runs; run++) {
+      out.wasm_before.push(await page.evaluate(() => window.__wasmMemory.buffer.byteLength));
+      for (const [format, button] of [['json', 'Download my data (JSON)'], ['zip', 'Download my data (CSV, zip)']]) {
+        const started = Date.now();
+        const [saved] = await Promise.all([
+          page.waitForEvent('download', { timeout: 600_000 }),
+          page.getByRole('button', { name: button }).first().click(),
+        ]);
+        out[`${format}_ms`].push(Date.now() - started);
+        const bytes = readFileSync(await saved.path());
+        await saved.delete();
+        out[`${format}_bytes`] = bytes.length;
+        if (format === 'json') out.members.push(JSON.parse(bytes.toString('utf8')).members.length);
+        out[`wasm_after_${format}`].push(await page.evaluate(() => window.__wasmMemory.buffer.byteLength));
+      }
+    }
+    if (out.members.some((n) => n !== members)) throw new Error(`exported ${out.members} members, not ${members}`);
+  } finally {
+    await browser.close();
+  }
+  return out;
+}
+
 function parse(file, runs) {
   const text = readFileSync(file, 'utf8');
   const ms = [];
@@ -276,5 +408,7 @@ if (mode === 'start') {
 else if (mode === 'list') result = await list(rest[0], rest[1], Number(rest[2]), Number(rest[3]), rest[4], rest[5]);
 else if (mode === 'parse') result = parse(rest[0], Number(rest[1]));
 else if (mode === 'download') result = await download(rest[0], rest[1], rest[2], rest[3], Number(rest[4]), rest[5], rest[6]);
+else if (mode === 'export') result = await exportList(rest[0], rest[1], Number(rest[2]), Number(rest[3]), rest[4], rest[5]);
+else if (mode === 'household-export') result = await householdExport(rest[0], Number(rest[1]), Number(rest[2]), rest[3], rest[4]);
 else throw new Error(`unknown mode ${mode}`);
 process.stdout.write(JSON.stringify(result));

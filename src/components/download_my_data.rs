@@ -1,0 +1,253 @@
+//! "Download my data": everything the service holds about a household (the household, every
+//! member with their profile, and each member's saved things where the service offers them) as
+//! the versioned JSON file of `crate::export::household`, or as its CSV tables in one zip. Read a
+//! page of members at a time and written out at once, so a household of a thousand members with
+//! large profiles stays within a bounded amount of wasm memory. Used on the household page and
+//! inside the delete dialogs; `<DownloadMyData household_id=.../>` is all a page needs.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use larder_api::Household;
+use leptos::prelude::*;
+use serde_json::{json, Value};
+
+use crate::components::export_status::{check, ExportControl, ExportStatus, Stop};
+use crate::export::browser::{now_utc, offer, zip_blob, BlobFile};
+use crate::export::household::{Output, Writer, MEMBER_EXTRAS};
+use crate::i18n::format::number;
+use crate::i18n::{t, tf, tn};
+use crate::ApiClient;
+
+/// Members read per request: with production's largest profiles and pictures a page stays
+/// near half a megabyte, the most that is in wasm memory at once.
+const MEMBER_PAGE: u32 = 25;
+
+/// The file's format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    Json,
+    CsvZip,
+}
+
+/// The files being written.
+struct Files {
+    format: Format,
+    json: BlobFile,
+    tables: Vec<(String, BlobFile)>,
+}
+
+impl Files {
+    fn take(&mut self, output: Output) {
+        match self.format {
+            Format::Json => self.json.push(&output.json),
+            Format::CsvZip => {
+                for (name, text) in output.csv {
+                    match self.tables.iter_mut().find(|(n, _)| *n == name) {
+                        Some((_, file)) => file.push(&text),
+                        None => {
+                            let mut file = BlobFile::new();
+                            file.push(&text);
+                            self.tables.push((name, file));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn id_of(member: &Value) -> String {
+    member
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Reads and writes the household's data; the sentence to show when it is saved.
+async fn download(
+    client: ApiClient,
+    household_id: String,
+    known: Option<Household>,
+    members_known: Option<u64>,
+    format: Format,
+    control: ExportControl,
+) -> Result<String, Stop> {
+    let cancelled: Rc<Cell<bool>> = control.begin(members_known);
+    let exported_at = now_utc();
+    // The page's household when it passes one: larder-server's reference wire answers
+    // `households/{id}` with every member and profile inside, which would put the whole
+    // household in wasm memory at once.
+    let household = match known {
+        Some(household) => serde_json::to_value(Household {
+            members: Vec::new(),
+            ..household
+        })
+        .map_err(|e| Stop::Failed(e.to_string()))?,
+        None => client.household_value(&household_id).await?,
+    };
+    check(&cancelled)?;
+    let total = members_known.or_else(|| {
+        household
+            .get("member_count")
+            .and_then(Value::as_u64)
+            .filter(|n| *n > 0)
+    });
+    let mut page = client.member_values(&household_id, MEMBER_PAGE, 0).await?;
+    // Whether the service offers each kind of saved thing, asked once about the first member.
+    let mut offered = Vec::new();
+    for (key, path) in MEMBER_EXTRAS {
+        check(&cancelled)?;
+        let offer = match page.first() {
+            Some(first) => Some(client.member_items(&id_of(first), path).await?.is_some()),
+            None => None,
+        };
+        offered.push((*key, offer));
+    }
+    let config = client.config();
+    let service = json!({"data": config.data_base, "system": config.system_base});
+    let (mut writer, head) = Writer::start(&exported_at, service, &household, &offered);
+    let mut files = Files {
+        format,
+        json: BlobFile::new(),
+        tables: Vec::new(),
+    };
+    files.take(head);
+    let mut done = 0u64;
+    let mut first_ids: Vec<String> = Vec::new();
+    loop {
+        let short = page.len() < MEMBER_PAGE as usize;
+        // A service that ignored `offset` would answer the first page again: stop there.
+        let first = page.first().map(id_of);
+        if done > 0 && first.as_ref().is_some_and(|id| first_ids.contains(id)) {
+            break;
+        }
+        first_ids.extend(first);
+        for member in &page {
+            check(&cancelled)?;
+            let mut extras = Vec::new();
+            for ((key, path), (_, offer)) in MEMBER_EXTRAS.iter().zip(&offered) {
+                if *offer == Some(true) {
+                    let items = client.member_items(&id_of(member), path).await?;
+                    extras.push((*key, items.unwrap_or_default()));
+                }
+            }
+            files.take(writer.member(member, &extras).map_err(Stop::Failed)?);
+            done += 1;
+            control.progress(done, total.map(|t| t.max(done)));
+        }
+        if short {
+            break;
+        }
+        check(&cancelled)?;
+        page = client
+            .member_values(&household_id, MEMBER_PAGE, done as u32)
+            .await?;
+    }
+    check(&cancelled)?;
+    let day = exported_at.get(..10).unwrap_or("export");
+    let (blob, name) = match format {
+        Format::Json => {
+            files.json.push(&writer.finish());
+            (
+                files.json.blob("application/json"),
+                format!("household-{day}.json"),
+            )
+        }
+        Format::CsvZip => (
+            zip_blob(files.tables, &exported_at),
+            format!("household-{day}-csv.zip"),
+        ),
+    };
+    let blob = blob.map_err(|_| Stop::Failed(t("the browser stopped the download")))?;
+    offer(&blob, &name).map_err(Stop::Failed)?;
+    Ok(tf(
+        "Saved {members} as {name}.",
+        &[
+            ("members", &tn("{count} members", done as i64, &[])),
+            ("name", &name),
+        ],
+    ))
+}
+
+fn members_counted(done: u64, total: Option<u64>) -> String {
+    match total {
+        Some(total) => tf(
+            "{done} of {total} members",
+            &[
+                ("done", &number(done as f64)),
+                ("total", &number(total as f64)),
+            ],
+        ),
+        None => tn("{count} members", done as i64, &[]),
+    }
+}
+
+/// "Download my data" as JSON or CSV (zip), with progress, Cancel and "Try again".
+#[component]
+pub fn DownloadMyData(
+    /// The household whose data is saved.
+    #[prop(into)]
+    household_id: String,
+    /// How many members it has, when the page knows (for "n of N"); else the service's count.
+    #[prop(optional)]
+    members: Option<usize>,
+    /// The household as the page holds it; without it, `households/{id}` is read.
+    #[prop(optional)]
+    household: Option<Household>,
+) -> impl IntoView {
+    let known = StoredValue::new(household);
+    let client = expect_context::<ApiClient>();
+    let control = ExportControl::new();
+    let household_id = StoredValue::new(household_id);
+    let last = StoredValue::new(Format::Json);
+    let run = move |format: Format| {
+        last.set_value(format);
+        let client = client.clone();
+        leptos::task::spawn_local(async move {
+            let outcome = download(
+                client,
+                household_id.get_value(),
+                known.get_value(),
+                members.map(|n| n as u64),
+                format,
+                control,
+            )
+            .await;
+            control.end(outcome);
+        });
+    };
+    let retry_run = run.clone();
+    let retry = Callback::new(move |_| retry_run(last.get_value()));
+    let (json_run, csv_run) = (run.clone(), run);
+    view! {
+        <div class="download-my-data" role="group" aria-label=move || t("Download my data")>
+            <p class="hint">{move || t("Download my data: the household, every member and profile, and what else the service keeps about each member.")}</p>
+            <div class="actions">
+                <button type="button" disabled=move || control.running() on:click=move |_| json_run(Format::Json)>{move || t("Download my data (JSON)")}</button>
+                <button type="button" disabled=move || control.running() on:click=move |_| csv_run(Format::CsvZip)>{move || t("Download my data (CSV, zip)")}</button>
+            </div>
+            <ExportStatus control counted=members_counted retry/>
+        </div>
+    }
+}
+
+/// The offer inside a delete dialog: "Before you delete, download your data", then the buttons.
+#[component]
+pub fn BeforeYouDelete(
+    #[prop(into)] household_id: String,
+    /// The household as the page holds it, when it does (see [`DownloadMyData`]).
+    #[prop(optional)]
+    household: Option<Household>,
+) -> impl IntoView {
+    view! {
+        <div class="before-you-delete">
+            <p><strong>{move || t("Before you delete, download your data.")}</strong></p>
+            {match household {
+                Some(household) => view! { <DownloadMyData household_id household/> }.into_any(),
+                None => view! { <DownloadMyData household_id/> }.into_any(),
+            }}
+        </div>
+    }
+}

@@ -1,0 +1,137 @@
+//! A list or search exported: the columns come from the contract (every field of the collection,
+//! headed by its label), a last column keeps the fields the contract does not know; rows arrive
+//! a page at a time and leave as CSV and JSON text.
+
+use larder_api::Record;
+use larder_contract::limits::MAX_SEARCH_WINDOW;
+
+use super::csv::{push_line, push_record};
+use super::json::ArrayWriter;
+use crate::schema::{label, Schema};
+
+/// Rows asked for per request. Smaller than the service's 1,000: one page is in wasm memory
+/// (its text and its parsed records) at a time, and a thousand long articles would pass the
+/// 2 MB bound; 200 keeps a page to a few hundred kilobytes.
+pub const EXPORT_PAGE: u32 = 200;
+
+/// The most rows one search can give (offset + limit stay within the service's window).
+pub const MOST_FOUND: u64 = MAX_SEARCH_WINDOW as u64;
+
+/// The CSV and JSON of one list, written together.
+pub struct ListWriter {
+    columns: Vec<&'static str>,
+    json: ArrayWriter,
+}
+
+/// Text to append to each file.
+#[derive(Debug, Default)]
+pub struct Chunk {
+    /// Appended to the CSV file.
+    pub csv: String,
+    /// Appended to the JSON file.
+    pub json: String,
+}
+
+impl ListWriter {
+    /// The writer of `schema`'s records, with the CSV header and the JSON opening.
+    pub fn new(schema: &Schema) -> (ListWriter, Chunk) {
+        let columns: Vec<&'static str> = schema.fields().iter().map(|f| f.name).collect();
+        let mut chunk = Chunk::default();
+        let labels = columns
+            .iter()
+            .map(|name| label(name))
+            .chain([crate::i18n::t("Other fields")]);
+        push_line(labels, &mut chunk.csv);
+        let json = ArrayWriter::new();
+        json.open(&mut chunk.json);
+        (ListWriter { columns, json }, chunk)
+    }
+
+    /// The lines of a page of records.
+    pub fn rows<'r>(
+        &mut self,
+        records: impl IntoIterator<Item = &'r Record>,
+    ) -> Result<Chunk, String> {
+        let mut chunk = Chunk::default();
+        for record in records {
+            push_record(&self.columns, true, record, &mut chunk.csv);
+            self.json.push(record, &mut chunk.json)?;
+        }
+        Ok(chunk)
+    }
+
+    /// The end of the files.
+    pub fn finish(&self) -> Chunk {
+        let mut chunk = Chunk::default();
+        self.json.close(&mut chunk.json);
+        chunk
+    }
+
+    /// How many rows were written.
+    pub fn count(&self) -> u64 {
+        self.json.count()
+    }
+}
+
+/// The requests `(limit, offset)` that read `wanted` rows, [`EXPORT_PAGE`] at a time.
+pub fn pages(wanted: u64) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    let mut offset = 0u64;
+    while offset < wanted {
+        let size = (wanted - offset).min(EXPORT_PAGE as u64);
+        out.push((size as u32, offset as u32));
+        offset += size;
+    }
+    out
+}
+
+/// `articles-2026-11-26.csv` from the collection's path and the export's UTC timestamp.
+pub fn file_name(path: &str, exported_at: &str, extension: &str) -> String {
+    let day = exported_at.get(..10).unwrap_or("export");
+    format!("{path}-{day}.{extension}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    #[test]
+    fn headers_are_the_contract_labels_and_rows_follow_them() {
+        let schema = crate::schema::schema("articles").unwrap();
+        let (mut writer, head) = ListWriter::new(schema);
+        let header = head.csv.lines().next().unwrap();
+        assert!(header.starts_with(&label(schema.fields()[0].name)));
+        assert!(header.contains("Title"), "{header}");
+        assert!(header.ends_with("Other fields"));
+        let record = json!({"title": "Salt, \"less\"", "tags": ["a", "b"], "not_in_contract": 1});
+        let record = record.as_object().unwrap().clone();
+        let body = writer.rows([&record]).unwrap();
+        let columns = header.split(',').count();
+        assert!(body.csv.contains("\"Salt, \"\"less\"\"\""));
+        assert!(body.csv.contains("a; b"));
+        assert!(body.csv.ends_with("\"{\"\"not_in_contract\"\":1}\"\r\n"));
+        assert!(columns > 3);
+        let json_text = format!("{}{}{}", head.json, body.json, writer.finish().json);
+        let back: Value = serde_json::from_str(&json_text).unwrap();
+        assert_eq!(back[0]["title"], "Salt, \"less\"");
+        assert_eq!(writer.count(), 1);
+    }
+
+    #[test]
+    fn pages_cover_exactly_what_is_wanted() {
+        assert_eq!(pages(0), vec![]);
+        assert_eq!(pages(450), vec![(200, 0), (200, 200), (50, 400)]);
+        let all = pages(MOST_FOUND);
+        assert_eq!(all.len(), 50);
+        assert!(all.iter().all(|(l, o)| l + o <= MAX_SEARCH_WINDOW));
+    }
+
+    #[test]
+    fn file_names_carry_the_collection_and_day() {
+        assert_eq!(
+            file_name("articles", "2026-11-26T22:39:25Z", "csv"),
+            "articles-2026-11-26.csv"
+        );
+    }
+}
