@@ -7,6 +7,7 @@ pub mod config;
 pub mod error_text;
 pub mod i18n;
 pub mod kv;
+pub mod owners;
 pub mod paths;
 pub mod schema;
 
