@@ -14,6 +14,7 @@ use crate::components::error_view::ErrorView;
 use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::toast::{on_answer, Toasts};
 use crate::components::unsaved::UnsavedChanges;
+use crate::household::picture::{MemberPicture, PictureChoice, PicturePicker};
 use crate::household::AgeGroupSelect;
 use crate::i18n::{k, t, tf};
 use crate::paths::is_web_url;
@@ -35,15 +36,16 @@ pub fn MemberDetails(
     let original = RwSignal::new(member.clone());
     let name = RwSignal::new(member.name.clone());
     let age_group = RwSignal::new(member.age_group.clone());
-    let image_url = RwSignal::new(member.image_url.clone().unwrap_or_default());
+    let picture = PictureChoice::new(member.image_url.clone());
     let error = RwSignal::new(None::<ApiError>);
     let problem = RwSignal::new(None::<String>);
     let edited = move || {
         let mut after = original.get();
         after.name = name.get().trim().to_string();
         after.age_group = age_group.get();
-        let image = image_url.get().trim().to_string();
-        after.image_url = (!image.is_empty()).then_some(image);
+        // The stored value itself while the picture is not changed (an `avatar:{json}` face
+        // stays byte for byte), so the PATCH leaves `image_url` out.
+        after.image_url = picture.value();
         after
     };
     UnsavedChanges::track(Signal::derive(move || {
@@ -62,6 +64,7 @@ pub fn MemberDetails(
         toasts.success(tf("{name} saved", &[("name", &member.name)]));
         // The service's answer is the new baseline for "unsaved changes".
         title.set(member.name.clone());
+        picture.reset(member.image_url.clone());
         original.set(member);
     });
     let delete_client = expect_context::<ApiClient>();
@@ -85,7 +88,7 @@ pub fn MemberDetails(
         if after.name.is_empty() {
             return problem.set(Some(t("The name cannot be empty.")));
         }
-        if after.image_url.as_deref().is_some_and(|u| !is_web_url(u)) {
+        if picture.is_url() && after.image_url.as_deref().is_some_and(|u| !is_web_url(u)) {
             return problem.set(Some(t(
                 "The image URL must start with https:// or http://.",
             )));
@@ -98,22 +101,16 @@ pub fn MemberDetails(
             save.dispatch(changes);
         }
     };
-    let image = move || {
-        original
-            .with(|m| m.image_url.clone())
-            .filter(|u| is_web_url(u))
-    };
     view! {
         <section aria-labelledby="details-title" class="card">
             <h2 id="details-title">{move || t("Details")}</h2>
-            {move || image().map(|src| view! { <img class="avatar" src=src alt=tf("Picture of {name}", &[("name", &original.with(|m| m.name.clone()))])/> })}
+            <MemberPicture image_url=Signal::derive(move || original.with(|m| m.image_url.clone())) name=Signal::derive(move || original.with(|m| m.name.clone()))/>
             <form class="stack" on:submit=submit novalidate>
                 <label for="member-name">{move || t("Name")}</label>
                 <input id="member-name" type="text" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
                 <label for="member-age">{move || t("Age group")}</label>
                 <AgeGroupSelect id="member-age" value=age_group/>
-                <label for="member-image">{move || t("Image URL")}</label>
-                <input id="member-image" type="url" prop:value=move || image_url.get() on:input=move |ev| image_url.set(event_target_value(&ev))/>
+                <PicturePicker state=picture id="member-picture" name=Signal::derive(move || name.get())/>
                 {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
                 {move || error.get().map(|error| view! { <ErrorView error/> })}
                 <div class="actions">

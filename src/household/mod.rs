@@ -3,6 +3,7 @@
 pub mod create;
 pub mod member;
 pub mod panel;
+pub mod picture;
 
 use crate::i18n::{t, value_label};
 use larder_api::enums::AGE_GROUP;

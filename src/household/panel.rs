@@ -12,6 +12,7 @@ use crate::components::error_view::ErrorView;
 use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::toast::{on_answer, Toasts};
 use crate::components::unsaved::UnsavedChanges;
+use crate::household::picture::MemberPicture;
 use crate::household::{age_label, AgeGroupSelect, HouseholdFacts};
 use crate::i18n::format::number;
 use crate::i18n::{k, t, tf};
@@ -80,6 +81,7 @@ pub fn HouseholdPanel(
                     <ul class="member-list">
                         {members.into_iter().map(|member| view! {
                             <li>
+                                <MemberPicture image_url=Signal::stored(member.image_url.clone()) name=Signal::stored(member.name.clone()) small=true/>
                                 <A href=crate::hosting::link(scope.member_href(&links_id, &member.id))>{member.name.clone()}</A>
                                 <span class="chip">{age_label(&member.age_group)}</span>
                             </li>
