@@ -15,8 +15,10 @@ use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::toast::{on_answer, Toasts};
 use crate::components::unsaved::UnsavedChanges;
 use crate::household::picture::{MemberPicture, PictureChoice, PicturePicker};
+use crate::household::profile_fields::{KnownFields, KnownFieldsView};
 use crate::household::AgeGroupSelect;
 use crate::i18n::{k, t, tf};
+use crate::owners::profile_keys::{self, merge};
 use crate::paths::is_web_url;
 use crate::ApiClient;
 
@@ -136,20 +138,26 @@ pub fn ProfileForm(member_id: String, profile: Option<Profile>) -> impl IntoView
     let start = profile.unwrap_or_default();
     let groups = RwSignal::new(start.dietary_groups.clone());
     let allergies = RwSignal::new(allergy_words(&start));
-    let preferences = KvState::new(&start.nutritional_preferences);
-    let properties = KvState::new(&start.properties);
+    // Known keys get typed fields; the JSON editors hold the rest, exactly as stored.
+    let split = StoredValue::new(profile_keys::split(&start.nutritional_preferences, &start.properties));
+    let known = KnownFields::new(&split.with_value(|s| s.known.clone()));
+    let preferences = KvState::new(&split.with_value(|s| s.other_preferences.clone()));
+    let properties = KvState::new(&split.with_value(|s| s.other_properties.clone()));
     let error = RwSignal::new(None::<ApiError>);
     let problem = RwSignal::new(None::<String>);
     let edited = move || -> Result<Profile, String> {
         let mut after = original.get().unwrap_or_default();
         after.dietary_groups = groups.get();
         after.allergies = allergies.get().into_iter().map(Value::String).collect();
-        after.nutritional_preferences = preferences
+        let other_preferences = preferences
             .read()
             .map_err(|p| tf("Nutritional preferences: {problem}", &[("problem", &p)]))?;
-        after.properties = properties
+        let other_properties = properties
             .read()
             .map_err(|p| tf("Properties: {problem}", &[("problem", &p)]))?;
+        let typed = known.read()?;
+        (after.nutritional_preferences, after.properties) = split
+            .with_value(|s| merge(s, &typed, &other_preferences, &other_properties));
         Ok(after)
     };
     let dirty = Signal::derive(move || match (original.get(), edited()) {
@@ -191,8 +199,16 @@ pub fn ProfileForm(member_id: String, profile: Option<Profile>) -> impl IntoView
             }
         }
     });
+    let show = move |profile: &Profile| {
+        let fresh = profile_keys::split(&profile.nutritional_preferences, &profile.properties);
+        known.reset(&fresh.known);
+        preferences.reset(&fresh.other_preferences);
+        properties.reset(&fresh.other_properties);
+        split.set_value(fresh);
+    };
     on_answer(save, Some(error), move |saved| {
         toasts.success(t("Profile saved"));
+        show(&saved);
         original.set(Some(saved));
     });
     let delete = Action::new_local(move |_: &()| {
@@ -204,8 +220,7 @@ pub fn ProfileForm(member_id: String, profile: Option<Profile>) -> impl IntoView
         original.set(None);
         groups.set(Vec::new());
         allergies.set(Vec::new());
-        preferences.reset(&serde_json::Map::new());
-        properties.reset(&serde_json::Map::new());
+        show(&Profile::default());
     });
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -231,6 +246,8 @@ pub fn ProfileForm(member_id: String, profile: Option<Profile>) -> impl IntoView
             <form class="stack" on:submit=submit novalidate>
                 <ChipSelect selected=groups label=k("Dietary groups") id="profile-groups" options=DIETARY_GROUPS enumeration="dietary_group"/>
                 <ChipSelect selected=allergies label=k("Allergies") id="profile-allergies"/>
+                <KnownFieldsView fields=known/>
+                <p class="hint">{move || t("Anything else the profile holds is kept as it is; edit it below, or as JSON.")}</p>
                 <KvEditor state=preferences label=k("Nutritional preferences") id="profile-preferences"/>
                 <KvEditor state=properties label=k("Properties") id="profile-properties"/>
                 <p class="hint">{move || t("Properties are replaced as a whole when saved. The service ignores them when it creates a profile, so for a new profile they are saved in a second step.")}</p>

@@ -4,6 +4,7 @@ pub mod create;
 pub mod member;
 pub mod panel;
 pub mod picture;
+pub mod profile_fields;
 
 use crate::i18n::{t, value_label};
 use larder_api::enums::AGE_GROUP;
