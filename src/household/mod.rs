@@ -1,6 +1,7 @@
 //! Pieces the household pages share: the facts panel, the age-group select, the create form.
 
 pub mod create;
+pub mod erase;
 pub mod member;
 pub mod panel;
 pub mod picture;
