@@ -2,6 +2,7 @@
 
 pub mod create;
 pub mod erase;
+pub mod first_run;
 pub mod member;
 pub mod panel;
 pub mod picture;

@@ -12,6 +12,7 @@ use crate::components::error_view::ErrorView;
 use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::toast::{on_answer, Toasts};
 use crate::components::unsaved::UnsavedChanges;
+use crate::household::first_run::FirstRunGuide;
 use crate::household::picture::MemberPicture;
 use crate::household::{age_label, AgeGroupSelect, HouseholdFacts};
 use crate::i18n::format::number;
@@ -66,6 +67,7 @@ pub fn HouseholdPanel(
                 <button type="button" on:click=move |_| editing.set(true)>{move || t("Edit household")}</button>
             </Show>
         </div>
+        {(scope == Scope::Own).then(|| view! { <FirstRunGuide household=household.get_value() members=members.clone() changed/> })}
         <Show when=move || editing.get() fallback=move || view! { <HouseholdFacts household=household.get_value()/> }>
             <EditHousehold household=household.get_value() done=Callback::new(move |saved: bool| {
                 editing.set(false);
