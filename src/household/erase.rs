@@ -4,8 +4,8 @@
 //! `retained` list is known only from its answer, so that is shown after, with the counts.
 //! Where the service does not offer it (404/405) the option goes, with a note.
 
-use larder_api::Erasure;
 use larder_api::ApiError;
+use larder_api::Erasure;
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 
@@ -25,7 +25,9 @@ static NOT_OFFERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBoo
 #[component]
 pub fn EraseAccount() -> impl IntoView {
     let session = expect_context::<Session>();
-    let username = session.identity.with_untracked(|i| i.as_ref().and_then(|i| i.username.clone()));
+    let username = session
+        .identity
+        .with_untracked(|i| i.as_ref().and_then(|i| i.username.clone()));
     let Some(username) = username else {
         return ().into_any();
     };
@@ -66,7 +68,9 @@ fn EraseDialog(username: String, open: RwSignal<bool>, offered: RwSignal<bool>) 
             problem.set(None);
             answer.set(Some(erasure));
         }
-        Some(Ok(Some(_))) => problem.set(Some(t("The service answered that the account was not erased."))),
+        Some(Ok(Some(_))) => problem.set(Some(t(
+            "The service answered that the account was not erased.",
+        ))),
         Some(Ok(None)) => {
             NOT_OFFERED.store(true, std::sync::atomic::Ordering::Relaxed);
             offered.set(false);

@@ -48,12 +48,19 @@ fn store(progress: Option<&Progress>) {
 
 /// Called when the guide's first step created `household_id`: the guide continues there.
 pub fn started(household_id: &str) {
-    store(Some(&Progress { household: household_id.into(), member: None }));
+    store(Some(&Progress {
+        household: household_id.into(),
+        member: None,
+    }));
 }
 
 /// The guide's steps 2 and 3, above the household, while the guide runs for it.
 #[component]
-pub fn FirstRunGuide(household: Household, members: Vec<Member>, changed: Callback<()>) -> impl IntoView {
+pub fn FirstRunGuide(
+    household: Household,
+    members: Vec<Member>,
+    changed: Callback<()>,
+) -> impl IntoView {
     let Some(progress) = load().filter(|p| p.household == household.id) else {
         return ().into_any();
     };
@@ -104,7 +111,10 @@ fn MemberStep(household_id: String, changed: Callback<()>) -> impl IntoView {
         async move { client.create_member(&id, &member, None).await }
     });
     on_answer(create, Some(error), move |member| {
-        store(Some(&Progress { household: household.get_value(), member: Some(member.id.clone()) }));
+        store(Some(&Progress {
+            household: household.get_value(),
+            member: Some(member.id.clone()),
+        }));
         toasts.success(tf("{name} added", &[("name", &member.name)]));
         changed.run(());
     });
@@ -144,7 +154,10 @@ fn DietStep(member: Member, changed: Callback<()>) -> impl IntoView {
     let member_id = StoredValue::new(member.id.clone());
     let save = Action::new_local(move |groups: &Vec<String>| {
         let (client, id) = (client.clone(), member_id.get_value());
-        let profile = ProfileInput { dietary_groups: groups.clone(), ..ProfileInput::default() };
+        let profile = ProfileInput {
+            dietary_groups: groups.clone(),
+            ..ProfileInput::default()
+        };
         async move { client.create_profile(&id, &profile).await }
     });
     on_answer(save, Some(error), move |_| {
@@ -156,7 +169,9 @@ fn DietStep(member: Member, changed: Callback<()>) -> impl IntoView {
         ev.prevent_default();
         let chosen = groups.get_untracked();
         if chosen.is_empty() {
-            return problem.set(Some(t("Choose at least one dietary group, or skip the guide.")));
+            return problem.set(Some(t(
+                "Choose at least one dietary group, or skip the guide.",
+            )));
         }
         problem.set(None);
         save.dispatch(chosen);

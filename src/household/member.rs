@@ -139,7 +139,10 @@ pub fn ProfileForm(member_id: String, profile: Option<Profile>) -> impl IntoView
     let groups = RwSignal::new(start.dietary_groups.clone());
     let allergies = RwSignal::new(allergy_words(&start));
     // Known keys get typed fields; the JSON editors hold the rest, exactly as stored.
-    let split = StoredValue::new(profile_keys::split(&start.nutritional_preferences, &start.properties));
+    let split = StoredValue::new(profile_keys::split(
+        &start.nutritional_preferences,
+        &start.properties,
+    ));
     let known = KnownFields::new(&split.with_value(|s| s.known.clone()));
     let preferences = KvState::new(&split.with_value(|s| s.other_preferences.clone()));
     let properties = KvState::new(&split.with_value(|s| s.other_properties.clone()));
@@ -156,8 +159,8 @@ pub fn ProfileForm(member_id: String, profile: Option<Profile>) -> impl IntoView
             .read()
             .map_err(|p| tf("Properties: {problem}", &[("problem", &p)]))?;
         let typed = known.read()?;
-        (after.nutritional_preferences, after.properties) = split
-            .with_value(|s| merge(s, &typed, &other_preferences, &other_properties));
+        (after.nutritional_preferences, after.properties) =
+            split.with_value(|s| merge(s, &typed, &other_preferences, &other_properties));
         Ok(after)
     };
     let dirty = Signal::derive(move || match (original.get(), edited()) {

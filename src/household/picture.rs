@@ -116,7 +116,9 @@ impl PictureChoice {
     pub fn new(stored: Option<String>) -> PictureChoice {
         let (choice, url) = match (avatar::parse(stored.as_deref()), stored.as_deref()) {
             (_, None) | (Picture::Initials, Some("")) => (Choice::None, String::new()),
-            (Picture::Preset(i), Some(s)) if s == avatar::preset_value(i) => (Choice::Preset(i), String::new()),
+            (Picture::Preset(i), Some(s)) if s == avatar::preset_value(i) => {
+                (Choice::Preset(i), String::new())
+            }
             (Picture::Url(u), _) => (Choice::Url, u),
             _ => (Choice::Current, String::new()),
         };
@@ -157,7 +159,11 @@ impl PictureChoice {
 /// The picker: a radio group of no picture, the current one (when it is a kept face), the
 /// presets and a web address.
 #[component]
-pub fn PicturePicker(state: PictureChoice, id: &'static str, #[prop(into)] name: Signal<String>) -> impl IntoView {
+pub fn PicturePicker(
+    state: PictureChoice,
+    id: &'static str,
+    #[prop(into)] name: Signal<String>,
+) -> impl IntoView {
     let radio = move |choice: Choice, key: String, label: AnyView| {
         let value = choice.clone();
         let (input_id, for_id) = (format!("{id}-{key}"), format!("{id}-{key}"));

@@ -63,9 +63,13 @@ impl KnownFields {
         let start = self.start.get_value();
         let mut numbers: [Option<serde_json::Number>; 4] = Default::default();
         for (i, text) in self.numbers.iter().enumerate() {
-            numbers[i] = number_from_text(&text.get(), start.numbers[i].as_ref()).map_err(|_| {
-                tf("{field} must be a number.", &[("field", &t(NUMBER_LABELS[i]))])
-            })?;
+            numbers[i] =
+                number_from_text(&text.get(), start.numbers[i].as_ref()).map_err(|_| {
+                    tf(
+                        "{field} must be a number.",
+                        &[("field", &t(NUMBER_LABELS[i]))],
+                    )
+                })?;
         }
         let gender = self.gender.get();
         Ok(Known {

@@ -87,25 +87,106 @@ const fn preset(
     accessory: Accessory,
     blush: bool,
 ) -> Preset {
-    Preset { colour, background, skin, hair_colour, hair, eyes, accessory, blush }
+    Preset {
+        colour,
+        background,
+        skin,
+        hair_colour,
+        hair,
+        eyes,
+        accessory,
+        blush,
+    }
 }
 
 /// The presets in production's order: `avatar:N` is `PRESETS[N]` (wisefood-ui
 /// app/utils/avatarPresets.ts has twelve; their background, skin, hair and eye colours, hair
 /// style and accessory are what tells them apart, so those are kept here; the drawing is ours).
 pub const PRESETS: [Preset; 12] = [
-    preset("pink", ("#fce4ec", "#ffdbac", "#4a3728", "#5d4037"), Hair::Curly, Accessory::None, true),
-    preset("blue", ("#e3f2fd", "#ffe0bd", "#1a1a2e", "#263238"), Hair::Short, Accessory::Glasses, false),
-    preset("yellow", ("#fff9c4", "#f5cba7", "#d4a373", "#5d4037"), Hair::Long, Accessory::None, true),
-    preset("green", ("#c8e6c9", "#ffe4c4", "#8d5524", "#3e2723"), Hair::Spiky, Accessory::None, false),
-    preset("purple", ("#e1bee7", "#deb887", "#2c1810", "#4e342e"), Hair::Ponytail, Accessory::None, true),
-    preset("teal", ("#b2dfdb", "#e8beac", "#6d6d6d", "#37474f"), Hair::Bald, Accessory::Glasses, false),
-    preset("orange", ("#ffe0b2", "#ffdab9", "#c0392b", "#33691e"), Hair::Curly, Accessory::None, true),
-    preset("lavender", ("#d1c4e9", "#ffecd2", "#5c3d2e", "#6a5acd"), Hair::Long, Accessory::None, true),
-    preset("coral", ("#ffccbc", "#c68642", "#1c1c1c", "#3e2723"), Hair::Short, Accessory::None, false),
-    preset("mint", ("#c8e6c9", "#ffdbac", "#654321", "#558b2f"), Hair::Ponytail, Accessory::Hat, true),
-    preset("peach", ("#ffefd5", "#f5deb3", "#8b7355", "#8b4513"), Hair::Curly, Accessory::None, true),
-    preset("grey", ("#eceff1", "#d2b48c", "#2d2d2d", "#455a64"), Hair::Spiky, Accessory::Glasses, false),
+    preset(
+        "pink",
+        ("#fce4ec", "#ffdbac", "#4a3728", "#5d4037"),
+        Hair::Curly,
+        Accessory::None,
+        true,
+    ),
+    preset(
+        "blue",
+        ("#e3f2fd", "#ffe0bd", "#1a1a2e", "#263238"),
+        Hair::Short,
+        Accessory::Glasses,
+        false,
+    ),
+    preset(
+        "yellow",
+        ("#fff9c4", "#f5cba7", "#d4a373", "#5d4037"),
+        Hair::Long,
+        Accessory::None,
+        true,
+    ),
+    preset(
+        "green",
+        ("#c8e6c9", "#ffe4c4", "#8d5524", "#3e2723"),
+        Hair::Spiky,
+        Accessory::None,
+        false,
+    ),
+    preset(
+        "purple",
+        ("#e1bee7", "#deb887", "#2c1810", "#4e342e"),
+        Hair::Ponytail,
+        Accessory::None,
+        true,
+    ),
+    preset(
+        "teal",
+        ("#b2dfdb", "#e8beac", "#6d6d6d", "#37474f"),
+        Hair::Bald,
+        Accessory::Glasses,
+        false,
+    ),
+    preset(
+        "orange",
+        ("#ffe0b2", "#ffdab9", "#c0392b", "#33691e"),
+        Hair::Curly,
+        Accessory::None,
+        true,
+    ),
+    preset(
+        "lavender",
+        ("#d1c4e9", "#ffecd2", "#5c3d2e", "#6a5acd"),
+        Hair::Long,
+        Accessory::None,
+        true,
+    ),
+    preset(
+        "coral",
+        ("#ffccbc", "#c68642", "#1c1c1c", "#3e2723"),
+        Hair::Short,
+        Accessory::None,
+        false,
+    ),
+    preset(
+        "mint",
+        ("#c8e6c9", "#ffdbac", "#654321", "#558b2f"),
+        Hair::Ponytail,
+        Accessory::Hat,
+        true,
+    ),
+    preset(
+        "peach",
+        ("#ffefd5", "#f5deb3", "#8b7355", "#8b4513"),
+        Hair::Curly,
+        Accessory::None,
+        true,
+    ),
+    preset(
+        "grey",
+        ("#eceff1", "#d2b48c", "#2d2d2d", "#455a64"),
+        Hair::Spiky,
+        Accessory::Glasses,
+        false,
+    ),
 ];
 
 impl Preset {

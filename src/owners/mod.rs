@@ -4,6 +4,15 @@
 pub mod avatar;
 pub mod profile_keys;
 
+/// What services say an erasure keeps (`retained`), with readable names in every language:
+/// production's (production.md §8 row 3) and larder-server's. Others are shown as they come.
+pub const RETAINED: [&str; 4] = [
+    "consent_ledger",
+    "model_request_traces",
+    "authored_records",
+    "enhancement_log",
+];
+
 /// A step of the first-household guide.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {

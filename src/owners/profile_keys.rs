@@ -104,7 +104,11 @@ fn memories(value: &Value) -> Option<Vec<Memory>> {
                 None | Some(Value::Null) => None,
                 Some(s) => Some(s.as_str()?.to_string()),
             };
-            Some(Memory { text, source, stored: m.clone() })
+            Some(Memory {
+                text,
+                source,
+                stored: m.clone(),
+            })
         })
         .collect()
 }
@@ -175,7 +179,11 @@ pub fn merge(
     if let Some(g) = known.gender.as_ref().filter(|g| !g.is_empty()) {
         properties.insert("gender".into(), Value::String(g.clone()));
     }
-    if !known.memories.is_empty() || split.present.contains(&(Object::Properties, "memories".into())) {
+    if !known.memories.is_empty()
+        || split
+            .present
+            .contains(&(Object::Properties, "memories".into()))
+    {
         let list = known.memories.iter().map(|m| m.stored.clone()).collect();
         properties.insert("memories".into(), Value::Array(list));
     }
@@ -214,8 +222,10 @@ mod tests {
 
     #[test]
     fn an_untouched_split_merges_back_to_the_same_objects() {
-        let prefs = map(json!({"food_likes": ["fish"], "calories": 2000, "protein": 1.5,
-            "texture": {"soft": true}, "food_dislikes": []}));
+        let prefs = map(
+            json!({"food_likes": ["fish"], "calories": 2000, "protein": 1.5,
+            "texture": {"soft": true}, "food_dislikes": []}),
+        );
         let props = map(json!({"gender": "female", "goals": ["sleep better"],
             "memories": [{"text": "likes tea", "source": "chat", "at": 3}], "diabetes": "type 2"}));
         let s = split(&prefs, &props);
@@ -231,7 +241,8 @@ mod tests {
 
     #[test]
     fn editing_a_known_key_leaves_unknown_keys_and_types_alone() {
-        let prefs = map(json!({"food_likes": ["fish"], "calories": 2000, "x-source": [1, {"a": null}]}));
+        let prefs =
+            map(json!({"food_likes": ["fish"], "calories": 2000, "x-source": [1, {"a": null}]}));
         let props = map(json!({"zodiac": "leo", "gender": 7}));
         let s = split(&prefs, &props);
         // A gender that is not a string is not "known": it stays as it was.
@@ -242,8 +253,16 @@ mod tests {
         known.numbers[0] = number_from_text("2100", s.known.numbers[0].as_ref()).unwrap();
         known.goals.push("more fibre".into());
         let (p, q) = merge(&s, &known, &s.other_preferences, &s.other_properties);
-        assert_eq!(p, map(json!({"food_likes": ["fish", "salads"], "calories": 2100, "x-source": [1, {"a": null}]})));
-        assert_eq!(q, map(json!({"zodiac": "leo", "gender": 7, "goals": ["more fibre"]})));
+        assert_eq!(
+            p,
+            map(
+                json!({"food_likes": ["fish", "salads"], "calories": 2100, "x-source": [1, {"a": null}]})
+            )
+        );
+        assert_eq!(
+            q,
+            map(json!({"zodiac": "leo", "gender": 7, "goals": ["more fibre"]}))
+        );
     }
 
     #[test]
@@ -269,9 +288,15 @@ mod tests {
     #[test]
     fn numbers_keep_their_form() {
         let original = Number::from_f64(1.5).unwrap();
-        assert_eq!(number_from_text(" 1.5 ", Some(&original)), Ok(Some(original.clone())));
+        assert_eq!(
+            number_from_text(" 1.5 ", Some(&original)),
+            Ok(Some(original.clone()))
+        );
         assert_eq!(number_from_text("1800", None), Ok(Some(Number::from(1800))));
-        assert_eq!(number_from_text("2.25", None), Ok(Number::from_f64(2.25).map(Some).unwrap()));
+        assert_eq!(
+            number_from_text("2.25", None),
+            Ok(Number::from_f64(2.25).map(Some).unwrap())
+        );
         assert_eq!(number_from_text("", Some(&original)), Ok(None));
         assert_eq!(number_from_text("lots", None), Err(()));
         assert_eq!(number_from_text("NaN", None), Err(()));
