@@ -190,10 +190,14 @@ pub fn merge(
     (preferences, properties)
 }
 
+/// A number field's text that is not a number.
+#[derive(Debug, PartialEq, Eq)]
+pub struct NotANumber;
+
 /// A number field's text as the number to store: empty is none; text that still reads as
 /// `original` keeps it exactly (`2000` stays an integer, `1.50` is not rewritten); whole numbers
 /// are integers. `Err` when the text is not a number.
-pub fn number_from_text(text: &str, original: Option<&Number>) -> Result<Option<Number>, ()> {
+pub fn number_from_text(text: &str, original: Option<&Number>) -> Result<Option<Number>, NotANumber> {
     let text = text.trim();
     if text.is_empty() {
         return Ok(None);
@@ -208,7 +212,7 @@ pub fn number_from_text(text: &str, original: Option<&Number>) -> Result<Option<
         .ok()
         .and_then(Number::from_f64)
         .map(Some)
-        .ok_or(())
+        .ok_or(NotANumber)
 }
 
 #[cfg(test)]
@@ -298,7 +302,7 @@ mod tests {
             Ok(Number::from_f64(2.25).map(Some).unwrap())
         );
         assert_eq!(number_from_text("", Some(&original)), Ok(None));
-        assert_eq!(number_from_text("lots", None), Err(()));
-        assert_eq!(number_from_text("NaN", None), Err(()));
+        assert_eq!(number_from_text("lots", None), Err(NotANumber));
+        assert_eq!(number_from_text("NaN", None), Err(NotANumber));
     }
 }
