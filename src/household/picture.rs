@@ -187,7 +187,7 @@ pub fn PicturePicker(
             <div class="picture-options">
                 {radio(Choice::None, "none".into(), view! { <span class="avatar small initials" aria-hidden="true">{move || avatar::initials(&name.get())}</span><span>{move || t("Initials only")}</span> }.into_any())}
                 {keeps_current.then(|| radio(Choice::Current, "current".into(), view! {
-                    <MemberPicture image_url=Signal::derive(move || current.clone()) name small=true/><span>{move || t("The current picture")}</span>
+                    <span aria-hidden="true"><MemberPicture image_url=Signal::derive(move || current.clone()) name small=true/></span><span>{move || t("The current picture")}</span>
                 }.into_any()))}
                 {(0..PRESETS.len()).map(|i| radio(Choice::Preset(i), i.to_string(), view! {
                     <span class="avatar small" aria-hidden="true"><FaceDrawing face=PRESETS[i].face()/></span><span>{move || preset_name(i)}</span>
