@@ -197,7 +197,10 @@ pub struct NotANumber;
 /// A number field's text as the number to store: empty is none; text that still reads as
 /// `original` keeps it exactly (`2000` stays an integer, `1.50` is not rewritten); whole numbers
 /// are integers. `Err` when the text is not a number.
-pub fn number_from_text(text: &str, original: Option<&Number>) -> Result<Option<Number>, NotANumber> {
+pub fn number_from_text(
+    text: &str,
+    original: Option<&Number>,
+) -> Result<Option<Number>, NotANumber> {
     let text = text.trim();
     if text.is_empty() {
         return Ok(None);
