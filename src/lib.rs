@@ -8,6 +8,7 @@ pub mod error_text;
 pub mod export;
 pub mod i18n;
 pub mod kv;
+pub mod owners;
 pub mod paths;
 pub mod schema;
 

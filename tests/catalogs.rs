@@ -126,6 +126,16 @@ fn used_keys() -> BTreeMap<String, Use> {
     for value in larder_contract::enums::DIETARY_GROUPS {
         keys.insert(format!("dietary_group:{value}"), Use::Text);
     }
+    // Member pictures' colours, the profile's gender values, what an erasure keeps.
+    for preset in &larder::owners::avatar::PRESETS {
+        keys.insert(format!("avatar:{}", preset.colour), Use::Text);
+    }
+    for value in larder::owners::profile_keys::GENDERS {
+        keys.insert(format!("gender:{value}"), Use::Text);
+    }
+    for value in larder::owners::RETAINED {
+        keys.insert(format!("retained:{value}"), Use::Text);
+    }
     keys
 }
 

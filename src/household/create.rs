@@ -1,4 +1,6 @@
 //! The form an owner without a household fills in: name, region, metadata and first members.
+//! It is step 1 of the first-household guide (see `first_run`), which continues on the
+//! household's page.
 
 use larder_api::types::{NewHousehold, NewMember};
 use larder_api::ApiError;
@@ -42,6 +44,8 @@ pub fn CreateHousehold(created: Callback<()>) -> impl IntoView {
         async move { client.create_household(&household).await }
     });
     on_answer(create, Some(error), move |household| {
+        // Steps 2 and 3 of the guide follow on the household's page.
+        crate::household::first_run::started(&household.id);
         toasts.success(tf("Household {name} created", &[("name", &household.name)]));
         name.set(String::new());
         region.set(String::new());
@@ -94,6 +98,7 @@ pub fn CreateHousehold(created: Callback<()>) -> impl IntoView {
     view! {
         <h1>{move || t("Create your household")}</h1>
         <p class="hint">{move || t("You have no household yet. Name it, and add the people who live in it; you can change everything later.")}</p>
+        <p class="step">{move || t("Getting started: step 1 of 3, name and region. Next come the first member and their diet.")}</p>
         <form class="card stack" on:submit=submit novalidate>
             <label for="household-name">{move || t("Name")}</label>
             <input id="household-name" type="text" required prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>

@@ -15,8 +15,11 @@ use crate::components::error_view::ErrorView;
 use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::toast::{on_answer, Toasts};
 use crate::components::unsaved::UnsavedChanges;
+use crate::household::picture::{MemberPicture, PictureChoice, PicturePicker};
+use crate::household::profile_fields::{KnownFields, KnownFieldsView};
 use crate::household::AgeGroupSelect;
 use crate::i18n::{k, t, tf};
+use crate::owners::profile_keys::{self, merge};
 use crate::paths::is_web_url;
 use crate::ApiClient;
 
@@ -36,15 +39,16 @@ pub fn MemberDetails(
     let original = RwSignal::new(member.clone());
     let name = RwSignal::new(member.name.clone());
     let age_group = RwSignal::new(member.age_group.clone());
-    let image_url = RwSignal::new(member.image_url.clone().unwrap_or_default());
+    let picture = PictureChoice::new(member.image_url.clone());
     let error = RwSignal::new(None::<ApiError>);
     let problem = RwSignal::new(None::<String>);
     let edited = move || {
         let mut after = original.get();
         after.name = name.get().trim().to_string();
         after.age_group = age_group.get();
-        let image = image_url.get().trim().to_string();
-        after.image_url = (!image.is_empty()).then_some(image);
+        // The stored value itself while the picture is not changed (an `avatar:{json}` face
+        // stays byte for byte), so the PATCH leaves `image_url` out.
+        after.image_url = picture.value();
         after
     };
     UnsavedChanges::track(Signal::derive(move || {
@@ -63,6 +67,7 @@ pub fn MemberDetails(
         toasts.success(tf("{name} saved", &[("name", &member.name)]));
         // The service's answer is the new baseline for "unsaved changes".
         title.set(member.name.clone());
+        picture.reset(member.image_url.clone());
         original.set(member);
     });
     let delete_client = expect_context::<ApiClient>();
@@ -86,7 +91,7 @@ pub fn MemberDetails(
         if after.name.is_empty() {
             return problem.set(Some(t("The name cannot be empty.")));
         }
-        if after.image_url.as_deref().is_some_and(|u| !is_web_url(u)) {
+        if picture.is_url() && after.image_url.as_deref().is_some_and(|u| !is_web_url(u)) {
             return problem.set(Some(t(
                 "The image URL must start with https:// or http://.",
             )));
@@ -99,22 +104,16 @@ pub fn MemberDetails(
             save.dispatch(changes);
         }
     };
-    let image = move || {
-        original
-            .with(|m| m.image_url.clone())
-            .filter(|u| is_web_url(u))
-    };
     view! {
         <section aria-labelledby="details-title" class="card">
             <h2 id="details-title">{move || t("Details")}</h2>
-            {move || image().map(|src| view! { <img class="avatar" src=src alt=tf("Picture of {name}", &[("name", &original.with(|m| m.name.clone()))])/> })}
+            <MemberPicture image_url=Signal::derive(move || original.with(|m| m.image_url.clone())) name=Signal::derive(move || original.with(|m| m.name.clone()))/>
             <form class="stack" on:submit=submit novalidate>
                 <label for="member-name">{move || t("Name")}</label>
                 <input id="member-name" type="text" prop:value=move || name.get() on:input=move |ev| name.set(event_target_value(&ev))/>
                 <label for="member-age">{move || t("Age group")}</label>
                 <AgeGroupSelect id="member-age" value=age_group/>
-                <label for="member-image">{move || t("Image URL")}</label>
-                <input id="member-image" type="url" prop:value=move || image_url.get() on:input=move |ev| image_url.set(event_target_value(&ev))/>
+                <PicturePicker state=picture id="member-picture" name=Signal::derive(move || name.get())/>
                 {move || problem.get().map(|p| view! { <p class="field-error" role="alert">{p}</p> })}
                 {move || error.get().map(|error| view! { <ErrorView error/> })}
                 <div class="actions">
@@ -141,20 +140,29 @@ pub fn ProfileForm(member_id: String, profile: Option<Profile>) -> impl IntoView
     let start = profile.unwrap_or_default();
     let groups = RwSignal::new(start.dietary_groups.clone());
     let allergies = RwSignal::new(allergy_words(&start));
-    let preferences = KvState::new(&start.nutritional_preferences);
-    let properties = KvState::new(&start.properties);
+    // Known keys get typed fields; the JSON editors hold the rest, exactly as stored.
+    let split = StoredValue::new(profile_keys::split(
+        &start.nutritional_preferences,
+        &start.properties,
+    ));
+    let known = KnownFields::new(&split.with_value(|s| s.known.clone()));
+    let preferences = KvState::new(&split.with_value(|s| s.other_preferences.clone()));
+    let properties = KvState::new(&split.with_value(|s| s.other_properties.clone()));
     let error = RwSignal::new(None::<ApiError>);
     let problem = RwSignal::new(None::<String>);
     let edited = move || -> Result<Profile, String> {
         let mut after = original.get().unwrap_or_default();
         after.dietary_groups = groups.get();
         after.allergies = allergies.get().into_iter().map(Value::String).collect();
-        after.nutritional_preferences = preferences
+        let other_preferences = preferences
             .read()
             .map_err(|p| tf("Nutritional preferences: {problem}", &[("problem", &p)]))?;
-        after.properties = properties
+        let other_properties = properties
             .read()
             .map_err(|p| tf("Properties: {problem}", &[("problem", &p)]))?;
+        let typed = known.read()?;
+        (after.nutritional_preferences, after.properties) =
+            split.with_value(|s| merge(s, &typed, &other_preferences, &other_properties));
         Ok(after)
     };
     let dirty = Signal::derive(move || match (original.get(), edited()) {
@@ -196,8 +204,16 @@ pub fn ProfileForm(member_id: String, profile: Option<Profile>) -> impl IntoView
             }
         }
     });
+    let show = move |profile: &Profile| {
+        let fresh = profile_keys::split(&profile.nutritional_preferences, &profile.properties);
+        known.reset(&fresh.known);
+        preferences.reset(&fresh.other_preferences);
+        properties.reset(&fresh.other_properties);
+        split.set_value(fresh);
+    };
     on_answer(save, Some(error), move |saved| {
         toasts.success(t("Profile saved"));
+        show(&saved);
         original.set(Some(saved));
     });
     let delete = Action::new_local(move |_: &()| {
@@ -209,8 +225,7 @@ pub fn ProfileForm(member_id: String, profile: Option<Profile>) -> impl IntoView
         original.set(None);
         groups.set(Vec::new());
         allergies.set(Vec::new());
-        preferences.reset(&serde_json::Map::new());
-        properties.reset(&serde_json::Map::new());
+        show(&Profile::default());
     });
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -236,6 +251,8 @@ pub fn ProfileForm(member_id: String, profile: Option<Profile>) -> impl IntoView
             <form class="stack" on:submit=submit novalidate>
                 <ChipSelect selected=groups label=k("Dietary groups") id="profile-groups" options=DIETARY_GROUPS enumeration="dietary_group"/>
                 <ChipSelect selected=allergies label=k("Allergies") id="profile-allergies"/>
+                <KnownFieldsView fields=known/>
+                <p class="hint">{move || t("Anything else the profile holds is kept as it is; edit it below, or as JSON.")}</p>
                 <KvEditor state=preferences label=k("Nutritional preferences") id="profile-preferences"/>
                 <KvEditor state=properties label=k("Properties") id="profile-properties"/>
                 <p class="hint">{move || t("Properties are replaced as a whole when saved. The service ignores them when it creates a profile, so for a new profile they are saved in a second step.")}</p>

@@ -1,8 +1,12 @@
 //! Pieces the household pages share: the facts panel, the age-group select, the create form.
 
 pub mod create;
+pub mod erase;
+pub mod first_run;
 pub mod member;
 pub mod panel;
+pub mod picture;
+pub mod profile_fields;
 
 use crate::i18n::{t, value_label};
 use larder_api::enums::AGE_GROUP;

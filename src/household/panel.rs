@@ -13,6 +13,8 @@ use crate::components::error_view::ErrorView;
 use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::toast::{on_answer, Toasts};
 use crate::components::unsaved::UnsavedChanges;
+use crate::household::first_run::FirstRunGuide;
+use crate::household::picture::MemberPicture;
 use crate::household::{age_label, AgeGroupSelect, HouseholdFacts};
 use crate::i18n::format::number;
 use crate::i18n::{k, t, tf};
@@ -66,6 +68,7 @@ pub fn HouseholdPanel(
                 <button type="button" on:click=move |_| editing.set(true)>{move || t("Edit household")}</button>
             </Show>
         </div>
+        {(scope == Scope::Own).then(|| view! { <FirstRunGuide household=household.get_value() members=members.clone() changed/> })}
         <Show when=move || editing.get() fallback=move || view! { <HouseholdFacts household=household.get_value()/> }>
             <EditHousehold household=household.get_value() done=Callback::new(move |saved: bool| {
                 editing.set(false);
@@ -81,6 +84,7 @@ pub fn HouseholdPanel(
                     <ul class="member-list">
                         {members.into_iter().map(|member| view! {
                             <li>
+                                <MemberPicture image_url=Signal::stored(member.image_url.clone()) name=Signal::stored(member.name.clone()) small=true/>
                                 <A href=crate::hosting::link(scope.member_href(&links_id, &member.id))>{member.name.clone()}</A>
                                 <span class="chip">{age_label(&member.age_group)}</span>
                             </li>

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use crate::components::error_view::ErrorView;
 use crate::components::loading::Loading;
 use crate::household::create::CreateHousehold;
+use crate::household::erase::EraseAccount;
 use crate::household::panel::{HouseholdPanel, Scope};
 use crate::household::Loaded;
 use crate::i18n::{k, t};
@@ -38,8 +39,8 @@ pub fn MyHousehold() -> impl IntoView {
         <Transition fallback=|| view! { <Loading what=k("Loading your household…")/> }>
             {move || household.get().map(|result| match result {
                 Err(error) => view! { <h1>{move || t("My household")}</h1><ErrorView error retry=changed/> }.into_any(),
-                Ok(None) => view! { <CreateHousehold created=changed/> }.into_any(),
-                Ok(Some((household, members))) => view! { <HouseholdPanel household members scope=Scope::Own changed/> }.into_any(),
+                Ok(None) => view! { <CreateHousehold created=changed/><EraseAccount/> }.into_any(),
+                Ok(Some((household, members))) => view! { <HouseholdPanel household members scope=Scope::Own changed/><EraseAccount/> }.into_any(),
             })}
         </Transition>
     }
