@@ -5,10 +5,11 @@
 //! Where the service does not offer it (404/405) the option goes, with a note.
 
 use larder_api::ApiError;
-use larder_api::Erasure;
+use larder_api::{Erasure, Household};
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 
+use crate::components::download_my_data::BeforeYouDelete;
 use crate::components::error_view::ErrorView;
 use crate::components::modal::Modal;
 use crate::i18n::format::number;
@@ -21,9 +22,9 @@ use crate::ApiClient;
 static NOT_OFFERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// The account section and its dialog, for a signed-in person (machine clients have no account
-/// to erase).
+/// to erase). With the owner's household, the dialog first offers to download its data.
 #[component]
-pub fn EraseAccount() -> impl IntoView {
+pub fn EraseAccount(#[prop(optional)] household: Option<Household>) -> impl IntoView {
     let session = expect_context::<Session>();
     let username = session
         .identity
@@ -42,7 +43,7 @@ pub fn EraseAccount() -> impl IntoView {
                 <button type="button" class="danger" on:click=move |_| open.set(true)>{move || t("Erase my account…")}</button>
             </Show>
             <Show when=move || open.get()>
-                <EraseDialog username=username.clone() open offered/>
+                <EraseDialog username=username.clone() household=household.clone() open offered/>
             </Show>
         </section>
     }
@@ -50,7 +51,12 @@ pub fn EraseAccount() -> impl IntoView {
 }
 
 #[component]
-fn EraseDialog(username: String, open: RwSignal<bool>, offered: RwSignal<bool>) -> impl IntoView {
+fn EraseDialog(
+    username: String,
+    household: Option<Household>,
+    open: RwSignal<bool>,
+    offered: RwSignal<bool>,
+) -> impl IntoView {
     let client = expect_context::<ApiClient>();
     let session = expect_context::<Session>();
     let navigate = use_navigate();
@@ -106,9 +112,8 @@ fn EraseDialog(username: String, open: RwSignal<bool>, offered: RwSignal<bool>) 
                     view! {
                         <p>{move || t("This erases your account and everything the service holds about you: your household, its members and their profiles, their meal plans and saved items. You are signed out, and the account can no longer sign in.")}</p>
                         <p>{move || t("What the service keeps: production keeps its consent ledger (what you agreed to, and when) and its records of requests to language models. The list this service keeps is shown once the account is erased.")}</p>
-                        // Slot: the "Download my data" offer (a `DownloadMyData` component in
-                        // src/components/, built separately) goes here, before the confirmation,
-                        // so an owner can keep a copy first.
+                        // Before the confirmation, so an owner can keep a copy first.
+                        {household.clone().map(|household| view! { <BeforeYouDelete household_id=household.id.clone() household/> })}
                         <form class="stack" novalidate on:submit=move |ev: leptos::ev::SubmitEvent| {
                             ev.prevent_default();
                             if matches() { erase.dispatch(()); }

@@ -40,7 +40,10 @@ pub fn MyHousehold() -> impl IntoView {
             {move || household.get().map(|result| match result {
                 Err(error) => view! { <h1>{move || t("My household")}</h1><ErrorView error retry=changed/> }.into_any(),
                 Ok(None) => view! { <CreateHousehold created=changed/><EraseAccount/> }.into_any(),
-                Ok(Some((household, members))) => view! { <HouseholdPanel household members scope=Scope::Own changed/><EraseAccount/> }.into_any(),
+                Ok(Some((household, members))) => {
+                    let erase_with = household.clone();
+                    view! { <HouseholdPanel household members scope=Scope::Own changed/><EraseAccount household=erase_with/> }.into_any()
+                }
             })}
         </Transition>
     }
