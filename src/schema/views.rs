@@ -390,7 +390,7 @@ mod tests {
             query: "sort=publication_year%20desc&limit=50".into(),
             columns: vec!["venue".into()],
         };
-        let views = with_view(&[view.clone()], view.clone());
+        let views = with_view(std::slice::from_ref(&view), view.clone());
         assert_eq!(views.len(), 1);
         let text = export_views(&views);
         assert!(text.contains("\"format\": \"larder-views\""));
