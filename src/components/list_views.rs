@@ -85,13 +85,9 @@ pub struct ShownColumns {
 pub fn provide_columns(schema: &'static Schema) -> ShownColumns {
     let query = use_query_map();
     let stored = RwSignal::new(stored_columns(schema));
-    let shown = Memo::new(move |_| {
-        match query.with(|q| q.get(COLUMNS_PARAM)) {
-            Some(param) => columns_from_param(schema, &param),
-            None => stored
-                .get()
-                .unwrap_or_else(|| schema.columns.to_vec()),
-        }
+    let shown = Memo::new(move |_| match query.with(|q| q.get(COLUMNS_PARAM)) {
+        Some(param) => columns_from_param(schema, &param),
+        None => stored.get().unwrap_or_else(|| schema.columns.to_vec()),
     });
     let columns = ShownColumns {
         schema,

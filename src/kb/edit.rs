@@ -62,7 +62,9 @@ pub fn EditRecord(
         let (client, after) = (client.clone(), after.clone());
         let before = original.get_value();
         async move {
-            let now = client.get_record(schema.collection, &id.get_value()).await?;
+            let now = client
+                .get_record(schema.collection, &id.get_value())
+                .await?;
             if changed_since(&before, &now) {
                 return Ok(Saved::Conflict(before, now, after));
             }

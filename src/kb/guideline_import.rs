@@ -79,7 +79,11 @@ pub fn GuidelineImport(guide_urn: String, on_done: Callback<()>) -> impl IntoVie
             return;
         };
         leptos::task::spawn_local(async move {
-            match JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string()) {
+            match JsFuture::from(file.text())
+                .await
+                .ok()
+                .and_then(|v| v.as_string())
+            {
                 Some(content) => {
                     text.set(content);
                     checked.set(Some(parse(&text.get_untracked())));

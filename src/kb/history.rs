@@ -80,7 +80,9 @@ fn when(at: &Option<String>) -> String {
     let (date, time) = at.split_once('T').unwrap_or((at, ""));
     let utc = time.ends_with('Z') || time.ends_with("+00:00");
     let time: String = time.chars().take(8).collect();
-    format!("{date} {time}{}", if utc { " UTC" } else { "" }).trim().to_string()
+    format!("{date} {time}{}", if utc { " UTC" } else { "" })
+        .trim()
+        .to_string()
 }
 
 fn entry(event: Event) -> impl IntoView {

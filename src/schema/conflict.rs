@@ -142,10 +142,14 @@ mod tests {
         let articles = schema_of(&ARTICLES);
         let base = record(json!({"urn": "urn:article:a", "title": "Old", "venue": "V",
             "description": "d", "ai_tags": ["x"], "updated_at": "1"}));
-        let theirs = record(json!({"urn": "urn:article:a", "title": "Theirs", "venue": "V2",
-            "description": "d", "ai_tags": ["y"], "updated_at": "2"}));
-        let mine = record(json!({"urn": "urn:article:a", "title": "Mine", "venue": "V",
-            "description": "mine", "ai_tags": ["x"], "updated_at": "1"}));
+        let theirs = record(
+            json!({"urn": "urn:article:a", "title": "Theirs", "venue": "V2",
+            "description": "d", "ai_tags": ["y"], "updated_at": "2"}),
+        );
+        let mine = record(
+            json!({"urn": "urn:article:a", "title": "Mine", "venue": "V",
+            "description": "mine", "ai_tags": ["x"], "updated_at": "1"}),
+        );
         let found = conflicts(articles, &base, &theirs, &mine);
         let names: Vec<_> = found.iter().map(|c| c.field).collect();
         // ai_tags is not editable: not a conflict of the form's.
@@ -171,7 +175,10 @@ mod tests {
         // Keep mine: my edits win, their other change stays.
         let kept = merged(&theirs, &mine, &all(&found, Side::Mine));
         assert_eq!(kept["title"], "Mine");
-        assert_eq!(kept["venue"], "V", "venue was only theirs, but keep mine takes every field");
+        assert_eq!(
+            kept["venue"], "V",
+            "venue was only theirs, but keep mine takes every field"
+        );
         // Take theirs: the record as it is now.
         assert_eq!(merged(&theirs, &mine, &all(&found, Side::Theirs)), theirs);
     }

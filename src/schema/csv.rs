@@ -7,6 +7,8 @@
 //! `std::io` readers, a byte-level state machine (`csv-core`) and serde deserialisation for
 //! typed rows, none of which this needs; this reader is some sixty lines with its tests.
 
+use crate::i18n::k;
+
 /// Where the text broke the format.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CsvError {
@@ -53,7 +55,7 @@ pub fn read(text: &str) -> Result<Vec<(usize, Vec<String>)>, CsvError> {
             '"' => {
                 return Err(CsvError {
                     line,
-                    message: "A quote inside a field that does not start with one.",
+                    message: k("A quote inside a field that does not start with one."),
                 })
             }
             ',' => {
@@ -73,7 +75,7 @@ pub fn read(text: &str) -> Result<Vec<(usize, Vec<String>)>, CsvError> {
             _ if was_quoted => {
                 return Err(CsvError {
                     line,
-                    message: "Text after the closing quote of a field.",
+                    message: k("Text after the closing quote of a field."),
                 })
             }
             _ => field.push(c),
@@ -82,7 +84,7 @@ pub fn read(text: &str) -> Result<Vec<(usize, Vec<String>)>, CsvError> {
     if quoted {
         return Err(CsvError {
             line: start,
-            message: "A quoted field is not closed.",
+            message: k("A quoted field is not closed."),
         });
     }
     if !(record.is_empty() && field.is_empty() && !was_quoted) {
@@ -110,11 +112,18 @@ mod tests {
                 vec!["2", "", ""],
             ]
         );
-        assert_eq!(rows("\u{feff}h\n\"two\nlines\""), vec![vec!["h"], vec!["two\nlines"]]);
+        assert_eq!(
+            rows("\u{feff}h\n\"two\nlines\""),
+            vec![vec!["h"], vec!["two\nlines"]]
+        );
         assert_eq!(rows("only"), vec![vec!["only"]]);
         assert_eq!(rows(""), Vec::<Vec<String>>::new());
         assert_eq!(rows("ő,ü\n"), vec![vec!["ő", "ü"]]);
-        let lines: Vec<usize> = read("a\n\"b\nc\"\nd").unwrap().iter().map(|(l, _)| *l).collect();
+        let lines: Vec<usize> = read("a\n\"b\nc\"\nd")
+            .unwrap()
+            .iter()
+            .map(|(l, _)| *l)
+            .collect();
         assert_eq!(lines, [1, 2, 4]);
     }
 

@@ -23,7 +23,10 @@ pub const MAX_LISTED: usize = 50;
 pub fn parse(text: &str) -> Result<Vec<Map<String, Value>>, Vec<String>> {
     let trimmed = text.trim_start_matches('\u{feff}').trim();
     if trimmed.is_empty() {
-        return Err(vec![tf("Nothing to import: paste or load guidelines.", &[])]);
+        return Err(vec![tf(
+            "Nothing to import: paste or load guidelines.",
+            &[],
+        )]);
     }
     let items = if trimmed.starts_with('{') || trimmed.starts_with('[') {
         from_json(trimmed)?
@@ -206,13 +209,21 @@ mod tests {
             {"rule_text": "D", "action_type": "juggle"}]"#;
         let problems = parse(bare).unwrap_err();
         assert_eq!(problems.len(), 3, "{problems:?}");
-        assert!(problems[0].starts_with("Row 2, rule_text: Field required"), "{problems:?}");
+        assert!(
+            problems[0].starts_with("Row 2, rule_text: Field required"),
+            "{problems:?}"
+        );
         assert!(problems[1].starts_with("Row 3, colour:"), "{problems:?}");
-        assert!(problems[2].starts_with("Row 4, action_type:"), "{problems:?}");
+        assert!(
+            problems[2].starts_with("Row 4, action_type:"),
+            "{problems:?}"
+        );
         assert!(parse("[]").unwrap_err()[0].contains("empty"));
         assert!(parse("{\"guidelines\": [], \"x\": 1}").unwrap_err()[0].contains("\"x\""));
         assert!(parse("[1").unwrap_err()[0].starts_with("Not valid JSON"));
-        let twice = parse(r#"[{"rule_text": "A", "sequence_no": 2}, {"rule_text": "B", "sequence_no": 2}]"#);
+        let twice = parse(
+            r#"[{"rule_text": "A", "sequence_no": 2}, {"rule_text": "B", "sequence_no": 2}]"#,
+        );
         assert!(twice.unwrap_err()[0].contains("row 1"));
     }
 
@@ -228,11 +239,17 @@ mod tests {
         assert!(!items[0].contains_key("quantity"));
         assert_eq!(items[1]["sequence_no"], 2);
         let problems = parse("rule_text,sequence_no\nA,one\n").unwrap_err();
-        assert!(problems[0].starts_with("Row 1, sequence_no:"), "{problems:?}");
+        assert!(
+            problems[0].starts_with("Row 1, sequence_no:"),
+            "{problems:?}"
+        );
         let problems = parse("rule_text,shoe\nA,1\n").unwrap_err();
         assert!(problems[0].contains("shoe"));
         let problems = parse("rule_text,sequence_no\nA\n").unwrap_err();
-        assert!(problems[0].starts_with("Row 1 (CSV line 2): 1 cells"), "{problems:?}");
+        assert!(
+            problems[0].starts_with("Row 1 (CSV line 2): 1 cells"),
+            "{problems:?}"
+        );
         assert!(parse("rule_text\n\"open").unwrap_err()[0].starts_with("CSV line 2"));
     }
 

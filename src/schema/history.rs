@@ -175,7 +175,11 @@ mod tests {
         assert_eq!(events.len(), 4);
         assert_eq!(events[0].what, What::Updated);
         match &events[1].what {
-            What::Enhanced { agent, run_id, fields } => {
+            What::Enhanced {
+                agent,
+                run_id,
+                fields,
+            } => {
                 assert_eq!(agent.as_deref(), Some("summariser"));
                 assert_eq!(run_id.as_deref(), Some("r2"));
                 assert_eq!(fields[0].before, Some(json!("a")));
@@ -206,10 +210,14 @@ mod tests {
         let events = history(&r);
         // The update is the first enhancement: one entry, not two.
         assert_eq!(events.len(), 2, "{events:?}");
-        let What::Enhanced { fields, .. } = &events[0].what else { panic!() };
+        let What::Enhanced { fields, .. } = &events[0].what else {
+            panic!()
+        };
         assert_eq!(fields[0].field, "ai_tags");
         assert_eq!(fields[0].after, None);
-        let What::Enhanced { fields, .. } = &events[1].what else { panic!() };
+        let What::Enhanced { fields, .. } = &events[1].what else {
+            panic!()
+        };
         assert_eq!(events[1].at, None);
         assert_eq!(fields.len(), 2);
         assert!(history(&Record::new()).is_empty());

@@ -237,7 +237,14 @@ pub fn import_views(text: &str) -> Result<Vec<SavedView>, Vec<String>> {
                     "View {n} {name}: {problem}",
                     &[
                         ("n", &(at + 1).to_string()),
-                        ("name", &if name.is_empty() { String::new() } else { format!("“{name}”") }),
+                        (
+                            "name",
+                            &if name.is_empty() {
+                                String::new()
+                            } else {
+                                format!("“{name}”")
+                            },
+                        ),
                         ("problem", &problem),
                     ],
                 ));
@@ -294,7 +301,10 @@ fn check_view(item: &Value) -> Result<SavedView, String> {
     }
     if let Some((_, limit)) = pairs.iter().find(|(k, _)| k == "limit") {
         if limit.parse::<u32>().ok().filter(|l| *l >= 1).is_none() {
-            return Err(tf("the page size \"{limit}\" is not a number", &[("limit", limit)]));
+            return Err(tf(
+                "the page size \"{limit}\" is not a number",
+                &[("limit", limit)],
+            ));
         }
     }
     let Some(columns) = object.get("columns").and_then(Value::as_array) else {

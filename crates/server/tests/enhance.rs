@@ -213,7 +213,9 @@ async fn enhancements_are_recorded_on_the_record_with_before_and_after() {
         assert_eq!(events[0]["run_id"], runs[0]);
         assert_eq!(events[1]["run_id"], runs[1]);
         assert_eq!(events[1]["agent"], "summariser");
-        assert!(events[1]["timestamp"].as_str().is_some_and(|t| t.len() >= 19));
+        assert!(events[1]["timestamp"]
+            .as_str()
+            .is_some_and(|t| t.len() >= 19));
         assert_eq!(
             events[1]["fields"],
             json!([{"field": "ai_category", "before": "iodine", "after": "salt"}])
