@@ -60,7 +60,12 @@ fn download_text(text: &str, name: &str) -> Result<(), wasm_bindgen::JsValue> {
     let anchor: web_sys::HtmlAnchorElement = document.create_element("a")?.dyn_into()?;
     anchor.set_href(&url);
     anchor.set_download(name);
+    anchor.set_attribute("hidden", "")?;
+    if let Some(body) = document.body() {
+        body.append_child(&anchor)?;
+    }
     anchor.click();
+    anchor.remove();
     // Revoked after the click has been handled: revoking at once can cancel the save.
     set_timeout(
         move || {
@@ -106,9 +111,9 @@ pub fn columns_of(schema: &'static Schema) -> Vec<&'static str> {
         .unwrap_or_else(|| schema.columns.to_vec())
 }
 
-/// The current query's pairs.
-fn current_pairs() -> Vec<(String, String)> {
-    use_query_map()
+/// The pairs of a query map.
+fn pairs_of(query: Memo<leptos_router::params::ParamsMap>) -> Vec<(String, String)> {
+    query
         .get_untracked()
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
@@ -159,6 +164,29 @@ enum Dialog {
     Transfer,
 }
 
+/// Focuses the first of the elements `ids` that is there and enabled, once the list has moved.
+fn refocus(ids: &[String]) {
+    use wasm_bindgen::JsCast;
+    let ids = ids.to_vec();
+    request_animation_frame(move || {
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        for id in &ids {
+            let Some(element) = document.get_element_by_id(id) else {
+                continue;
+            };
+            if element.has_attribute("disabled") {
+                continue;
+            }
+            if let Ok(element) = element.dyn_into::<web_sys::HtmlElement>() {
+                let _ = element.focus();
+                return;
+            }
+        }
+    });
+}
+
 /// Checkboxes to show fields, Up and Down to order them; every change applies at once.
 #[component]
 fn ColumnsDialog(
@@ -167,6 +195,8 @@ fn ColumnsDialog(
     close: Callback<()>,
 ) -> impl IntoView {
     let navigate = use_navigate();
+    // Taken here, not in the handlers: hooks read the router's context, which events lack.
+    let query = use_query_map();
     let apply = move |next: Vec<&'static str>| {
         if let Some(storage) = storage() {
             let names = serde_json::to_string(&next).unwrap_or_default();
@@ -174,9 +204,9 @@ fn ColumnsDialog(
         }
         columns.stored.set(Some(next.clone()));
         // A view's link named its columns in the URL: keep the URL true to what shows.
-        if use_query_map().with_untracked(|q| q.get(COLUMNS_PARAM).is_some()) {
+        if query.with_untracked(|q| q.get(COLUMNS_PARAM).is_some()) {
             let enc = larder_api::config::encode_component;
-            let mut parts: Vec<String> = current_pairs()
+            let mut parts: Vec<String> = pairs_of(query)
                 .into_iter()
                 .filter(|(k, _)| k != COLUMNS_PARAM)
                 .map(|(k, v)| format!("{}={}", enc(&k), enc(&v)))
@@ -198,34 +228,44 @@ fn ColumnsDialog(
             <h2 id="columns-title">{move || t("Columns")}</h2>
             <p class="hint">{move || t("The title comes first. Choose the other columns and their order; the choice is kept in this browser.")}</p>
             <ul class="column-choices">
-                {move || {
-                    let shown = columns.shown.get();
-                    let count = shown.len();
-                    order().into_iter().map(|name| {
-                        let at = shown.iter().position(|c| *c == name);
+                // Keyed rows: a row keeps its elements when it moves, so a screen reader (and a
+                // test) holds on to the control it used; the focus is put back after the move.
+                <For each=order key=|name| *name let:name>
+                    {
+                        let at = move || columns.shown.with(|shown| shown.iter().position(|c| *c == name));
+                        let count = move || columns.shown.with(Vec::len);
                         let id = format!("column-{name}");
                         let field = label(name);
                         let up_label = tf("Move {field} up", &[("field", &field)]);
                         let down_label = tf("Move {field} down", &[("field", &field)]);
                         view! {
                             <li>
-                                <input type="checkbox" id=id.clone() prop:checked=at.is_some()
+                                <input type="checkbox" id=id.clone() prop:checked=move || at().is_some()
                                     on:change=move |ev| {
                                         let on = event_target_checked(&ev);
                                         let next = toggled(&columns.shown.get_untracked(), name, on);
                                         apply.with_value(|apply| apply(next));
+                                        refocus(&[format!("column-{name}")]);
                                     }/>
                                 <label for=id>{field}</label>
-                                <button type="button" class="small" aria-label=up_label
-                                    disabled=!matches!(at, Some(1..))
-                                    on:click=move |_| { let next = moved(&columns.shown.get_untracked(), name, -1); apply.with_value(|apply| apply(next)); }>"↑"</button>
-                                <button type="button" class="small" aria-label=down_label
-                                    disabled=at.is_none_or(|i| i + 1 >= count)
-                                    on:click=move |_| { let next = moved(&columns.shown.get_untracked(), name, 1); apply.with_value(|apply| apply(next)); }>"↓"</button>
+                                <button type="button" class="small" aria-label=up_label id=format!("column-{name}-up")
+                                    disabled=move || !matches!(at(), Some(1..))
+                                    on:click=move |_| {
+                                        let next = moved(&columns.shown.get_untracked(), name, -1);
+                                        apply.with_value(|apply| apply(next));
+                                        refocus(&[format!("column-{name}-up"), format!("column-{name}-down")]);
+                                    }>"↑"</button>
+                                <button type="button" class="small" aria-label=down_label id=format!("column-{name}-down")
+                                    disabled=move || at().is_none_or(|i| i + 1 >= count())
+                                    on:click=move |_| {
+                                        let next = moved(&columns.shown.get_untracked(), name, 1);
+                                        apply.with_value(|apply| apply(next));
+                                        refocus(&[format!("column-{name}-down"), format!("column-{name}-up")]);
+                                    }>"↓"</button>
                             </li>
                         }
-                    }).collect_view()
-                }}
+                    }
+                </For>
             </ul>
             <div class="actions">
                 <button type="button" on:click=move |_| {
@@ -249,7 +289,7 @@ fn SaveViewDialog(
 ) -> impl IntoView {
     let name = RwSignal::new(String::new());
     let problem = RwSignal::new(None::<String>);
-    let query = view_query(&current_pairs());
+    let query = view_query(&pairs_of(use_query_map()));
     let save = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         let chosen = name.get_untracked().trim().to_string();

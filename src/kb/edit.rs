@@ -65,7 +65,7 @@ pub fn EditRecord(
             let now = client
                 .get_record(schema.collection, &id.get_value())
                 .await?;
-            if changed_since(&before, &now) {
+            if changed_since(schema, &before, &now) {
                 return Ok(Saved::Conflict(before, now, after));
             }
             client

@@ -326,7 +326,13 @@ fn SearchBar(schema: &'static Schema, state: Memo<SearchState>) -> impl IntoView
     let page = use_page(PAGE_SIZE, LONGEST_PAGE);
     let typed = RwSignal::new(state.get_untracked().q.unwrap_or_default());
     // The box follows the URL when it changes from elsewhere (a saved view's link).
-    Effect::new(move || typed.set(state.get().q.unwrap_or_default()));
+    Effect::new(move |seen: Option<Option<String>>| {
+        let q = state.get().q;
+        if seen.is_some_and(|seen| seen != q) {
+            typed.set(q.clone().unwrap_or_default());
+        }
+        q
+    });
     let generation = StoredValue::new(0u32);
     let go = move |next: SearchState, replace: bool| {
         navigate(

@@ -55,13 +55,16 @@ fn value_of<'r>(record: &'r Record, field: &str) -> Option<&'r Value> {
     record.get(field).filter(|v| !v.is_null())
 }
 
-/// The record changed in the service since the form opened: its `updated_at` differs, or, for
-/// a service that sends none, any field does.
-pub fn changed_since(base: &Record, theirs: &Record) -> bool {
-    match (value_of(base, "updated_at"), value_of(theirs, "updated_at")) {
-        (None, None) => base != theirs,
-        (a, b) => a != b,
-    }
+/// The record changed in the service since the form opened: its `updated_at` differs, or a
+/// field an edit can change does (two saves within the stamp's precision, or a service that
+/// sends no stamp, are caught too).
+pub fn changed_since(schema: &Schema, base: &Record, theirs: &Record) -> bool {
+    value_of(base, "updated_at") != value_of(theirs, "updated_at")
+        || schema
+            .fields()
+            .into_iter()
+            .filter(|f| schema.is_editable(f.name))
+            .any(|f| value_of(base, f.name) != value_of(theirs, f.name))
 }
 
 /// Every field an edit can change whose value differs between theirs and mine, in the
@@ -127,14 +130,20 @@ mod tests {
 
     #[test]
     fn a_record_changed_meanwhile_is_noticed_by_its_stamp_or_its_fields() {
+        let articles = schema_of(&ARTICLES);
         let base = record(json!({"title": "A", "updated_at": "2026-01-01T00:00:00Z"}));
         let same = record(json!({"title": "A", "updated_at": "2026-01-01T00:00:00Z"}));
         let later = record(json!({"title": "A", "updated_at": "2026-01-02T00:00:00Z"}));
-        assert!(!changed_since(&base, &same));
-        assert!(changed_since(&base, &later));
+        assert!(!changed_since(articles, &base, &same));
+        assert!(changed_since(articles, &base, &later));
+        let same_second = record(json!({"title": "B", "updated_at": "2026-01-01T00:00:00Z"}));
+        assert!(changed_since(articles, &base, &same_second));
+        // Only what the service derives changed, within the same stamp: nothing to ask about.
+        let derived = record(json!({"title": "A", "ai_tags": ["x"], "updated_at": "2026-01-01T00:00:00Z"}));
+        assert!(!changed_since(articles, &base, &derived));
         let unstamped = record(json!({"title": "A"}));
-        assert!(!changed_since(&unstamped, &unstamped.clone()));
-        assert!(changed_since(&unstamped, &record(json!({"title": "B"}))));
+        assert!(!changed_since(articles, &unstamped, &unstamped.clone()));
+        assert!(changed_since(articles, &unstamped, &record(json!({"title": "B"}))));
     }
 
     #[test]
