@@ -139,11 +139,16 @@ mod tests {
         let same_second = record(json!({"title": "B", "updated_at": "2026-01-01T00:00:00Z"}));
         assert!(changed_since(articles, &base, &same_second));
         // Only what the service derives changed, within the same stamp: nothing to ask about.
-        let derived = record(json!({"title": "A", "ai_tags": ["x"], "updated_at": "2026-01-01T00:00:00Z"}));
+        let derived =
+            record(json!({"title": "A", "ai_tags": ["x"], "updated_at": "2026-01-01T00:00:00Z"}));
         assert!(!changed_since(articles, &base, &derived));
         let unstamped = record(json!({"title": "A"}));
         assert!(!changed_since(articles, &unstamped, &unstamped.clone()));
-        assert!(changed_since(articles, &unstamped, &record(json!({"title": "B"}))));
+        assert!(changed_since(
+            articles,
+            &unstamped,
+            &record(json!({"title": "B"}))
+        ));
     }
 
     #[test]
