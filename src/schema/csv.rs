@@ -2,10 +2,12 @@
 //! hold commas, line breaks and doubled quotes; CRLF or LF line ends; a UTF-8 byte-order mark
 //! is skipped.
 //!
-//! Hand-written rather than the `csv` crate on purpose: the console reads a pasted or loaded
-//! text that is already a `String`, wants rows of strings only, and ships as wasm. `csv` brings
-//! `std::io` readers, a byte-level state machine (`csv-core`) and serde deserialisation for
-//! typed rows, none of which this needs; this reader is some sixty lines with its tests.
+//! Hand-written rather than a crate, on purpose. `csv` 1.4 (well kept, BurntSushi) reads from
+//! `std::io` sources and deserialises typed rows through serde, and pulls `csv-core`, `itoa` and
+//! `ryu`; the console has the whole text as a `String` already and wants rows of strings with the
+//! line each starts on (to name problems by line). `csv-core` alone (no_std) would do the
+//! splitting, but through a caller-driven buffer loop that is longer than this reader, and still
+//! without line numbers. Not measured in wasm bytes: this is some ninety lines and no dependency.
 
 use crate::i18n::k;
 
