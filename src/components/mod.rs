@@ -12,6 +12,7 @@ pub mod field_editor;
 pub mod header;
 pub mod highlight;
 pub mod kv_editor;
+pub mod list_views;
 pub mod loading;
 pub mod maintenance;
 pub mod modal;

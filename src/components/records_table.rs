@@ -10,6 +10,7 @@ use leptos_router::components::A;
 use serde_json::Value;
 
 use crate::components::highlight::Highlighted;
+use crate::components::list_views::columns_of;
 use crate::i18n::{t, tn};
 use crate::paths::record_href;
 use crate::record_cache::resolve;
@@ -41,6 +42,7 @@ struct Row {
 
 fn rows_of(
     schema: &'static Schema,
+    columns: &[&'static str],
     rows: Vec<(String, Option<Record>, Option<Value>)>,
 ) -> Vec<Row> {
     rows.into_iter()
@@ -50,8 +52,7 @@ fn rows_of(
                 .and_then(|r| schema.title_of(r))
                 .unwrap_or_else(|| id.clone()),
             snippet: best(highlight.as_ref(), &HIGHLIGHTED),
-            cells: schema
-                .columns
+            cells: columns
                 .iter()
                 .map(|c| {
                     record
@@ -88,6 +89,7 @@ fn row_view(path: &'static str, row: Row, with_snippet: bool) -> impl IntoView {
 #[derive(Clone, Copy)]
 struct LazyRecords {
     schema: &'static Schema,
+    columns: StoredValue<Vec<&'static str>>,
     read: RwSignal<HashMap<String, Record>>,
     asked: StoredValue<HashSet<String>>,
     // Taken while the table is built: `want` also runs from timers, where there is no context.
@@ -98,6 +100,7 @@ impl LazyRecords {
     fn new(schema: &'static Schema) -> LazyRecords {
         LazyRecords {
             schema,
+            columns: StoredValue::new(columns_of(schema)),
             read: RwSignal::new(HashMap::new()),
             asked: StoredValue::new(HashSet::new()),
             client: StoredValue::new_local(expect_context::<ApiClient>()),
@@ -140,7 +143,8 @@ impl LazyRecords {
                 })
                 .collect()
         });
-        rows_of(self.schema, filled)
+        self.columns
+            .with_value(|columns| rows_of(self.schema, columns, filled))
     }
 }
 
@@ -155,7 +159,7 @@ pub fn Table(
     let head = view! {
         <thead><tr>
             <th scope="col">{move || t("Title")}</th>
-            {schema.columns.iter().map(|c| view! { <th scope="col">{label(c)}</th> }).collect_view()}
+            {lazy.columns.get_value().into_iter().map(|c| view! { <th scope="col">{label(c)}</th> }).collect_view()}
             <th scope="col">{move || t("Identifier")}</th>
         </tr></thead>
     };
@@ -172,7 +176,7 @@ pub fn Table(
     let total = rows.len();
     let rows = StoredValue::new(rows);
     let scroll_top = RwSignal::new(0.0);
-    let columns = schema.columns.len() + 2;
+    let columns = lazy.columns.with_value(Vec::len) + 2;
     let visible =
         Memo::new(move |_| window(scroll_top.get(), VIEWPORT, ROW_HEIGHT, total, OVERSCAN));
     // Records for the rows in view, once scrolling rests for a moment.

@@ -1,5 +1,7 @@
 //! Editing a record in place: only touched, changed, mutable fields are sent (PATCH); a failed
-//! save keeps everything typed and puts the service's field errors beside their fields.
+//! save keeps everything typed and puts the service's field errors beside their fields. Just
+//! before saving, the record is read again: if it changed since the form opened, the conflict
+//! dialog asks what to keep (see `kb::conflict`).
 
 use std::collections::BTreeMap;
 
@@ -10,10 +12,21 @@ use crate::components::record_form::{apply_field_errors, RecordForm};
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
 use crate::i18n::{capitalized, singular_name, t, tf};
+use crate::kb::conflict::{ConflictDialog, Resolution};
 use crate::record_cache::remember;
+use crate::schema::conflict::changed_since;
 use crate::schema::form::{changes, edit_editors, edited_record, Errors};
 use crate::schema::Schema;
 use crate::ApiClient;
+
+/// What a save came to.
+#[derive(Clone)]
+enum Saved {
+    /// Stored; the record as the service answered.
+    Done(Record),
+    /// Not sent: the record changed meanwhile. As opened, as now, as edited.
+    Conflict(Record, Record, Record),
+}
 
 /// The edit form of `record`; closes itself (and re-reads the record) after a save.
 #[component]
@@ -43,17 +56,27 @@ pub fn EditRecord(
     UnsavedChanges::track(dirty);
 
     let id = StoredValue::new(identifier);
+    // The record as the service holds it now and the edited one, while the dialog asks.
+    let conflict = RwSignal::new(None::<(Record, Record, Record)>);
     let save = Action::new_local(move |after: &Record| {
         let (client, after) = (client.clone(), after.clone());
         let before = original.get_value();
         async move {
+            let now = client
+                .get_record(schema.collection, &id.get_value())
+                .await?;
+            if changed_since(schema, &before, &now) {
+                return Ok(Saved::Conflict(before, now, after));
+            }
             client
                 .update_record(schema.collection, &id.get_value(), &before, &after)
                 .await
+                .map(Saved::Done)
         }
     });
     Effect::new(move || match save.value().get() {
-        Some(Ok(updated)) => {
+        Some(Ok(Saved::Conflict(before, now, after))) => conflict.set(Some((before, now, after))),
+        Some(Ok(Saved::Done(updated))) => {
             remember(schema.collection.path, &id.get_value(), &updated);
             toasts.success(tf(
                 "{what} saved",
@@ -93,12 +116,34 @@ pub fn EditRecord(
         }
     });
     let on_cancel = Callback::new(move |()| editing.set(false));
+    let on_resolve = Callback::new(move |resolution: Resolution| {
+        let Some((_, now, _)) = conflict.get_untracked() else {
+            return;
+        };
+        conflict.set(None);
+        match resolution {
+            // Saved over their version: it is checked again, so a third change is caught too.
+            Resolution::Save(record) => {
+                original.set_value(now);
+                save.dispatch(record);
+            }
+            Resolution::TakeTheirs => {
+                remember(schema.collection.path, &id.get_value(), &now);
+                editing.set(false);
+                version.update(|v| *v += 1);
+            }
+            Resolution::Back => {}
+        }
+    });
     view! {
         <section class="card section" aria-label=move || t("Edit")>
             <h2>{move || t("Edit")}</h2>
             <p class="hint">{move || t("Only the fields you change are sent. Fields this console does not know are kept as they are.")}</p>
             <RecordForm editors=editors.get_value() inputs errors failure slug=None
                 submit_label=t("Save changes") pending=save.pending() on_submit on_cancel/>
+            {move || conflict.get().map(|(base, theirs, mine)| view! {
+                <ConflictDialog schema base theirs mine on_resolve/>
+            })}
         </section>
     }
 }

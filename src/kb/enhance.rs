@@ -17,8 +17,9 @@ use crate::schema::value::{parse, to_input};
 use crate::schema::{label, FieldKind, Schema};
 use crate::ApiClient;
 
-/// Fields whose change says nothing about the enhancement.
-const BOOKKEEPING: [&str; 1] = ["updated_at"];
+/// Fields whose change says nothing about the enhancement: the stamp, and the audit trail the
+/// service keeps of it (shown in the record's History tab).
+const BOOKKEEPING: [&str; 3] = ["updated_at", "enhancements", "ai_generated_fields"];
 
 /// `(field, before, after)` for every field that differs.
 fn differences(before: &Record, after: &Record) -> Vec<(String, Value, Value)> {

@@ -10,6 +10,7 @@ use crate::components::highlight::Highlighted;
 use crate::components::loading::Loading;
 use crate::i18n::{k, t};
 use crate::kb::gates::can_create;
+use crate::kb::guideline_import::GuidelineImport;
 use crate::paths::record_href;
 use crate::schema::highlight::fragments;
 use crate::schema::schema_of;
@@ -80,7 +81,10 @@ pub fn GuidelinesOf(guide_urn: String) -> impl IntoView {
             <div class="records-head">
                 <h2 id="guidelines-heading">{move || t("Guidelines")}</h2>
                 <Show when=move || writable.get()>
-                    <A href=crate::hosting::link(new_href()) attr:class="button">{move || t("New guideline")}</A>
+                    <div class="actions">
+                        <GuidelineImport guide_urn=urn.get_value() on_done=Callback::new(move |()| rows.refetch())/>
+                        <A href=crate::hosting::link(new_href()) attr:class="button">{move || t("New guideline")}</A>
+                    </div>
                 </Show>
             </div>
             <form class="search-bar" role="search" on:submit=move |ev| { ev.prevent_default(); searched.set(q.get_untracked()); }>

@@ -4,10 +4,13 @@
 
 pub mod artifacts;
 pub mod bulk_replace;
+pub mod conflict;
 pub mod edit;
 pub mod enhance;
 pub mod gates;
+pub mod guideline_import;
 pub mod guidelines;
+pub mod history;
 pub mod structure;
 
 use larder_api::Record;

@@ -21,6 +21,7 @@ use crate::kb::edit::EditRecord;
 use crate::kb::enhance::EnhancePanel;
 use crate::kb::gates::{can_delete, can_write};
 use crate::kb::guidelines::GuidelinesOf;
+use crate::kb::history::RecordTabs;
 use crate::kb::structure::TextbookStructure;
 use crate::kb::{parent_of, use_record_id, use_schema, CollectionNav};
 use crate::record_cache::{forget, load};
@@ -173,7 +174,8 @@ fn Loaded(
         {move || if editing.get() {
             view! { <EditRecord schema record=record.get_value() editing version/> }.into_any()
         } else {
-            view! { <Fields schema record=record.get_value()/> {sections()} }.into_any()
+            let sections = sections.clone();
+            view! { <RecordTabs record=record.get_value()><Fields schema record=record.get_value()/> {sections()}</RecordTabs> }.into_any()
         }}
     }
 }

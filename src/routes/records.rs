@@ -13,6 +13,7 @@ use leptos_router::NavigateOptions;
 use crate::components::error_view::ErrorView;
 use crate::components::export_button::ExportButton;
 use crate::components::facets::{ActiveFilters, Facets};
+use crate::components::list_views::{provide_columns, ListViews, ShownColumns};
 use crate::components::loading::Loading;
 use crate::components::pager::{use_page, Pager, LONGEST_PAGE};
 use crate::components::records_table::Table;
@@ -163,6 +164,7 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
         _ => None,
     });
     let writable = can_create(schema);
+    provide_columns(schema);
     view! {
         <div class="records-head">
             <h1>{move || plural_name(schema.collection)}</h1>
@@ -171,6 +173,7 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
             </Show>
         </div>
         <CollectionNav current=path/>
+        {(!matches!(browsing, Browsing::OnTheirParents)).then(|| view! { <ListViews schema/> })}
         {(browsing != Browsing::OnTheirParents).then(|| view! { <ExportButton schema state parent/> })}
         {match browsing {
             Browsing::ByParent(parent_collection) => view! {
@@ -194,11 +197,12 @@ fn Listing(
     shown: Signal<usize>,
     total: Signal<Option<u64>>,
 ) -> impl IntoView {
+    let columns = expect_context::<ShownColumns>().shown;
     view! {
         {schema.collection.routes.search.by_reference().then(|| view! { <SearchBar schema state/> })}
         <div class="records-body" class:with-facets=move || matches!(rows.get(), Some(Ok(Rows::Found(_))))>
             <Transition fallback=|| view! { <Loading what=k("Loading…")/> }>
-                {move || rows.get().map(|result| match result {
+                {move || { columns.track(); rows.get() }.map(|result| match result {
                     Err(error) => view! { <ErrorView error retry=move |_| rows.refetch()/> }.into_any(),
                     Ok(Rows::Listed(rows)) if rows.is_empty() => view! { <Empty schema searching=false/> }.into_any(),
                     Ok(Rows::Listed(rows)) => view! { <Table schema rows=rows.into_iter().map(|(id, r)| (id, r, None)).collect()/> }.into_any(),
@@ -323,6 +327,14 @@ fn SearchBar(schema: &'static Schema, state: Memo<SearchState>) -> impl IntoView
     let navigate = use_navigate();
     let page = use_page(PAGE_SIZE, LONGEST_PAGE);
     let typed = RwSignal::new(state.get_untracked().q.unwrap_or_default());
+    // The box follows the URL when it changes from elsewhere (a saved view's link).
+    Effect::new(move |seen: Option<Option<String>>| {
+        let q = state.get().q;
+        if seen.is_some_and(|seen| seen != q) {
+            typed.set(q.clone().unwrap_or_default());
+        }
+        q
+    });
     let generation = StoredValue::new(0u32);
     let go = move |next: SearchState, replace: bool| {
         navigate(

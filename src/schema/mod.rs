@@ -4,12 +4,17 @@
 //! and sort keys. The list, the detail view and the forms are all driven by it, so the seven
 //! collections share one set of pages. Pure: builds natively and is unit-tested there.
 
+pub mod conflict;
+pub mod csv;
 pub mod form;
+pub mod guideline_import;
 pub mod highlight;
+pub mod history;
 mod presentation;
 pub mod replace;
 pub mod search;
 pub mod value;
+pub mod views;
 pub mod window;
 
 use larder_api::Record;

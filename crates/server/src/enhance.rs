@@ -392,10 +392,32 @@ pub async fn enhance(
         };
         let mut doc = row.doc.as_object().cloned().unwrap_or_default();
         let timestamp = now();
-        doc.extend(changes.clone());
-        doc.insert("updated_at".into(), json!(timestamp));
         let enhanced: Vec<String> = changes.keys().cloned().collect();
         let run_id = uuid::Uuid::new_v4().to_string();
+        // The audit event production appends to the record (production.md §5.3), with each
+        // field's value before and after so a history can show what the agent changed. Who ran
+        // it stays in `enhance_runs` only: a record is read by many, a caller's key is not theirs.
+        let event = audit_event(&doc, &changes, &run_id, &agent, &timestamp);
+        let mut events = doc
+            .get("enhancements")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        events.push(event);
+        let mut generated: Vec<Value> = doc
+            .get("ai_generated_fields")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        for name in &enhanced {
+            if !generated.iter().any(|g| g == name) {
+                generated.push(json!(name));
+            }
+        }
+        doc.extend(changes.clone());
+        doc.insert("enhancements".into(), Value::Array(events));
+        doc.insert("ai_generated_fields".into(), Value::Array(generated));
+        doc.insert("updated_at".into(), json!(timestamp));
         let fields = json!(enhanced);
         let (record_id, caller_key) = (row.id.clone(), identity.owner_key());
         state.store.records().replace_and(collection, &row.id, &Value::Object(doc), |tx| {
@@ -413,6 +435,28 @@ pub async fn enhance(
         })))
     })
     .await
+}
+
+/// One entry of a record's `enhancements`: `{run_id, agent, timestamp, fields: [{field, before,
+/// after}]}` (`before` is `null` when the field was unset).
+fn audit_event(
+    doc: &Map<String, Value>,
+    changes: &Map<String, Value>,
+    run_id: &str,
+    agent: &str,
+    timestamp: &str,
+) -> Value {
+    let fields: Vec<Value> = changes
+        .iter()
+        .map(|(field, after)| {
+            json!({
+                "field": field,
+                "before": doc.get(field).cloned().unwrap_or(Value::Null),
+                "after": after,
+            })
+        })
+        .collect();
+    json!({ "run_id": run_id, "agent": agent, "timestamp": timestamp, "fields": fields })
 }
 
 #[cfg(test)]

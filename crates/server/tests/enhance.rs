@@ -183,3 +183,45 @@ async fn enhance_leaves_a_published_guide_alone() {
     assert_eq!(runs, 0, "no run is recorded for a refused enhance");
     server.stop().await;
 }
+
+/// Each enhancement appends an audit event to the record (production.md §5.3): the run, the
+/// agent, the time and every field's value before and after, oldest first; on both wires.
+#[tokio::test]
+async fn enhancements_are_recorded_on_the_record_with_before_and_after() {
+    for wire in ["reference", "production"] {
+        let server = TestServer::start(&["--demo", "--wire", wire]).await;
+        let agent = server.mtm("enhancer", "enhancer-demo").await;
+        let mut runs = Vec::new();
+        for category in ["iodine", "salt"] {
+            let answer = server
+                .call(
+                    "PATCH",
+                    "articles/iodine-salt/enhance",
+                    Some(&agent),
+                    Some(json!({"agent": "summariser", "fields": {"ai_category": category}})),
+                )
+                .await;
+            assert_eq!(answer.status, 200, "{wire}: {}", answer.body);
+            runs.push(answer.body["result"]["run_id"].clone());
+        }
+        let record = server
+            .call("GET", "articles/iodine-salt", Some(&agent), None)
+            .await;
+        let record = &record.body["result"];
+        let events = record["enhancements"].as_array().expect("enhancements");
+        assert_eq!(events.len(), 2, "{wire}: {events:?}");
+        assert_eq!(events[0]["run_id"], runs[0]);
+        assert_eq!(events[1]["run_id"], runs[1]);
+        assert_eq!(events[1]["agent"], "summariser");
+        assert!(events[1]["timestamp"]
+            .as_str()
+            .is_some_and(|t| t.len() >= 19));
+        assert_eq!(
+            events[1]["fields"],
+            json!([{"field": "ai_category", "before": "iodine", "after": "salt"}])
+        );
+        assert_eq!(record["ai_generated_fields"], json!(["ai_category"]));
+        assert_eq!(record["updated_at"], events[1]["timestamp"]);
+        server.stop().await;
+    }
+}

@@ -158,6 +158,13 @@ pub struct Article {
     /// Where the record applies, free-form.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub geographic_context: Option<Value>,
+    /// The audit trail of enhancements, oldest first (set by the service; each entry's shape is
+    /// the service's own, read by the console's history).
+    #[serde(deserialize_with = "or_default", skip_serializing_if = "Vec::is_empty")]
+    pub enhancements: Vec<Value>,
+    /// Fields an enhancing agent wrote (set by the service).
+    #[serde(deserialize_with = "or_default", skip_serializing_if = "Vec::is_empty")]
+    pub ai_generated_fields: Vec<String>,
     /// Fields this client does not know, sent back untouched.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

@@ -86,6 +86,9 @@ const ARTICLE_SERVICE_SET: &[Field] = &[
     Field::opt("ai_key_takeaways", S2K_LIST),
     Field::opt("embedded_at", TIMESTAMP),
     Field::opt("version", Type::Any),
+    // The audit trail of enhancements (production.md §5.3), shown as the record's history.
+    Field::opt("enhancements", list(&Type::Object, 0, None)),
+    Field::opt("ai_generated_fields", S2K_LIST),
     STAMPS[1],
     STAMPS[2],
     STAMPS[3],
