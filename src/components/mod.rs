@@ -16,6 +16,7 @@ pub mod pager;
 pub mod reauth;
 pub mod record_form;
 pub mod records_table;
+pub mod selection;
 pub mod sign_in_form;
 pub mod toast;
 pub mod unsaved;

@@ -4,8 +4,10 @@
 //! and sort keys. The list, the detail view and the forms are all driven by it, so the seven
 //! collections share one set of pages. Pure: builds natively and is unit-tested there.
 
+pub mod bulk;
 pub mod form;
 pub mod highlight;
+pub mod keys;
 mod presentation;
 pub mod replace;
 pub mod search;
