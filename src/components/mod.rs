@@ -8,6 +8,7 @@ pub mod facets;
 pub mod field_editor;
 pub mod header;
 pub mod highlight;
+pub mod key_sheet;
 pub mod kv_editor;
 pub mod loading;
 pub mod modal;

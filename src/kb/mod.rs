@@ -3,11 +3,13 @@
 //! component reads too, is `crate::record_cache`).
 
 pub mod artifacts;
+pub mod bulk;
 pub mod bulk_replace;
 pub mod edit;
 pub mod enhance;
 pub mod gates;
 pub mod guidelines;
+pub mod policy;
 pub mod structure;
 
 use larder_api::Record;
