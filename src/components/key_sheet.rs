@@ -57,7 +57,11 @@ pub fn ListKeys() -> impl IntoView {
         });
         let in_dialog = target
             .as_ref()
-            .and_then(|e| e.closest("[role=dialog], [role=alertdialog]").ok().flatten())
+            .and_then(|e| {
+                e.closest("[role=dialog], [role=alertdialog]")
+                    .ok()
+                    .flatten()
+            })
             .is_some()
             || sheet.get_untracked();
         let shown = rows();

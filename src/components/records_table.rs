@@ -74,7 +74,10 @@ fn row_view(path: &'static str, row: Row, with_snippet: bool, index: usize) -> i
     // With a selection (list pages), each row has its checkbox and may be the keyboard's row.
     let selection = use_context::<Selection>();
     let current = move || selection.is_some_and(|s| s.cursor.get() == Some(index));
-    let chosen = Chosen { id: row.id.clone(), title: row.title.clone() };
+    let chosen = Chosen {
+        id: row.id.clone(),
+        title: row.title.clone(),
+    };
     view! {
         <tr class:current=current aria-current=move || current().then_some("true")>
             {selection.map(|_| view! { <td class="select"><RowCheckbox row=chosen record=row.record/></td> })}
@@ -166,8 +169,17 @@ pub fn Table(
     let total = rows.len();
     let rows = StoredValue::new(rows);
     let shown = Callback::new(move |_| {
-        rows.with_value(|rows| lazy.fill(rows)).into_iter()
-            .map(|r| (Chosen { id: r.id, title: r.title }, r.record))
+        rows.with_value(|rows| lazy.fill(rows))
+            .into_iter()
+            .map(|r| {
+                (
+                    Chosen {
+                        id: r.id,
+                        title: r.title,
+                    },
+                    r.record,
+                )
+            })
             .collect()
     });
     let head = view! {

@@ -145,7 +145,9 @@ pub fn PageCheckbox(
             }
         });
         let rows: Vec<Chosen> = page.into_iter().map(|(row, _)| row).collect();
-        selection.chosen.update(|chosen| set_page(chosen, &rows, on));
+        selection
+            .chosen
+            .update(|chosen| set_page(chosen, &rows, on));
     };
     view! {
         <input type="checkbox" class="page-select" aria-label=move || t("Select all rows on this page")

@@ -119,7 +119,11 @@ fn PolicyDialog(
     let send = move |dry_run: bool| {
         let client = client.clone();
         let (what, change) = chosen();
-        step.set(if dry_run { Step::Previewing } else { Step::Running });
+        step.set(if dry_run {
+            Step::Previewing
+        } else {
+            Step::Running
+        });
         leptos::task::spawn_local(async move {
             let answer = client
                 .set_reading_policy(schema.collection, &what, &change, dry_run)

@@ -12,9 +12,9 @@ use leptos_router::NavigateOptions;
 
 use crate::components::error_view::ErrorView;
 use crate::components::facets::{ActiveFilters, Facets};
+use crate::components::key_sheet::ListKeys;
 use crate::components::loading::Loading;
 use crate::components::pager::{use_page, Pager, LONGEST_PAGE};
-use crate::components::key_sheet::ListKeys;
 use crate::components::records_table::Table;
 use crate::components::selection::Selection;
 use crate::i18n::{capitalized, k, plural_name, singular_name, t, tf, tn};

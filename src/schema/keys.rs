@@ -101,7 +101,11 @@ mod tests {
         assert_eq!(action(press("x")), Some(KeyAction::ToggleSelection));
         assert_eq!(action(press("?")), Some(KeyAction::ShowKeys));
         assert_eq!(action(press("q")), None);
-        assert_eq!(action(press("Enter")), None, "Enter off a row keeps its meaning");
+        assert_eq!(
+            action(press("Enter")),
+            None,
+            "Enter off a row keeps its meaning"
+        );
         let on_row = KeyPress {
             on_row: true,
             ..press("Enter")
@@ -113,9 +117,21 @@ mod tests {
     fn keys_are_ignored_while_typing_in_dialogs_and_with_modifiers() {
         for key in ["/", "j", "k", "x", "?", "Enter"] {
             for blocked in [
-                KeyPress { typing: true, on_row: true, ..press(key) },
-                KeyPress { in_dialog: true, on_row: true, ..press(key) },
-                KeyPress { modified: true, on_row: true, ..press(key) },
+                KeyPress {
+                    typing: true,
+                    on_row: true,
+                    ..press(key)
+                },
+                KeyPress {
+                    in_dialog: true,
+                    on_row: true,
+                    ..press(key)
+                },
+                KeyPress {
+                    modified: true,
+                    on_row: true,
+                    ..press(key)
+                },
             ] {
                 assert_eq!(action(blocked), None, "{key}");
             }
