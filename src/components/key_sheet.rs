@@ -139,13 +139,14 @@ pub fn ListKeys() -> impl IntoView {
 /// The sheet listing the keys.
 #[component]
 fn KeySheet(close: Callback<()>) -> impl IntoView {
-    let keys: [(&str, fn() -> String); 6] = [
-        ("/", || t("Go to the search box")),
-        ("j", || t("Next row")),
-        ("k", || t("Previous row")),
-        ("x", || t("Select or unselect the row")),
-        ("Enter", || t("Open the row")),
-        ("?", || t("Show this list")),
+    // Read when the sheet opens, in the language chosen then.
+    let keys = [
+        ("/", t("Go to the search box")),
+        ("j", t("Next row")),
+        ("k", t("Previous row")),
+        ("x", t("Select or unselect the row")),
+        ("Enter", t("Open the row")),
+        ("?", t("Show this list")),
     ];
     view! {
         <Modal role="dialog" labelled_by="keys-title" on_escape=close>
