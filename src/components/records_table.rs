@@ -11,9 +11,11 @@ use serde_json::Value;
 
 use crate::components::highlight::Highlighted;
 use crate::components::list_views::columns_of;
+use crate::components::selection::{PageCheckbox, RowCheckbox, Selection};
 use crate::i18n::{t, tn};
 use crate::paths::record_href;
 use crate::record_cache::resolve;
+use crate::schema::bulk::Chosen;
 use crate::schema::highlight::best;
 use crate::schema::search::HIGHLIGHTED;
 use crate::schema::value::display;
@@ -38,6 +40,7 @@ struct Row {
     title: String,
     snippet: Option<(String, Vec<String>)>,
     cells: Vec<String>,
+    record: Option<Record>,
 }
 
 fn rows_of(
@@ -63,13 +66,22 @@ fn rows_of(
                 })
                 .collect(),
             id,
+            record,
         })
         .collect()
 }
 
-fn row_view(path: &'static str, row: Row, with_snippet: bool) -> impl IntoView {
+fn row_view(path: &'static str, row: Row, with_snippet: bool, index: usize) -> impl IntoView {
+    // With a selection (list pages), each row has its checkbox and may be the keyboard's row.
+    let selection = use_context::<Selection>();
+    let current = move || selection.is_some_and(|s| s.cursor.get() == Some(index));
+    let chosen = Chosen {
+        id: row.id.clone(),
+        title: row.title.clone(),
+    };
     view! {
-        <tr>
+        <tr class:current=current aria-current=move || current().then_some("true")>
+            {selection.map(|_| view! { <td class="select"><RowCheckbox row=chosen record=row.record/></td> })}
             <td>
                 <A href=crate::hosting::link(record_href(path, &row.id))>{row.title}</A>
                 {row.snippet.filter(|_| with_snippet).map(|(field, fragments)| view! {
@@ -156,27 +168,43 @@ pub fn Table(
 ) -> impl IntoView {
     let path = schema.collection.path;
     let lazy = LazyRecords::new(schema);
+    let selectable = use_context::<Selection>().is_some();
+    let ids: Vec<String> = rows.iter().map(|(id, _, _)| id.clone()).collect();
+    let total = rows.len();
+    let rows = StoredValue::new(rows);
+    let shown = Callback::new(move |_| {
+        rows.with_value(|rows| lazy.fill(rows))
+            .into_iter()
+            .map(|r| {
+                (
+                    Chosen {
+                        id: r.id,
+                        title: r.title,
+                    },
+                    r.record,
+                )
+            })
+            .collect()
+    });
     let head = view! {
         <thead><tr>
+            {selectable.then(|| view! { <th scope="col" class="select"><PageCheckbox ids rows=shown/></th> })}
             <th scope="col">{move || t("Title")}</th>
             {lazy.columns.get_value().into_iter().map(|c| view! { <th scope="col">{label(c)}</th> }).collect_view()}
             <th scope="col">{move || t("Identifier")}</th>
         </tr></thead>
     };
-    if rows.len() < VIRTUAL_FROM {
-        lazy.want(&rows);
-        let rows = StoredValue::new(rows);
+    if total < VIRTUAL_FROM {
+        rows.with_value(|rows| lazy.want(rows));
         return view! {
             <table class="records">{head}<tbody>
-                {move || rows.with_value(|rows| lazy.fill(rows)).into_iter().map(|r| row_view(path, r, true)).collect_view()}
+                {move || rows.with_value(|rows| lazy.fill(rows)).into_iter().enumerate().map(|(i, r)| row_view(path, r, true, i)).collect_view()}
             </tbody></table>
         }
         .into_any();
     }
-    let total = rows.len();
-    let rows = StoredValue::new(rows);
     let scroll_top = RwSignal::new(0.0);
-    let columns = lazy.columns.with_value(Vec::len) + 2;
+    let columns = lazy.columns.with_value(Vec::len) + 2 + usize::from(selectable);
     let visible =
         Memo::new(move |_| window(scroll_top.get(), VIEWPORT, ROW_HEIGHT, total, OVERSCAN));
     // Records for the rows in view, once scrolling rests for a moment.
@@ -212,8 +240,8 @@ pub fn Table(
                         let below = (total - w.end) as f64 * ROW_HEIGHT;
                         view! {
                             <tr class="spacer" aria-hidden="true" style:height=format!("{above}px")><td colspan=columns></td></tr>
-                            {rows.with_value(|rows| lazy.fill(&rows[w.start..w.end])).into_iter()
-                                .map(|r| row_view(path, r, false)).collect_view()}
+                            {rows.with_value(|rows| lazy.fill(&rows[w.start..w.end])).into_iter().enumerate()
+                                .map(|(i, r)| row_view(path, r, false, w.start + i)).collect_view()}
                             <tr class="spacer" aria-hidden="true" style:height=format!("{below}px")><td colspan=columns></td></tr>
                         }
                     }}

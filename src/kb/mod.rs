@@ -3,6 +3,7 @@
 //! component reads too, is `crate::record_cache`).
 
 pub mod artifacts;
+pub mod bulk;
 pub mod bulk_replace;
 pub mod conflict;
 pub mod edit;
@@ -11,6 +12,7 @@ pub mod gates;
 pub mod guideline_import;
 pub mod guidelines;
 pub mod history;
+pub mod policy;
 pub mod structure;
 
 use larder_api::Record;

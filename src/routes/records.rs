@@ -14,10 +14,13 @@ use crate::components::error_view::ErrorView;
 use crate::components::export_button::ExportButton;
 use crate::components::facets::{ActiveFilters, Facets};
 use crate::components::list_views::{provide_columns, ListViews, ShownColumns};
+use crate::components::key_sheet::ListKeys;
 use crate::components::loading::Loading;
 use crate::components::pager::{use_page, Pager, LONGEST_PAGE};
 use crate::components::records_table::Table;
+use crate::components::selection::Selection;
 use crate::i18n::{capitalized, k, plural_name, singular_name, t, tf, tn};
+use crate::kb::bulk::BulkBar;
 use crate::kb::gates::can_create;
 use crate::kb::{use_schema, CollectionNav};
 use crate::record_cache::cached_records;
@@ -198,8 +201,12 @@ fn Listing(
     total: Signal<Option<u64>>,
 ) -> impl IntoView {
     let columns = expect_context::<ShownColumns>().shown;
+    // The rows chosen on this list, for its bulk actions, keys and toolbar (components::selection).
+    Selection::provide();
     view! {
         {schema.collection.routes.search.by_reference().then(|| view! { <SearchBar schema state/> })}
+        <BulkBar schema state total shown changed=Callback::new(move |_| rows.refetch())/>
+        <ListKeys/>
         <div class="records-body" class:with-facets=move || matches!(rows.get(), Some(Ok(Rows::Found(_))))>
             <Transition fallback=|| view! { <Loading what=k("Loading…")/> }>
                 {move || { columns.track(); rows.get() }.map(|result| match result {

@@ -6,10 +6,12 @@
 
 pub mod conflict;
 pub mod csv;
+pub mod bulk;
 pub mod form;
 pub mod guideline_import;
 pub mod highlight;
 pub mod history;
+pub mod keys;
 mod presentation;
 pub mod replace;
 pub mod search;

@@ -11,7 +11,7 @@ test('every collection lists, and records open', async ({ page }) => {
   await signIn(page);
   await visit(page, '/records/articles');
   await expect(page.getByRole('heading', { name: 'Articles', level: 1 })).toBeVisible();
-  await expect(page.getByRole('cell', { name: 'Vitamin D and bone health in older adults' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Vitamin D and bone health in older adults', exact: true })).toBeVisible();
   expect(await page.locator('table.records tbody tr').count()).toBeGreaterThanOrEqual(20);
   await screens(page, 'articles-list');
   for (const [name, expected] of [

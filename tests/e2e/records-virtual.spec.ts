@@ -54,7 +54,7 @@ test('a long list of bare identifiers reads only the records of the rows in view
   const region = page.getByRole('region', { name: /rows, scroll to see more/ });
   await expect(region).toBeVisible();
   // Titles replace identifiers for the first screenful…
-  await expect(region.locator('tbody tr:not(.spacer) td:first-child a').first()).not.toHaveText(/^[0-9a-f-]{36}$/);
+  await expect(region.locator('tbody tr:not(.spacer) td a').first()).not.toHaveText(/^[0-9a-f-]{36}$/);
   const first = reads.length;
   expect(first).toBeGreaterThan(0);
   expect(first).toBeLessThan(60);

@@ -14,7 +14,7 @@ test('a curator signs in, sees the articles, and signs out', async ({ page }) =>
   await expect(page.getByRole('link', { name: 'Households' })).toHaveCount(0);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Knowledge base' }).click();
   await expect(page.getByRole('heading', { name: 'Articles' })).toBeVisible();
-  await expect(page.getByRole('cell', { name: 'Vitamin D and bone health in older adults' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Vitamin D and bone health in older adults', exact: true })).toBeVisible();
   // The first page (25 a page by default) shows the demo articles.
   expect(await page.locator('table.records tbody tr').count()).toBeGreaterThanOrEqual(20);
   await page.screenshot({ path: 'target/playwright/screens/articles-1280.png', fullPage: true });

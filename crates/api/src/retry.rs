@@ -28,6 +28,14 @@ pub fn next_wait_ms(
     {
         return None;
     }
+    // A DELETE is repeated only when the service said it did not act (429 throttled, 503
+    // unavailable). After a 500, 502 or 504 the record may be gone already (a gateway timing
+    // out on a delete that went through), and production answers a DELETE of a missing article
+    // with 500, so a repeat would report a delete that happened as a failure. The answer stands
+    // and the console says it per record (bulk delete lists it).
+    if matches!(method, Method::Delete) && status != 429 && status != 503 {
+        return None;
+    }
     if status == 429 || status == 503 {
         if let Some(wait) = retry_after.and_then(|value| parse_retry_after_ms(value, now_ms)) {
             return (wait <= MAX_RETRY_AFTER_MS).then_some(wait);
@@ -103,6 +111,15 @@ mod tests {
         for method in [Method::Post(json!({})), Method::Patch(json!({}))] {
             assert_eq!(next_wait_ms(0, &method, 503, None, 0), None);
         }
+        // A DELETE after a fault may have happened: only 429 and 503 are repeated.
+        for status in [500, 502, 504] {
+            assert_eq!(
+                next_wait_ms(0, &Method::Delete, status, None, 0),
+                None,
+                "{status}"
+            );
+        }
+        assert!(next_wait_ms(0, &Method::Delete, 429, None, 0).is_some());
     }
 
     #[test]

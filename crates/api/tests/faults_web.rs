@@ -3,7 +3,8 @@
 //!
 //! Each test aims its faults at a record of its own, so tests never see each other's faults. The
 //! counts prove the retry policy of interface.md part 8 and wire-notes' Transport: statuses 429 and
-//! 5xx are retried up to 3 times for GET, PUT and DELETE, never for POST or PATCH; transport
+//! 5xx are retried up to 3 times for GET and PUT (DELETE only on 429 and 503), never for POST or
+//! PATCH; transport
 //! failures and malformed answers are reported, not retried.
 #![cfg(target_arch = "wasm32")]
 

@@ -63,5 +63,8 @@ pub fn own_visibility(rule: ReadRule, doc: &Value) -> bool {
         ReadRule::Always | ReadRule::AsParent => true,
         ReadRule::ActiveOrVerified => active_or_verified,
         ReadRule::PublicAndActiveOrVerified => doc["visibility"] == "public" && active_or_verified,
+        ReadRule::ReaderVisibility => {
+            larder_contract::collections::policy::readable_by_all(doc["reader_visibility"].as_str())
+        }
     }
 }

@@ -266,6 +266,25 @@ fn collection_routes(c: &'static Collection, wire: Wire) -> Router<SharedState> 
         }
         router = router.route(&format!("/{}/search", c.path), route);
     }
+    if let Some(policy) = c.reading_policy().filter(|p| served(p.offered, wire)) {
+        // The other methods keep reading the path as the record whose slug is the route's name.
+        let name = policy.route;
+        router = router.route(
+            &format!("/{}/{name}", c.path),
+            post(move |s: Shared, who: Caller, body: JsonBody<Value>| {
+                crate::routes::policy::set_policy(c, policy, s, who, body)
+            })
+            .get(move |s: Shared, who: Caller| {
+                records::get(c, s, who, PathParams(name.to_string()))
+            })
+            .patch(move |s: Shared, who: Caller, body: JsonBody<Value>| {
+                records::patch(c, s, who, PathParams(name.to_string()), body)
+            })
+            .delete(move |s: Shared, who: Caller| {
+                records::delete(c, s, who, PathParams(name.to_string()))
+            }),
+        );
+    }
     if served(c.routes.enhance, wire) {
         router = router.route(
             &format!("/{}/{{identifier}}/enhance", c.path),

@@ -56,6 +56,9 @@ pub struct Article {
     /// Category assigned by the enhancing agent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ai_category: Option<String>,
+    /// The retrieval tier the enrichment agent proposed (read-only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ai_indexing_tier: Option<String>,
     /// Biological model of a study (human, animal, in vitro).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub biological_model: Option<String>,
@@ -77,6 +80,9 @@ pub struct Article {
     /// When the record's embedding was computed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub embedded_at: Option<String>,
+    /// Retrieval tier an editor chose (`prime` ...); absent = untiered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub indexing_tier: Option<String>,
     /// Identifier in a source system.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
@@ -92,6 +98,9 @@ pub struct Article {
     /// Population studied.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub population_group: Option<String>,
+    /// Who reads it: `public`, `expert_only` or `hidden`; absent = public.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reader_visibility: Option<String>,
     /// Intended readers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reader_group: Option<String>,

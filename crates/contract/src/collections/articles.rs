@@ -4,7 +4,8 @@
 use super::descriptors::{
     Collection, IdentifierKind, Offered, ReadRule, Routes, CURATORS_AND_AGENTS,
 };
-use super::shared::{roles, updatable, LIFECYCLE_STATUS, STAMPS, TIMESTAMP, URN};
+use super::policy::{AI_INDEXING_TIER, POLICY_FIELDS};
+use super::shared::{joined, roles, updatable, LIFECYCLE_STATUS, STAMPS, TIMESTAMP, URN};
 use crate::types::{list, Field, Type, INT, LICENSES, LINE, PROSE, S15K, S2K, S2K_LIST};
 
 const GEOGRAPHIC_CONTEXT: &[Field] = &[
@@ -61,7 +62,9 @@ const ARTICLE_CREATE: &[Field] = &[
     Field::opt("extras", Type::Object),
 ];
 
-const ARTICLE_UPDATE: &[Field] = &updatable::<31>(ARTICLE_CREATE, &["urn"]);
+/// The update allow-list: every create field but `urn` (§3.1), and the reading policy (§8 row 4).
+const ARTICLE_UPDATE: &[Field] =
+    &joined::<33>(&updatable::<31>(ARTICLE_CREATE, &["urn"]), &POLICY_FIELDS);
 
 /// The fields an enhancement may write (production.md §5.3).
 pub const ENHANCE_FIELDS: &[Field] = &[
@@ -85,6 +88,7 @@ const ARTICLE_SERVICE_SET: &[Field] = &[
     Field::opt("ai_tags", S2K_LIST),
     Field::opt("ai_key_takeaways", S2K_LIST),
     Field::opt("embedded_at", TIMESTAMP),
+    AI_INDEXING_TIER,
     Field::opt("version", Type::Any),
     // The audit trail of enhancements (production.md §5.3), shown as the record's history.
     Field::opt("enhancements", list(&Type::Object, 0, None)),
@@ -121,5 +125,5 @@ pub const ARTICLES: Collection = Collection {
         children: Offered::Absent,
     },
     roles: roles(CURATORS_AND_AGENTS, CURATORS_AND_AGENTS),
-    read_rule: ReadRule::Always,
+    read_rule: ReadRule::ReaderVisibility,
 };

@@ -117,6 +117,8 @@ pub enum ReadRule {
     PublicAndActiveOrVerified,
     /// As the parent record.
     AsParent,
+    /// `reader_visibility` absent or `public` (production.md §8 row 4; see `policy`).
+    ReaderVisibility,
 }
 
 /// How a console lists a collection's records.
@@ -291,6 +293,13 @@ impl Collection {
                 Some((parent.field, parent_urn_segment.to_string())),
             ),
         })
+    }
+
+    /// The bulk reading-policy route, where the collection has one.
+    pub fn reading_policy(&self) -> Option<&'static super::policy::ReadingPolicy> {
+        super::policy::READING_POLICIES
+            .iter()
+            .find(|p| p.collection == self.path)
     }
 
     /// Whether the console may offer a record's editing to a caller with `roles`.

@@ -16,6 +16,7 @@ mod fctables;
 mod guidelines;
 mod guides;
 mod passages;
+pub mod policy;
 mod shared;
 mod textbooks;
 

@@ -48,6 +48,9 @@ fn own_visible(rule: ReadRule, doc: &Value) -> bool {
         ReadRule::Always | ReadRule::AsParent => true,
         ReadRule::ActiveOrVerified => active_or_verified,
         ReadRule::PublicAndActiveOrVerified => doc["visibility"] == "public" && active_or_verified,
+        ReadRule::ReaderVisibility => {
+            larder_contract::collections::policy::readable_by_all(doc["reader_visibility"].as_str())
+        }
     }
 }
 

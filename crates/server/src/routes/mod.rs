@@ -6,6 +6,7 @@ pub mod guidelines;
 pub mod households;
 pub mod members;
 pub mod passages;
+pub mod policy;
 pub mod records;
 pub mod search;
 pub mod system;

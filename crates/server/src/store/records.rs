@@ -4,6 +4,7 @@
 //! each collection's read rule as one SQL predicate, so lists, reads and embedded children hide
 //! the same records. Every write changes the search index as it commits (`transaction_indexed`).
 
+use larder_contract::collections::policy::PUBLIC_READING;
 use larder_contract::collections::{ReadRule, ARTIFACTS, TEXTBOOK_PASSAGES};
 use larder_contract::{Collection, COLLECTIONS};
 use rusqlite::types::Value as SqlValue;
@@ -44,6 +45,9 @@ fn rule_clause(rule: ReadRule, a: &str) -> String {
         ReadRule::PublicAndActiveOrVerified => format!(
             "(json_extract({a}.doc, '$.visibility') = 'public' AND {})",
             active_or_verified(a)
+        ),
+        ReadRule::ReaderVisibility => format!(
+            "coalesce(json_extract({a}.doc, '$.reader_visibility'), '{PUBLIC_READING}') = '{PUBLIC_READING}'"
         ),
     }
 }
@@ -439,6 +443,38 @@ impl Records<'_> {
                 }
             })?;
         Ok(passages.len())
+    }
+
+    /// Replaces the stored documents of many records `(id, doc)` of one collection in one
+    /// transaction (a bulk policy change lands whole or not at all).
+    pub fn replace_many(
+        &self,
+        collection: &'static Collection,
+        docs: &[(String, Value)],
+    ) -> rusqlite::Result<usize> {
+        let rids = self.store.transaction_indexed(
+            |tx| {
+                let mut rids = Vec::with_capacity(docs.len());
+                for (id, doc) in docs {
+                    let rid: Option<i64> = tx
+                        .prepare_cached(
+                            "UPDATE records SET doc = ?2 WHERE id = ?1 RETURNING rowid",
+                        )?
+                        .query_row(params![id, doc.to_string()], |row| row.get(0))
+                        .optional()?;
+                    rids.push(rid);
+                }
+                Ok(rids)
+            },
+            |index, rids| {
+                for (rid, (_, doc)) in rids.iter().zip(docs) {
+                    if let Some(rid) = rid {
+                        index.put(*rid, collection, parent_of(collection, doc), doc);
+                    }
+                }
+            },
+        )?;
+        Ok(rids.iter().flatten().count())
     }
 
     /// Stores many records of one collection in one transaction.
