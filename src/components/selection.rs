@@ -63,19 +63,6 @@ impl Selection {
             .with(|chosen| chosen.iter().map(|c| c.id.clone()).collect())
     }
 
-    /// The chosen rows with their records where they had been read.
-    // Read by toolbar actions beside the bulk bar (the export of only the chosen rows).
-    #[allow(dead_code)]
-    pub fn rows(self) -> Vec<(Chosen, Option<Record>)> {
-        let records = self.records.get();
-        self.chosen.with(|chosen| {
-            chosen
-                .iter()
-                .map(|c| (c.clone(), records.get(&c.id).cloned()))
-                .collect()
-        })
-    }
-
     /// Lets everything go.
     pub fn clear(self) {
         self.chosen.set(Vec::new());

@@ -13,8 +13,8 @@ use leptos_router::NavigateOptions;
 use crate::components::error_view::ErrorView;
 use crate::components::export_button::ExportButton;
 use crate::components::facets::{ActiveFilters, Facets};
-use crate::components::list_views::{provide_columns, ListViews, ShownColumns};
 use crate::components::key_sheet::ListKeys;
+use crate::components::list_views::{provide_columns, ListViews, ShownColumns};
 use crate::components::loading::Loading;
 use crate::components::pager::{use_page, Pager, LONGEST_PAGE};
 use crate::components::records_table::Table;
@@ -177,16 +177,15 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
         </div>
         <CollectionNav current=path/>
         {(!matches!(browsing, Browsing::OnTheirParents)).then(|| view! { <ListViews schema/> })}
-        {(browsing != Browsing::OnTheirParents).then(|| view! { <ExportButton schema state parent/> })}
         {match browsing {
             Browsing::ByParent(parent_collection) => view! {
                 <ParentPicker schema parent_collection chosen=parent/>
                 <Show when=move || parent.get().is_some()>
-                    <Listing schema state rows page shown total/>
+                    <Listing schema state parent rows page shown total/>
                 </Show>
             }.into_any(),
             Browsing::OnTheirParents => view! { <OnTheirParents schema/> }.into_any(),
-            Browsing::List => view! { <Listing schema state rows page shown total/> }.into_any(),
+            Browsing::List => view! { <Listing schema state parent rows page shown total/> }.into_any(),
         }}
     }
 }
@@ -195,6 +194,7 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
 fn Listing(
     schema: &'static Schema,
     state: Memo<SearchState>,
+    parent: Memo<Option<String>>,
     rows: LocalResource<Result<Rows, ApiError>>,
     page: Memo<(u32, u32)>,
     shown: Signal<usize>,
@@ -202,9 +202,11 @@ fn Listing(
 ) -> impl IntoView {
     let columns = expect_context::<ShownColumns>().shown;
     // The rows chosen on this list, for its bulk actions, keys and toolbar (components::selection).
-    Selection::provide();
+    let selection = Selection::provide();
     view! {
         {schema.collection.routes.search.by_reference().then(|| view! { <SearchBar schema state/> })}
+        // Only the chosen rows when some are, else every match (a whole search chosen is that).
+        <ExportButton schema state parent selected=Signal::derive(move || selection.ids())/>
         <BulkBar schema state total shown changed=Callback::new(move |_| rows.refetch())/>
         <ListKeys/>
         <div class="records-body" class:with-facets=move || matches!(rows.get(), Some(Ok(Rows::Found(_))))>

@@ -4,9 +4,9 @@
 //! and sort keys. The list, the detail view and the forms are all driven by it, so the seven
 //! collections share one set of pages. Pure: builds natively and is unit-tested there.
 
+pub mod bulk;
 pub mod conflict;
 pub mod csv;
-pub mod bulk;
 pub mod form;
 pub mod guideline_import;
 pub mod highlight;

@@ -119,3 +119,21 @@ test('a failed export says so, and Try again saves every match', async ({ page, 
   const [json] = await Promise.all([page.waitForEvent('download'), alert.getByRole('button', { name: 'Try again' }).click()]);
   expect(JSON.parse(readFileSync((await json.path())!).toString('utf8')).length).toBe(MATCHES);
 });
+
+test('with rows chosen, Export saves only those rows', async ({ page, request }) => {
+  await request.delete(faultControl());
+  await signInCurator(page);
+  await goInApp(page, `/records/articles?q=${word}`);
+  await expect(page.locator('p.total')).toHaveText(`${MATCHES} found`);
+  const boxes = page.locator('table.records tbody').getByRole('checkbox');
+  await boxes.nth(0).check();
+  await boxes.nth(1).check();
+  const chosen = await Promise.all([0, 1].map(async (n) => ((await boxes.nth(n).getAttribute('aria-label')) ?? '').replace(/^Select /, '')));
+  await page.getByRole('button', { name: 'Export', exact: true }).click();
+  const panel = page.getByRole('group', { name: 'Export' });
+  await expect(panel).toContainText('Only the 2 selected rows.');
+  const [json] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download JSON' }).click()]);
+  const rows = JSON.parse(readFileSync((await json.path())!).toString('utf8'));
+  expect(rows.length).toBe(2);
+  expect(new Set(rows.map((r: { title: string }) => r.title))).toEqual(new Set(chosen));
+});
