@@ -48,32 +48,11 @@ fn store_views(views: &[SavedView]) {
     }
 }
 
-/// Saves `text` as a file called `name` through a Blob and a link the browser follows.
+/// Saves `text` as a file called `name` through a Blob, as every download is saved.
 fn download_text(text: &str, name: &str) -> Result<(), wasm_bindgen::JsValue> {
-    use wasm_bindgen::JsCast;
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let blob = web_sys::Blob::new_with_str_sequence(&parts)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .ok_or_else(|| wasm_bindgen::JsValue::from_str("no document"))?;
-    let anchor: web_sys::HtmlAnchorElement = document.create_element("a")?.dyn_into()?;
-    anchor.set_href(&url);
-    anchor.set_download(name);
-    anchor.set_attribute("hidden", "")?;
-    if let Some(body) = document.body() {
-        body.append_child(&anchor)?;
-    }
-    anchor.click();
-    anchor.remove();
-    // Revoked after the click has been handled: revoking at once can cancel the save.
-    set_timeout(
-        move || {
-            let _ = web_sys::Url::revoke_object_url(&url);
-        },
-        std::time::Duration::from_secs(30),
-    );
-    Ok(())
+    crate::components::download::offer_blob(&blob, name)
 }
 
 /// The columns a list shows, shared by the list's parts through the context.

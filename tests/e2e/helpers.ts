@@ -239,3 +239,22 @@ export async function scan(page: Page, what: string) {
   const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
   expect(found, `axe-core on ${what}`).toEqual([]);
 }
+
+/** RFC 4180 read back: rows of fields (quoted fields may hold commas, quotes and line breaks). */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [], field = '', quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(field); field = ''; }
+    else if (c === '\r' && text[i + 1] === '\n') { row.push(field); rows.push(row); row = []; field = ''; i++; }
+    else field += c;
+  }
+  expect(field, 'every line ends in CRLF').toBe('');
+  return rows;
+}

@@ -1,8 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { api, apiToken, armFault, faultControl, goInApp, signIn, unique } from './helpers';
+import { api, apiToken, armFault, faultControl, goInApp, signIn, unique, parseCsv, scan } from './helpers';
 
 // "Download my data" (issue 22): the versioned JSON file and the CSV zip hold what the service
 // holds, quoting survives a name with a comma and quotes, the offer sits in the delete dialogs,
@@ -40,25 +39,6 @@ function unzipStored(bytes: Buffer): Record<string, string> {
     at += 46 + nameLength;
   }
   return files;
-}
-
-/** RFC 4180 read back: rows of fields (quoted fields may hold commas, quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [], field = '', quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(field); field = ''; }
-    else if (c === '\r' && text[i + 1] === '\n') { row.push(field); rows.push(row); row = []; field = ''; i++; }
-    else field += c;
-  }
-  expect(field, 'every line ends in CRLF').toBe('');
-  return rows;
 }
 
 async function download(page: Page, button: string) {
@@ -147,8 +127,7 @@ test('a failed export says so, and Try again saves the file', async ({ page, req
   await page.getByRole('button', { name: 'Download my data (JSON)' }).click();
   const alert = page.locator('.download-my-data [role="alert"]');
   await expect(alert).toContainText('The export failed', { timeout: 20_000 });
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']).analyze();
-  expect(results.violations.map((v) => v.id), 'axe-core on the failed export').toEqual([]);
+  await scan(page, 'the failed export');
   const [file] = await Promise.all([page.waitForEvent('download'), alert.getByRole('button', { name: 'Try again' }).click()]);
   const data = JSON.parse(readFileSync((await file.path())!).toString('utf8'));
   expect(data.members.length).toBe(household.members.length);
@@ -161,8 +140,7 @@ test('the delete dialogs offer the download first', async ({ page, request }) =>
   await page.getByRole('button', { name: 'Delete household' }).click();
   const dialog = page.getByRole('alertdialog');
   await expect(dialog).toContainText('Before you delete, download your data.');
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']).analyze();
-  expect(results.violations.map((v) => v.id), 'axe-core on the delete dialog').toEqual([]);
+  await scan(page, 'the delete dialog');
   const [file] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download my data (JSON)' }).click()]);
   expect(JSON.parse(readFileSync((await file.path())!).toString('utf8')).household.id).toBe(household.id);
   await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();

@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { Page, APIRequestContext } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { api, apiToken, armFault, faultControl, removeHousehold, signIn } from './helpers';
+import { api, apiToken, armFault, faultControl, removeHousehold, signIn, scan } from './helpers';
 
 // Issue 22, items 2–5: member pictures as production stores them, the profile's known keys, the
 // first household in three steps, and erasing an account. Each journey has a demo family account
@@ -10,14 +9,6 @@ import { api, apiToken, armFault, faultControl, removeHousehold, signIn } from '
 test.describe.configure({ mode: 'serial' });
 
 const PASSWORD = 'family-demo';
-
-async function scan(page: Page, what: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'])
-    .analyze();
-  const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-  expect(found, `axe-core on ${what}`).toEqual([]);
-}
 
 async function headersFor(request: APIRequestContext, user: string) {
   return { Authorization: `Bearer ${await apiToken(request, user, PASSWORD)}` };

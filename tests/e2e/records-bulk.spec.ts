@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { APIRequestContext, Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { api, apiToken, armFault, createRecord, faultControl, signIn, signInCurator, unique, goInApp as visit } from './helpers';
+import { api, apiToken, armFault, createRecord, faultControl, signIn, signInCurator, unique, goInApp as visit, scan } from './helpers';
 
 // Selection and bulk actions on list pages (issue 23 items 2 and 7): checkboxes by mouse and by
 // keyboard, the page's checkbox, "Select all N matches", "Delete N selected" with one question
@@ -37,14 +36,6 @@ function deletesInFlight(page: Page) {
   page.on('requestfinished', done);
   page.on('requestfailed', done);
   return seen;
-}
-
-async function scan(page: Page, what: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'])
-    .analyze();
-  const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-  expect(found, `axe-core on ${what}`).toEqual([]);
 }
 
 async function searchFor(page: Page, tag: string, rows: number, limit = 25) {

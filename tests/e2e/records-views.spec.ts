@@ -1,19 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { api, apiToken, createRecord, goInApp, signInCurator as signIn, unique } from './helpers';
+import { api, apiToken, createRecord, goInApp, signInCurator as signIn, unique, scan } from './helpers';
 
 // Issue 23, items 3 to 6: columns and saved views, guideline import, a record's history, and
 // edit conflicts.
-
-/** Fails with every WCAG 2.2 A/AA violation axe-core finds on the page as it is. */
-async function scan(page: Page, what: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'])
-    .analyze();
-  const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-  expect(found, `axe-core on ${what}`).toEqual([]);
-}
 
 /** The list table's column headers. */
 async function headers(page: Page) {
