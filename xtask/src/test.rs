@@ -136,8 +136,15 @@ fn e2e_prefix() -> String {
 /// household, member and profile journeys, sessions and their renewal, refusals, and what only
 /// it shows (`realprod.spec.ts`: a token that really expires, stamps without a zone).
 /// Playwright reads these as patterns over a spec's whole path, so each names its folder (a
-/// checkout under, say, `/work/wt-realprod` would otherwise match every spec).
-pub const REALPROD_JOURNEYS: &[&str] = &["e2e/household", "e2e/session", "e2e/realprod\\.spec"];
+/// checkout under, say, `/work/wt-realprod` would otherwise match every spec). The owners' and
+/// export journeys (`household-owners`, `household-export`) are not among them: they arm faults
+/// through `/__faults` and use demo accounts that production's service does not have.
+pub const REALPROD_JOURNEYS: &[&str] = &[
+    "e2e/household\\.spec",
+    "e2e/household-admin",
+    "e2e/session",
+    "e2e/realprod\\.spec",
+];
 
 /// The journeys that run a second time against `larder-server --wire production`: every
 /// knowledge-base, household and sign-in journey (issue 12).
