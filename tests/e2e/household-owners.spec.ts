@@ -226,6 +226,9 @@ test('household owners: erasing an account after typing the name shows the answe
   await page.getByRole('button', { name: 'Erase my account…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Erase your account' });
   await expect(dialog).toContainText('your household, its members and their profiles');
+  // Before erasing, the owner can keep a copy (the dialog scrolls when it is taller than the screen).
+  await expect(dialog.getByText('Before you delete, download your data.')).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Download my data (JSON)' })).toBeVisible();
   await scan(page, 'the erase-account dialog');
   const erase = dialog.getByRole('button', { name: 'Erase my account' });
   await expect(erase).toBeDisabled();

@@ -67,3 +67,36 @@ test.describe('in a time zone east of UTC', () => {
     await expect(page.locator('.who')).toContainText(`Signed in as ${userName('noah')}`);
   });
 });
+
+test('a first household in three steps works against production, which drops profile details inside a create', async ({ page, request }) => {
+  const posts: string[] = [];
+  page.on('request', (r) => { if (r.method() === 'POST' && /\/api\/v1\/(households|members)/.test(r.url())) posts.push(new URL(r.url()).pathname); });
+  await signIn(page, 'noah', 'noah-demo');
+  await page.getByRole('link', { name: 'My household' }).first().click();
+  await expect(page.getByText('Getting started: step 1 of 3')).toBeVisible();
+  await page.getByLabel('Name', { exact: true }).fill('Guided on production');
+  await page.getByLabel('Region').fill('SI');
+  await page.getByRole('button', { name: 'Create household' }).click();
+
+  await expect(page.getByRole('heading', { name: 'Getting started: step 2 of 3' })).toBeVisible();
+  await page.getByLabel("First member's name").fill('Ana');
+  await page.getByLabel('Their age group').selectOption('adult');
+  await page.getByRole('button', { name: 'Save and continue' }).click();
+
+  await expect(page.getByRole('heading', { name: 'Getting started: step 3 of 3' })).toBeVisible();
+  await page.getByLabel('Search dietary groups').fill('vegan');
+  await page.getByLabel('Search dietary groups').press('Enter');
+  await page.getByRole('button', { name: 'Save and finish' }).click();
+  await expect(page.getByText('Your household is ready')).toBeVisible();
+
+  // Three separate calls, and production kept what each carried.
+  expect(posts.map((p) => p.replace(/[0-9a-f-]{36}/, 'ID'))).toEqual(['/api/v1/households', '/api/v1/members', '/api/v1/members/ID/profile']);
+  const headers = { Authorization: `Bearer ${await apiToken(request, 'noah', 'noah-demo')}` };
+  const own = (await (await request.get(api('households/me'), { headers })).json()).result;
+  expect(own.name).toBe('Guided on production');
+  expect(own.region).toBe('SI');
+  expect(own.members.map((m: { name: string }) => m.name)).toEqual(['Ana']);
+  const profile = await request.get(api(`members/${own.members[0].id}/profile`), { headers });
+  expect(profile.ok(), await profile.text()).toBeTruthy();
+  expect((await profile.json()).result.dietary_groups).toEqual(['vegan']);
+});
