@@ -40,7 +40,6 @@ struct Row {
     title: String,
     snippet: Option<(String, Vec<String>)>,
     cells: Vec<String>,
-    record: Option<Record>,
 }
 
 fn rows_of(
@@ -66,7 +65,6 @@ fn rows_of(
                 })
                 .collect(),
             id,
-            record,
         })
         .collect()
 }
@@ -81,7 +79,7 @@ fn row_view(path: &'static str, row: Row, with_snippet: bool, index: usize) -> i
     };
     view! {
         <tr class:current=current aria-current=move || current().then_some("true")>
-            {selection.map(|_| view! { <td class="select"><RowCheckbox row=chosen record=row.record/></td> })}
+            {selection.map(|_| view! { <td class="select"><RowCheckbox row=chosen/></td> })}
             <td>
                 <A href=crate::hosting::link(record_href(path, &row.id))>{row.title}</A>
                 {row.snippet.filter(|_| with_snippet).map(|(field, fragments)| view! {
@@ -175,14 +173,9 @@ pub fn Table(
     let shown = Callback::new(move |_| {
         rows.with_value(|rows| lazy.fill(rows))
             .into_iter()
-            .map(|r| {
-                (
-                    Chosen {
-                        id: r.id,
-                        title: r.title,
-                    },
-                    r.record,
-                )
+            .map(|r| Chosen {
+                id: r.id,
+                title: r.title,
             })
             .collect()
     });

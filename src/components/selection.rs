@@ -1,12 +1,9 @@
 //! The selection of a list page: the rows chosen with their checkboxes (or `x`), or a whole
 //! search ("Select all N matches"). One [`Selection`] is provided per list page; the table's
 //! checkboxes, the bulk actions and the keyboard all read and change it, and so can any other
-//! toolbar action (an export of only the chosen rows reads [`Selection::ids`] and
-//! [`Selection::records`], or [`Selection::search`] when the whole search is chosen).
+//! toolbar action (an export of only the chosen rows reads [`Selection::ids`], or
+//! [`Selection::search`] when the whole search is chosen).
 
-use std::collections::HashMap;
-
-use larder_api::Record;
 use leptos::prelude::*;
 
 use crate::i18n::{t, tf};
@@ -28,8 +25,6 @@ pub struct WholeSearch {
 pub struct Selection {
     /// Chosen rows, in the order chosen (across pages).
     pub chosen: RwSignal<Vec<Chosen>>,
-    /// The records of chosen rows that had been read when they were chosen, by identifier.
-    pub records: RwSignal<HashMap<String, Record>>,
     /// Set by "Select all N matches": then the selection is this search, not `chosen`.
     pub search: RwSignal<Option<WholeSearch>>,
     /// The row the keyboard is on, by its place among the rows shown.
@@ -41,7 +36,6 @@ impl Selection {
     pub fn provide() -> Selection {
         let selection = Selection {
             chosen: RwSignal::new(Vec::new()),
-            records: RwSignal::new(HashMap::new()),
             search: RwSignal::new(None),
             cursor: RwSignal::new(None),
         };
@@ -66,36 +60,29 @@ impl Selection {
     /// Lets everything go.
     pub fn clear(self) {
         self.chosen.set(Vec::new());
-        self.records.set(HashMap::new());
         self.search.set(None);
     }
 
     /// Chooses or lets go one row.
-    pub fn toggle(self, row: Chosen, record: Option<Record>) {
+    pub fn toggle(self, row: Chosen) {
         self.search.set(None);
-        if let Some(record) = record {
-            self.records.update(|r| {
-                r.insert(row.id.clone(), record);
-            });
-        }
         self.chosen.update(|chosen| toggle(chosen, row));
     }
 }
 
 /// The checkbox of one row ("Select <title>").
 #[component]
-pub fn RowCheckbox(row: Chosen, record: Option<Record>) -> impl IntoView {
+pub fn RowCheckbox(row: Chosen) -> impl IntoView {
     let Some(selection) = use_context::<Selection>() else {
         return ().into_any();
     };
     let id = row.id.clone();
     let name = tf("Select {title}", &[("title", &row.title)]);
-    let record = StoredValue::new(record);
     let row = StoredValue::new(row);
     view! {
         <input type="checkbox" class="row-select" aria-label=name
             prop:checked=move || selection.search.with(Option::is_some) || selection.chosen.with(|c| is_chosen(c, &id))
-            on:change=move |_| selection.toggle(row.get_value(), record.get_value())/>
+            on:change=move |_| selection.toggle(row.get_value())/>
     }
     .into_any()
 }
@@ -105,8 +92,8 @@ pub fn RowCheckbox(row: Chosen, record: Option<Record>) -> impl IntoView {
 pub fn PageCheckbox(
     /// The identifiers of the page's rows.
     ids: Vec<String>,
-    /// The page's rows as they are shown now, with their records.
-    rows: Callback<(), Vec<(Chosen, Option<Record>)>>,
+    /// The page's rows as they are shown now.
+    rows: Callback<(), Vec<Chosen>>,
 ) -> impl IntoView {
     let Some(selection) = use_context::<Selection>() else {
         return ().into_any();
@@ -124,17 +111,9 @@ pub fn PageCheckbox(
         let on = state.get_untracked() != PageState::All;
         let page = rows.run(());
         selection.search.set(None);
-        selection.records.update(|records| {
-            for (row, record) in &page {
-                if let Some(record) = record {
-                    records.insert(row.id.clone(), record.clone());
-                }
-            }
-        });
-        let rows: Vec<Chosen> = page.into_iter().map(|(row, _)| row).collect();
         selection
             .chosen
-            .update(|chosen| set_page(chosen, &rows, on));
+            .update(|chosen| set_page(chosen, &page, on));
     };
     view! {
         <input type="checkbox" class="page-select" aria-label=move || t("Select all rows on this page")

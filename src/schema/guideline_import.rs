@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use larder_contract::collections::GUIDELINE_ITEM;
+use larder_contract::collections::{GUIDELINE_IMPORT, GUIDELINE_ITEM};
 use larder_contract::limits::MAX_GUIDELINE_IMPORT;
 use larder_contract::validate::{check_object, Extra, Problems};
 use larder_contract::Type;
@@ -41,14 +41,17 @@ fn from_json(text: &str) -> Result<Vec<Value>, Vec<String>> {
         .map_err(|e| vec![tf("Not valid JSON: {error}", &[("error", &e.to_string())])])?;
     match value {
         Value::Array(items) => Ok(items),
-        Value::Object(mut body) => match (body.remove("guidelines"), body.keys().next()) {
-            (Some(Value::Array(items)), None) => Ok(items),
-            (_, Some(key)) => Err(vec![tf(
-                "Unknown key \"{key}\": an import is {\"guidelines\": [...]} only.",
-                &[("key", key)],
-            )]),
-            _ => Err(vec![tf("\"guidelines\" must be a list.", &[])]),
-        },
+        // The body's one key, as the contract names it.
+        Value::Object(mut body) => {
+            match (body.remove(GUIDELINE_IMPORT[0].name), body.keys().next()) {
+                (Some(Value::Array(items)), None) => Ok(items),
+                (_, Some(key)) => Err(vec![tf(
+                    "Unknown key \"{key}\": an import is {\"guidelines\": [...]} only.",
+                    &[("key", key)],
+                )]),
+                _ => Err(vec![tf("\"guidelines\" must be a list.", &[])]),
+            }
+        }
         _ => Err(vec![tf(
             "Expected {\"guidelines\": [...]} or a list of guidelines.",
             &[],

@@ -70,3 +70,9 @@ pub const MAX_HIGHLIGHT_BYTES_PER_HIT: usize = 16 * 1024;
 /// search index keeps per record for filters, sorting and facets; the rest stay in the stored
 /// document only.
 pub const MAX_NESTED_VALUES: usize = 256;
+
+/// How many enhancement events a record keeps in its `enhancements` (newest last): each carries
+/// the changed fields' values before and after, so an unbounded trail would let repeated enhances
+/// grow one record, its cached answer and its index entry without end. Older events go; who ran
+/// each stays in the server's `enhance_runs` table.
+pub const MAX_ENHANCEMENT_EVENTS: usize = 64;

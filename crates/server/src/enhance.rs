@@ -404,6 +404,10 @@ pub async fn enhance(
             .cloned()
             .unwrap_or_default();
         events.push(event);
+        let excess = events
+            .len()
+            .saturating_sub(larder_contract::limits::MAX_ENHANCEMENT_EVENTS);
+        events.drain(..excess);
         let mut generated: Vec<Value> = doc
             .get("ai_generated_fields")
             .and_then(Value::as_array)

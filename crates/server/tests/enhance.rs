@@ -3,7 +3,7 @@
 mod common;
 
 use common::{assert_error, TestServer};
-use serde_json::json;
+use serde_json::{json, Value};
 
 #[tokio::test]
 async fn enhance_runs_the_extractive_agent() {
@@ -224,4 +224,35 @@ async fn enhancements_are_recorded_on_the_record_with_before_and_after() {
         assert_eq!(record["updated_at"], events[1]["timestamp"]);
         server.stop().await;
     }
+}
+
+#[tokio::test]
+async fn a_record_keeps_only_the_newest_enhancement_events() {
+    let server = TestServer::start(&["--demo"]).await;
+    let agent = server.mtm("enhancer", "enhancer-demo").await;
+    let max = larder_contract::limits::MAX_ENHANCEMENT_EVENTS;
+    let mut last_run = Value::Null;
+    for n in 0..max + 3 {
+        let answer = server
+            .call(
+                "PATCH",
+                "articles/iodine-salt/enhance",
+                Some(&agent),
+                Some(json!({"agent": "summariser", "fields": {"ai_category": format!("c{n}")}})),
+            )
+            .await;
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        last_run = answer.body["result"]["run_id"].clone();
+    }
+    let record = server
+        .call("GET", "articles/iodine-salt", Some(&agent), None)
+        .await;
+    let events = record.body["result"]["enhancements"]
+        .as_array()
+        .expect("enhancements")
+        .clone();
+    assert_eq!(events.len(), max);
+    assert_eq!(events[max - 1]["run_id"], last_run);
+    assert_eq!(events[0]["fields"][0]["after"], json!("c3"));
+    server.stop().await;
 }
