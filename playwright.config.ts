@@ -12,7 +12,8 @@ export default defineConfig({
   globalSetup: process.env.LARDER_WIRE === 'realprod' ? './tests/e2e/realprod-setup.ts' : undefined,
   // What only production's own households service shows runs against it only.
   testIgnore: process.env.LARDER_WIRE === 'realprod' ? [] : ['**/realprod.spec.ts'],
-  outputDir: 'target/playwright/results',
+  // One folder per wire: `cargo xtask test` runs the wires side by side.
+  outputDir: `target/playwright/results-${process.env.LARDER_WIRE ?? 'reference'}`,
   timeout: 30_000,
   retries: 0,
   workers: 1,

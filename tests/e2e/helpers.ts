@@ -60,13 +60,15 @@ export async function goInApp(page: Page, path: string) {
   }, path);
 }
 
-/** Saves the page at desktop and phone widths into target/playwright/screens. */
+/** Saves the page at desktop and phone widths into target/playwright/screens (a folder of
+ * their own for the other wires, which run at the same time). */
 export async function screenshots(page: Page, name: string) {
+  const folder = WIRE === 'reference' ? 'target/playwright/screens' : `target/playwright/screens/${WIRE}`;
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     // Let the relayout after the resize settle, or a full-page capture can catch it half-painted.
     await page.waitForTimeout(250);
-    await page.screenshot({ path: `target/playwright/screens/${name}-${width}.png`, fullPage: true });
+    await page.screenshot({ path: `${folder}/${name}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }

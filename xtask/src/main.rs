@@ -4,6 +4,7 @@ mod bench;
 mod dist;
 mod files;
 mod fuzz;
+mod journeys;
 mod load;
 mod process;
 mod realprod;
@@ -17,10 +18,12 @@ use std::time::Instant;
 const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
-  setup              install what is missing: wasm target, trunk, wasm-bindgen-cli, chromium,
+  setup              install what is missing: wasm target, wasm-bindgen-cli, chromium,
                      chromedriver, npm packages (skips what is there at the right version)
   serve [--port N]   build the console (release) and serve it with larder-server and demo data
-  test               run every check: fmt, clippy (native and wasm), native tests, browser tests
+  test               run every check: fmt, clippy (native and wasm), native tests, browser tests,
+                     journeys on both wires and against production's own service, load;
+                     ends with each stage's time
   dist [--public-url /sub/path/] [--dist DIR]
                      build the static console for any host into dist/: hashed assets, an
                      external loader under a strict Content-Security-Policy, 404.html,
@@ -52,7 +55,7 @@ fn main() {
         Some("dist") => dist::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
-        Some("realprod") => test::realprod_journeys(&args[1..]),
+        Some("realprod") => journeys::realprod(&args[1..]),
         Some("load") => load::run(&args[1..]),
         // Internal: the bench runs these in an optimised build.
         Some("bench-decode") => bench::decode_command(&args[1..]),

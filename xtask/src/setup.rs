@@ -1,4 +1,5 @@
 //! Installs what the project needs and is missing; skips what is there at the right version.
+//! trunk is not among them: only `trunk serve`'s development loop uses it (README).
 
 use std::path::Path;
 
@@ -6,17 +7,24 @@ use anyhow::{bail, Context, Result};
 
 use crate::process::{command, exec, output, root};
 
-/// trunk's version: every 0.22 needs a newer rustc than this project's.
-const TRUNK_VERSION: &str = "0.21.14";
-
-/// Runs every step and returns what it installed.
+/// Runs every step and returns what it installed. wasm-bindgen-cli compiles for minutes on two
+/// cores while the browser and npm packages mostly download: they install side by side.
 pub fn run() -> Result<Vec<String>> {
     let mut installed = Vec::new();
     wasm_target(&mut installed)?;
-    trunk(&mut installed)?;
-    wasm_bindgen_cli(&mut installed)?;
-    browser(&mut installed)?;
-    npm_packages(&mut installed)?;
+    let mut downloaded = Vec::new();
+    std::thread::scope(|scope| {
+        let downloads = scope.spawn(|| -> Result<()> {
+            browser(&mut downloaded)?;
+            npm_packages(&mut downloaded)
+        });
+        let compiled = wasm_bindgen_cli(&mut installed);
+        let downloads = downloads
+            .join()
+            .map_err(|_| anyhow::anyhow!("the browser and npm install panicked"))?;
+        compiled.and(downloads)
+    })?;
+    installed.extend(downloaded);
     if installed.is_empty() {
         eprintln!("setup: every tool is present at the right version");
     } else {
@@ -36,17 +44,6 @@ fn wasm_target(installed: &mut Vec<String>) -> Result<()> {
             &["target", "add", "wasm32-unknown-unknown"],
         ))?;
         installed.push("the wasm32-unknown-unknown target".into());
-    }
-    Ok(())
-}
-
-fn trunk(installed: &mut Vec<String>) -> Result<()> {
-    if output("trunk", &["--version"]).as_deref() != Some(&format!("trunk {TRUNK_VERSION}")) {
-        exec(&mut command(
-            "cargo",
-            &["install", "--locked", "trunk", "--version", TRUNK_VERSION],
-        ))?;
-        installed.push(format!("trunk {TRUNK_VERSION}"));
     }
     Ok(())
 }
@@ -126,7 +123,7 @@ fn browser(installed: &mut Vec<String>) -> Result<()> {
     Ok(())
 }
 
-/// Playwright and binaryen (wasm-opt for trunk) from package-lock.json.
+/// Playwright and binaryen (wasm-opt) from package-lock.json.
 fn npm_packages(installed: &mut Vec<String>) -> Result<()> {
     if output("npm", &["--version"]).is_none() {
         apt_install(&["nodejs", "npm"], installed)?;

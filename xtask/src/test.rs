@@ -1,81 +1,176 @@
-//! `cargo xtask test`: every check, in order, stopping at the first failure.
+//! `cargo xtask test`: every check, stopping at the first failure, and each stage's time.
+//!
+//! Laid out for two cores (issue 24): the release console build the journeys drive is mostly
+//! one core's work (LTO into one codegen unit), so it runs as a child process beside the checks;
+//! the two wires' journeys run at the same time (see `journeys`). A table of the stages' times
+//! ends the run.
 
-use std::time::Instant;
+use std::path::PathBuf;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
+use crate::journeys::{e2e_prefix, log_path, PLAYWRIGHT_DIST};
 use crate::process::{command, exec, root, Server};
 
 /// A named check.
 type Step = (&'static str, fn() -> Result<()>);
 
-/// Runs setup, then each step.
+/// The checks that build and run natively and in wasm, in order.
+const CHECKS: [Step; 5] = [
+    ("format", || {
+        exec(&mut command("cargo", &["fmt", "--all", "--", "--check"]))
+    }),
+    ("clippy (native)", || {
+        exec(&mut command(
+            "cargo",
+            &[
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ],
+        ))
+    }),
+    // Also checks the unsplit build (feature `split` off) that `trunk serve` makes.
+    ("clippy (wasm32)", || {
+        exec(&mut command(
+            "cargo",
+            &[
+                "clippy",
+                "--target",
+                "wasm32-unknown-unknown",
+                "-p",
+                "larder",
+                "-p",
+                "larder-api",
+                "-p",
+                "larder-contract",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ],
+        ))
+    }),
+    ("native tests", || {
+        exec(&mut command("cargo", &["test", "--workspace"]))
+    }),
+    ("browser tests (wasm-bindgen-test in Chromium)", wasm_tests),
+];
+
+/// Runs setup, the checks beside the console's release build, the journeys, and the load.
 pub fn run() -> Result<()> {
-    let steps: [Step; 10] = [
-        ("setup", || crate::setup::run().map(|_| ())),
-        ("format", || {
-            exec(&mut command("cargo", &["fmt", "--all", "--", "--check"]))
-        }),
-        ("clippy (native)", || {
-            exec(&mut command(
-                "cargo",
-                &[
-                    "clippy",
-                    "--workspace",
-                    "--all-targets",
-                    "--",
-                    "-D",
-                    "warnings",
-                ],
-            ))
-        }),
-        ("clippy (wasm32)", || {
-            exec(&mut command(
-                "cargo",
-                &[
-                    "clippy",
-                    "--target",
-                    "wasm32-unknown-unknown",
-                    "-p",
-                    "larder",
-                    "-p",
-                    "larder-api",
-                    "-p",
-                    "larder-contract",
-                    "--all-targets",
-                    "--",
-                    "-D",
-                    "warnings",
-                ],
-            ))
-        }),
-        ("native tests", || {
-            exec(&mut command("cargo", &["test", "--workspace"]))
-        }),
-        ("browser tests (wasm-bindgen-test in Chromium)", wasm_tests),
-        // trunk's development build has no split step: it must keep building (`trunk serve`).
-        ("unsplit development build (trunk build)", || {
-            exec(&mut command(
-                "trunk",
-                &["build", "--offline", "--dist", "target/dev-dist"],
-            ))
-        }),
-        ("Playwright journeys", playwright),
-        (
-            "Playwright journeys against production's own households service (realprod)",
-            || realprod_journeys(&[]),
-        ),
-        ("load (32 sessions, 10 s, zero unexpected answers)", || {
-            crate::load::against_binary(&debug_server()?, 10)
-        }),
-    ];
-    for (name, step) in steps {
+    let started = Instant::now();
+    let mut stages = Stages::default();
+    stages.run("setup", || crate::setup::run().map(|_| ()))?;
+    let console = ConsoleBuild::start()?;
+    for (name, step) in CHECKS {
+        stages.run(name, step)?;
+    }
+    stages.run(
+        "console release build (the rest of it, after the checks)",
+        || console.finish(),
+    )?;
+    stages.run(
+        "Playwright journeys: reference wire, beside the production wire then production's own households service (realprod)",
+        || crate::journeys::both_wires_then_realprod(&debug_server()?),
+    )?;
+    stages.run("load (32 sessions, 10 s, zero unexpected answers)", || {
+        crate::load::against_binary(&debug_server()?, 10)
+    })?;
+    stages.report(started.elapsed());
+    Ok(())
+}
+
+/// Each stage's name and time, printed at the end.
+#[derive(Default)]
+struct Stages(Vec<(&'static str, Duration)>);
+
+impl Stages {
+    fn run(&mut self, name: &'static str, step: impl FnOnce() -> Result<()>) -> Result<()> {
         let started = Instant::now();
         eprintln!("\n==> {name}");
         step().with_context(|| format!("step `{name}`"))?;
-        eprintln!("<== {name}: ok in {:.0} s", started.elapsed().as_secs_f64());
+        let took = started.elapsed();
+        eprintln!("<== {name}: ok in {:.0} s", took.as_secs_f64());
+        self.0.push((name, took));
+        Ok(())
     }
-    Ok(())
+
+    fn report(&self, total: Duration) {
+        eprintln!("\nstage times (cargo xtask test):");
+        for (name, took) in &self.0 {
+            eprintln!("  {:>6.0} s  {name}", took.as_secs_f64());
+        }
+        eprintln!("  {:>6.0} s  in all", total.as_secs_f64());
+    }
+}
+
+/// `cargo xtask dist` into the journeys' folder, as a child process with its output in
+/// `target/ci/console-build.log`. Killed if the checks fail first.
+struct ConsoleBuild {
+    child: Option<Child>,
+    log: PathBuf,
+    started: Instant,
+}
+
+impl ConsoleBuild {
+    fn start() -> Result<ConsoleBuild> {
+        let log = log_path("console-build")?;
+        let file = std::fs::File::create(&log)?;
+        let prefix = e2e_prefix();
+        let program = std::env::current_exe().context("finding cargo xtask's own binary")?;
+        let program = program.to_str().context("xtask's path is not UTF-8")?;
+        eprintln!(
+            "console release build started beside the checks (output in {})",
+            log.display()
+        );
+        let child = command(
+            program,
+            &["dist", "--public-url", &prefix, "--dist", PLAYWRIGHT_DIST],
+        )
+        .stdout(file.try_clone()?)
+        .stderr(file)
+        .stdin(Stdio::null())
+        .spawn()
+        .context("starting the console's release build")?;
+        Ok(ConsoleBuild {
+            child: Some(child),
+            log,
+            started: Instant::now(),
+        })
+    }
+
+    fn finish(mut self) -> Result<()> {
+        let status = self.child.take().context("already finished")?.wait()?;
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        if !status.success() {
+            eprintln!("{text}");
+            bail!("the console's release build failed ({status})");
+        }
+        let tail: Vec<&str> = text.lines().rev().take(20).collect();
+        for line in tail.into_iter().rev() {
+            eprintln!("  {line}");
+        }
+        eprintln!(
+            "console release build: {:.0} s from its start",
+            self.started.elapsed().as_secs_f64()
+        );
+        Ok(())
+    }
+}
+
+impl Drop for ConsoleBuild {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
 }
 
 fn debug_server() -> Result<std::path::PathBuf> {
@@ -84,6 +179,27 @@ fn debug_server() -> Result<std::path::PathBuf> {
         &["build", "--package", "larder-server"],
     ))?;
     Ok(root().join("target/debug/larder-server"))
+}
+
+/// The packages whose tests run in the browser.
+const WASM_TEST_PACKAGES: [(&str, &str); 2] = [("larder", "."), ("larder-api", "crates/api")];
+
+/// The test targets of `package_dir` that hold wasm-bindgen tests: only those are built for
+/// wasm32, rather than every native test file compiled and linked for nothing.
+fn wasm_test_targets(package_dir: &str) -> Result<Vec<String>> {
+    let mut targets = Vec::new();
+    for entry in std::fs::read_dir(root().join(package_dir).join("tests"))? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "rs")
+            && std::fs::read_to_string(&path)?.contains("wasm_bindgen_test")
+        {
+            if let Some(stem) = path.file_stem() {
+                targets.push(stem.to_string_lossy().into_owned());
+            }
+        }
+    }
+    targets.sort();
+    Ok(targets)
 }
 
 /// The wasm tests call a real server; its address reaches them at compile time.
@@ -101,143 +217,16 @@ fn wasm_tests() -> Result<()> {
             "--fault-injection",
         ],
     )?;
-    exec(
-        command(
-            "cargo",
-            &[
-                "test",
-                "--target",
-                "wasm32-unknown-unknown",
-                "-p",
-                "larder-api",
-                "-p",
-                "larder",
-            ],
-        )
-        .env("LARDER_TEST_SERVER", &server.url),
-    )
-}
-
-/// Where the journeys' console is hosted: a sub-path, as a CDN operator may host it, so links,
-/// redirects and deep links are checked to stay under it (`LARDER_E2E_PREFIX=/` runs them at the
-/// root instead).
-const E2E_PREFIX: &str = "/console/";
-
-/// The console build the journeys drive (built by the Playwright step, reused by realprod's).
-const PLAYWRIGHT_DIST: &str = "target/playwright-dist";
-
-fn e2e_prefix() -> String {
-    crate::dist::normalise_public_url(
-        &std::env::var("LARDER_E2E_PREFIX").unwrap_or_else(|_| E2E_PREFIX.to_string()),
-    )
-}
-
-/// The journeys that run a third time, against production's own households service (issue 22):
-/// household, member and profile journeys, sessions and their renewal, refusals, and what only
-/// it shows (`realprod.spec.ts`: a token that really expires, stamps without a zone).
-/// Playwright reads these as patterns over a spec's whole path, so each names its folder (a
-/// checkout under, say, `/work/wt-realprod` would otherwise match every spec). The owners' and
-/// export journeys (`household-owners`, `household-export`) are not among them: they arm faults
-/// through `/__faults` and use demo accounts that production's service does not have.
-pub const REALPROD_JOURNEYS: &[&str] = &[
-    "e2e/household\\.spec",
-    "e2e/household-admin",
-    "e2e/session",
-    "e2e/realprod\\.spec",
-];
-
-/// The journeys that run a second time against `larder-server --wire production`: every
-/// knowledge-base, household and sign-in journey (issue 12).
-/// (Patterns over the whole path, so each names its folder: see [`REALPROD_JOURNEYS`].)
-const PRODUCTION_WIRE_JOURNEYS: &[&str] = &[
-    "e2e/records-",
-    "e2e/household",
-    "e2e/sign-in",
-    "e2e/first-load",
-    "e2e/maintenance",
-];
-
-/// The `cargo xtask dist` build (external loader, strict Content-Security-Policy), served by the
-/// server under the prefix above, driven by Playwright in Debian's Chromium: every journey against
-/// the reference wire, then the knowledge-base and household journeys against the production wire.
-fn playwright() -> Result<()> {
-    let prefix = e2e_prefix();
-    let dist = PLAYWRIGHT_DIST;
-    crate::dist::build(dist, Some(&prefix))?;
-    let binary = debug_server()?;
-    for wire in ["reference", "production"] {
-        let server = Server::start(
-            &binary,
-            &[
-                "--addr",
-                "127.0.0.1:0",
-                "--db",
-                ":memory:",
-                "--demo",
-                "--wire",
-                wire,
-                "--static",
-                dist,
-                "--static-prefix",
-                &prefix,
-                // The fault journeys arm faults through /__faults.
-                "--fault-injection",
-                // A guest (production's role for people without a free account), whose daily
-                // budget the maintenance journeys spend through /__faults.
-                "--user",
-                "guest:guest-demo:guest",
-            ],
-        )?;
-        let base_url = format!("{}{prefix}", server.url);
-        let mut args = vec!["playwright", "test"];
-        if wire == "production" {
-            args.extend_from_slice(PRODUCTION_WIRE_JOURNEYS);
+    for (package, dir) in WASM_TEST_PACKAGES {
+        let targets = wasm_test_targets(dir)?;
+        if targets.is_empty() {
+            bail!("{package} has no wasm-bindgen tests in {dir}/tests");
         }
-        eprintln!("journeys against the {wire} wire");
-        exec(
-            command("npx", &args)
-                .env("BASE_URL", &base_url)
-                .env("LARDER_WIRE", wire),
-        )?;
+        let mut args = vec!["test", "--target", "wasm32-unknown-unknown", "-p", package];
+        for target in &targets {
+            args.extend(["--test", target.as_str()]);
+        }
+        exec(command("cargo", &args).env("LARDER_TEST_SERVER", &server.url))?;
     }
     Ok(())
-}
-
-/// `specs` (all of [`REALPROD_JOURNEYS`] when empty) against production's own households
-/// service: the Playwright step's console build behind `proxy.py`, `LARDER_WIRE=realprod`.
-/// Fails when the service cannot start; stops it whatever the journeys do.
-pub fn realprod_journeys(specs: &[String]) -> Result<()> {
-    let started = Instant::now();
-    let prefix = e2e_prefix();
-    let dist = root().join(PLAYWRIGHT_DIST);
-    if !dist.join("index.html").is_file() {
-        crate::dist::build(PLAYWRIGHT_DIST, Some(&prefix))?;
-    }
-    let site = crate::realprod::site(&dist, &prefix)?;
-    let stack = crate::realprod::Stack::start()?;
-    let proxy = crate::realprod::Proxy::start(&site, &stack.base)?;
-    let base_url = format!("{}{prefix}", proxy.url);
-    let mut args = vec!["playwright", "test"];
-    if specs.is_empty() {
-        args.extend_from_slice(REALPROD_JOURNEYS);
-    } else {
-        args.extend(specs.iter().map(String::as_str));
-    }
-    eprintln!("journeys against production's own households service");
-    let journeys = exec(
-        command("npx", &args)
-            .env("BASE_URL", &base_url)
-            .env("LARDER_WIRE", "realprod")
-            .env(
-                "LARDER_REALPROD_TTL",
-                crate::realprod::ACCESS_TTL_SECS.to_string(),
-            ),
-    );
-    drop(proxy);
-    drop(stack);
-    eprintln!(
-        "realprod: start, journeys and stop took {:.0} s",
-        started.elapsed().as_secs_f64()
-    );
-    journeys
 }

@@ -1,0 +1,185 @@
+//! The Playwright journeys of `cargo xtask test`: the `dist` console served by larder-server on
+//! both wires, then production's own households service (`cargo xtask realprod`).
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+
+use crate::process::{command, root, Server};
+
+/// Where the journeys' console is hosted: a sub-path, as a CDN operator may host it, so links,
+/// redirects and deep links are checked to stay under it (`LARDER_E2E_PREFIX=/` runs them at the
+/// root instead).
+const E2E_PREFIX: &str = "/console/";
+
+/// The console build the journeys drive (built beside the checks, reused by realprod's step).
+pub const PLAYWRIGHT_DIST: &str = "target/playwright-dist";
+
+/// Where each run's whole Playwright output goes while the runs share the terminal.
+const LOGS: &str = "target/ci";
+
+pub fn e2e_prefix() -> String {
+    crate::dist::normalise_public_url(
+        &std::env::var("LARDER_E2E_PREFIX").unwrap_or_else(|_| E2E_PREFIX.to_string()),
+    )
+}
+
+/// The journeys that run a third time, against production's own households service (issue 22):
+/// household, member and profile journeys, sessions and their renewal, refusals, and what only
+/// it shows (`realprod.spec.ts`: a token that really expires, stamps without a zone).
+/// Playwright reads these as patterns over a spec's whole path, so each names its folder (a
+/// checkout under, say, `/work/wt-realprod` would otherwise match every spec). The owners' and
+/// export journeys (`household-owners`, `household-export`) are not among them: they arm faults
+/// through `/__faults` and use demo accounts that production's service does not have.
+pub const REALPROD_JOURNEYS: &[&str] = &[
+    "e2e/household\\.spec",
+    "e2e/household-admin",
+    "e2e/session",
+    "e2e/realprod\\.spec",
+];
+
+/// The journeys that run a second time against `larder-server --wire production`: every
+/// knowledge-base, household and sign-in journey (issue 12).
+/// (Patterns over the whole path, so each names its folder: see [`REALPROD_JOURNEYS`].)
+const PRODUCTION_WIRE_JOURNEYS: &[&str] = &[
+    "e2e/records-",
+    "e2e/household",
+    "e2e/sign-in",
+    "e2e/first-load",
+    "e2e/maintenance",
+];
+
+/// Every journey against the reference wire, and at the same time the production wire's
+/// journeys followed by production's own service. Each run has its own server, browser and
+/// output folder; the runs mostly wait on their browsers and servers, so on two cores the two
+/// side by side take little longer than the longer one alone (the stage times show it).
+pub fn both_wires_then_realprod(server: &Path) -> Result<()> {
+    std::thread::scope(|scope| {
+        let reference = scope.spawn(|| wire(server, "reference"));
+        let production = scope.spawn(|| -> Result<()> {
+            wire(server, "production")?;
+            realprod(&[])
+        });
+        let reference = reference
+            .join()
+            .map_err(|_| anyhow::anyhow!("the reference wire's run panicked"))?;
+        let production = production
+            .join()
+            .map_err(|_| anyhow::anyhow!("the production wire's run panicked"))?;
+        // Both runs finish before either failure is reported, so neither log is cut short.
+        reference.and(production)
+    })
+}
+
+/// The `dist` build (external loader, strict Content-Security-Policy) served by `server` under
+/// the prefix above, driven by Playwright in Debian's Chromium against one wire.
+fn wire(server: &Path, wire: &str) -> Result<()> {
+    let started = Instant::now();
+    let prefix = e2e_prefix();
+    let server = Server::start(
+        server,
+        &[
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            ":memory:",
+            "--demo",
+            "--wire",
+            wire,
+            "--static",
+            PLAYWRIGHT_DIST,
+            "--static-prefix",
+            &prefix,
+            // The fault journeys arm faults through /__faults.
+            "--fault-injection",
+            // A guest (production's role for people without a free account), whose daily
+            // budget the maintenance journeys spend through /__faults.
+            "--user",
+            "guest:guest-demo:guest",
+        ],
+    )?;
+    let base_url = format!("{}{prefix}", server.url);
+    let mut args = vec!["playwright", "test"];
+    if wire == "production" {
+        args.extend_from_slice(PRODUCTION_WIRE_JOURNEYS);
+    }
+    let result = run_logged(&args, &base_url, wire, &format!("journeys-{wire}"));
+    eprintln!(
+        "journeys against the {wire} wire took {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
+    result
+}
+
+/// `specs` (all of [`REALPROD_JOURNEYS`] when empty) against production's own households
+/// service: the Playwright step's console build behind `proxy.py`, `LARDER_WIRE=realprod`.
+/// Fails when the service cannot start; stops it whatever the journeys do.
+pub fn realprod(specs: &[String]) -> Result<()> {
+    let started = Instant::now();
+    let prefix = e2e_prefix();
+    let dist = root().join(PLAYWRIGHT_DIST);
+    if !dist.join("index.html").is_file() {
+        crate::dist::build(PLAYWRIGHT_DIST, Some(&prefix))?;
+    }
+    let site = crate::realprod::site(&dist, &prefix)?;
+    let stack = crate::realprod::Stack::start()?;
+    let proxy = crate::realprod::Proxy::start(&site, &stack.base)?;
+    let base_url = format!("{}{prefix}", proxy.url);
+    let mut args = vec!["playwright", "test"];
+    if specs.is_empty() {
+        args.extend_from_slice(REALPROD_JOURNEYS);
+    } else {
+        args.extend(specs.iter().map(String::as_str));
+    }
+    let journeys = run_logged(&args, &base_url, "realprod", "journeys-realprod");
+    drop(proxy);
+    drop(stack);
+    eprintln!(
+        "realprod: start, journeys and stop took {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
+    journeys
+}
+
+/// Runs `npx args` against `base_url` with its whole output in `target/ci/<name>.log`, then
+/// prints that log in one piece (two runs' lines interleaved would be unreadable).
+fn run_logged(args: &[&str], base_url: &str, wire: &str, name: &str) -> Result<()> {
+    let log = log_path(name)?;
+    let file =
+        std::fs::File::create(&log).with_context(|| format!("creating {}", log.display()))?;
+    eprintln!(
+        "$ npx {} (LARDER_WIRE={wire}; output in {})",
+        args.join(" "),
+        log.display()
+    );
+    let status = command("npx", args)
+        .env("BASE_URL", base_url)
+        .env("LARDER_WIRE", wire)
+        .env(
+            "LARDER_REALPROD_TTL",
+            crate::realprod::ACCESS_TTL_SECS.to_string(),
+        )
+        .stdout(file.try_clone()?)
+        .stderr(file)
+        .stdin(Stdio::null())
+        .status()
+        .context("could not start npx playwright")?;
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    eprintln!("---- {name} ----\n{text}---- end of {name} ----");
+    if !status.success() {
+        bail!(
+            "the journeys against {wire} failed ({status}); see {}",
+            log.display()
+        );
+    }
+    Ok(())
+}
+
+/// `target/ci/<name>.log`, its folder made.
+pub fn log_path(name: &str) -> Result<PathBuf> {
+    let folder = root().join(LOGS);
+    std::fs::create_dir_all(&folder)?;
+    Ok(folder.join(format!("{name}.log")))
+}
