@@ -39,7 +39,8 @@ pub fn prepare(dist: &Path) -> Result<()> {
         exec(
             command(vite.to_str().context("path")?, &["build", "--base", &base])
                 .args(["--outDir", build.to_str().context("path")?, "--emptyOutDir"])
-                .current_dir(&source),
+                .current_dir(&source)
+                .stdout(to_stderr()),
         )?;
         std::fs::write(&stamp, &base)?;
     }
@@ -65,8 +66,14 @@ fn install(source: &Path) -> Result<()> {
             "npm",
             &["ci", "--ignore-scripts", "--no-audit", "--no-fund"],
         )
-        .current_dir(source),
+        .current_dir(source)
+        .stdout(to_stderr()),
     )
+}
+
+/// The tools' progress goes where the bench's goes: stdout is the table's alone.
+fn to_stderr() -> std::process::Stdio {
+    std::io::stderr().into()
 }
 
 /// Whether something made from inputs last changed at `inputs` is missing (`None`) or older.
