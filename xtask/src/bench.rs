@@ -5,6 +5,7 @@
 mod exports;
 mod load;
 mod pages;
+mod peer;
 
 use pages::{browser, download, list, numbers, start, DOWNLOAD_BYTES};
 
@@ -169,7 +170,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let out = root().join("target/bench");
     std::fs::create_dir_all(&out)?;
     let mut figures = Vec::new();
-    let not_measured: Vec<String> = PARTS
+    let mut not_measured: Vec<String> = PARTS
         .iter()
         .filter(|part| !wants(part))
         .map(|part| format!("{part} (left out by --only)"))
@@ -183,6 +184,17 @@ pub fn run(args: &[String]) -> Result<()> {
         eprintln!("\n==> the console's release build (cargo xtask dist logic)");
         crate::dist::build("target/bench/dist", None)?;
         std::fs::write(dist.join("floor.html"), FLOOR_PAGE)?;
+    }
+    // The built-in Refine peer, unless LARDER_BENCH_PEERS brings its own `refine`.
+    let mut refine = false;
+    if wants("start") && !pages::env_peers().iter().any(|p| p.0 == peer::NAME) {
+        match peer::prepare(&dist) {
+            Ok(()) => refine = true,
+            Err(error) => {
+                eprintln!("the Refine peer could not be built: {error:#}");
+                not_measured.push(format!("Refine's login form (its build failed: {error:#})"));
+            }
+        }
     }
     if wants("first-load") {
         figures.extend(first_load(&dist)?);
@@ -232,9 +244,9 @@ pub fn run(args: &[String]) -> Result<()> {
 
     if wants("start") {
         eprintln!("\n==> start on loopback: until Sign in works, fresh profile each run");
-        figures.extend(start(&console, runs, false)?);
+        figures.extend(start(&console, runs, false, refine)?);
         eprintln!("\n==> start under mobile throttling (1.6 Mbps, 150 ms round trip)");
-        figures.extend(start(&console, runs.min(5), true)?);
+        figures.extend(start(&console, runs.min(5), true, refine)?);
     }
     if wants("list") {
         eprintln!("\n==> a list page of 10,000 records (ten API pages of 1000)");

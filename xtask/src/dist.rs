@@ -165,7 +165,7 @@ fn add_policy(html: &str) -> Result<String> {
 }
 
 /// Writes `name.br` (brotli 11) and `name.gz` (gzip -9) beside every compressible file.
-fn precompress(dir: &Path) -> Result<()> {
+pub fn precompress(dir: &Path) -> Result<()> {
     let mut files = Vec::new();
     crate::files::walk(dir, &mut files)?;
     files.retain(|file| {

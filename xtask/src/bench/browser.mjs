@@ -1,7 +1,7 @@
 // The browser half of `cargo xtask bench`: headless Debian Chromium driven by Playwright's
 // library (never a downloaded browser). Prints one JSON object on stdout.
 //
-//   node browser.mjs start CONSOLE_URL FLOOR_URL RUNS loopback|throttled [NAME=URL ...]
+//   node browser.mjs start CONSOLE_URL FLOOR_URL RUNS loopback|throttled [NAME=URL ...] [--check=NAME ...]
 //   node browser.mjs list CONSOLE_URL PATH ROWS RUNS USER PASSWORD
 //   node browser.mjs parse FILE RUNS
 //   LARDER_BENCH_TOKEN=... node browser.mjs download CONSOLE_URL RECORD_PATH TITLE ARTIFACT_ID RUNS USER PASSWORD
@@ -55,8 +55,9 @@ const WATCH_SIGN_IN = () => {
     const now = performance.now();
     if (window.__formAt === undefined && document.querySelector('form')) window.__formAt = now;
     if (window.__signInAt === undefined) {
-      const ready = [...document.querySelectorAll('form button')]
-        .some((b) => !b.disabled && /^\s*(sign in|log ?in)\s*$/i.test(b.textContent));
+      // A button, or an `<input type=submit>` (Refine's headless AuthPage has one).
+      const ready = [...document.querySelectorAll('form button, form input[type=submit]')]
+        .some((b) => !b.disabled && /^\s*(sign in|log ?in)\s*$/i.test(b.tagName === 'INPUT' ? b.value : b.textContent));
       if (ready) {
         window.__signInAt = now;
         window.__atSignIn = window.__bytesUntil(now);
@@ -68,8 +69,10 @@ const WATCH_SIGN_IN = () => {
 };
 
 /** One fresh load of `url`: until signing in works; for the console, then signing in at once as
- * `user` and waiting for `until` (a heading). */
-async function startOnce(url, violations, throttled, user, until) {
+ * `user` and waiting for `until` (a heading). With `check` (a peer's [user, password]), then
+ * signing in through the peer's form (its text field and password field) and waiting for
+ * "Signed in as USER": proof that the peer really signs in against the server. */
+async function startOnce(url, violations, throttled, user, until, check) {
   const browser = await freshBrowser();
   try {
     const page = browser.context.pages()[0] ?? await browser.context.newPage();
@@ -108,6 +111,14 @@ async function startOnce(url, violations, throttled, user, until) {
       }, pressed);
       Object.assign(out, after);
     }
+    if (check) {
+      const form = page.locator('form').first();
+      await form.locator('input:not([type=password]):not([type=checkbox]):not([type=submit]):not([type=hidden])').first().fill(check[0]);
+      await form.locator('input[type=password]').first().fill(check[1]);
+      await form.locator('input[type=password]').first().press('Enter');
+      await page.getByText(`Signed in as ${check[0]}`).waitFor({ timeout: 60_000 });
+      out.signed_in = true;
+    }
     return out;
   } finally {
     await browser.close();
@@ -116,16 +127,19 @@ async function startOnce(url, violations, throttled, user, until) {
 
 /** Fresh loads of the floor page, the console and any peers, alternating so drift on a shared
  * machine hits all alike. The console is opened at `household` (a deep link): after signing in
- * it shows the owner's household page. */
-async function start(consoleUrl, floorUrl, runs, throttled, peers) {
+ * it shows the owner's household page. Peers named in `checked` also sign in, in the first run
+ * (after the figures are taken). */
+async function start(consoleUrl, floorUrl, runs, throttled, peers, checked) {
+  const owner = ['olivia', 'olivia-demo'];
   const apps = [['floor', floorUrl], ['console', new URL('household', consoleUrl).href], ...peers];
   const out = { violations: [] };
   for (const [name] of apps) out[name] = [];
   for (let i = 0; i < runs; i++) {
     for (const [name, url] of apps) {
       const console = name === 'console';
+      const check = i === 0 && checked.includes(name) ? owner : null;
       out[name].push(await startOnce(url, out.violations, throttled,
-        console ? ['olivia', 'olivia-demo'] : null, console ? 'The Parkers' : null));
+        console ? owner : null, console ? 'The Parkers' : null, check));
     }
   }
   return out;
@@ -402,8 +416,11 @@ function parse(file, runs) {
 const [mode, ...rest] = process.argv.slice(2);
 let result;
 if (mode === 'start') {
-  const peers = rest.slice(4).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]);
-  result = await start(rest[0], rest[1], Number(rest[2]), rest[3] === 'throttled', peers);
+  const extra = rest.slice(4);
+  const checked = extra.filter((p) => p.startsWith('--check=')).map((p) => p.slice('--check='.length));
+  const peers = extra.filter((p) => !p.startsWith('--check='))
+    .map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]);
+  result = await start(rest[0], rest[1], Number(rest[2]), rest[3] === 'throttled', peers, checked);
 }
 else if (mode === 'list') result = await list(rest[0], rest[1], Number(rest[2]), Number(rest[3]), rest[4], rest[5]);
 else if (mode === 'parse') result = parse(rest[0], Number(rest[1]));

@@ -55,24 +55,51 @@ fn field(result: &Value, app: &str, key: &str) -> Vec<f64> {
         .unwrap_or_default()
 }
 
+/// The peers of `LARDER_BENCH_PEERS` (`name=url` separated by spaces: another app's sign-in
+/// page), as (name, url).
+pub fn env_peers() -> Vec<(String, String)> {
+    parse_peers(&std::env::var("LARDER_BENCH_PEERS").unwrap_or_default())
+}
+
+fn parse_peers(text: &str) -> Vec<(String, String)> {
+    text.split_whitespace()
+        .filter_map(|peer| peer.split_once('='))
+        .map(|(name, url)| (name.to_string(), url.to_string()))
+        .collect()
+}
+
 /// Start, fresh profile each run, on loopback or under Lighthouse's mobile throttling (1.6 Mbps,
-/// 150 ms round trip), beside the static floor page and any peers (`LARDER_BENCH_PEERS`,
-/// `name=url` separated by spaces: another app's sign-in page). For the console also: signing in
-/// at once as a household owner, the time and bytes until the household page shows.
-pub fn start(console: &str, runs: usize, throttled: bool) -> Result<Vec<Figure>> {
+/// 150 ms round trip), beside the static floor page, the built-in Refine peer (`refine`: served
+/// under the console's folder, see peer.rs; it also signs in, in the first run) and any peers of
+/// `LARDER_BENCH_PEERS`. For the console also: signing in at once as a household owner, the
+/// time and bytes until the household page shows.
+pub fn start(console: &str, runs: usize, throttled: bool, refine: bool) -> Result<Vec<Figure>> {
     let floor = format!("{console}floor.html");
-    let peers: Vec<String> = std::env::var("LARDER_BENCH_PEERS")
-        .unwrap_or_default()
-        .split_whitespace()
-        .map(str::to_string)
-        .collect();
+    let mut peers = env_peers();
+    if refine {
+        peers.push((
+            super::peer::NAME.to_string(),
+            format!("{console}{}", super::peer::SERVED_AT),
+        ));
+    }
     let mode = if throttled { "throttled" } else { "loopback" };
-    let mut args = vec!["start", console, &floor];
     let runs_text = runs.to_string();
-    args.extend([runs_text.as_str(), mode]);
-    args.extend(peers.iter().map(String::as_str));
-    let result = browser(&args)?;
+    let mut args: Vec<String> = vec![
+        "start".into(),
+        console.into(),
+        floor,
+        runs_text,
+        mode.into(),
+    ];
+    args.extend(peers.iter().map(|(name, url)| format!("{name}={url}")));
+    if refine {
+        args.push(format!("--check={}", super::peer::NAME));
+    }
+    let result = browser(&args.iter().map(String::as_str).collect::<Vec<_>>())?;
     violations(&result)?;
+    if refine && result[super::peer::NAME][0]["signed_in"] != true {
+        bail!("the Refine peer did not sign in");
+    }
     let line = if throttled {
         "mobile 1.6 Mbps / 150 ms"
     } else {
@@ -84,6 +111,15 @@ pub fn start(console: &str, runs: usize, throttled: bool) -> Result<Vec<Figure>>
         field(&result, "floor", "sign_in_ms"),
     );
     let mut figures = vec![floor_ready.clone()];
+    let console_bytes = Figure::new(
+        format!("start ({line}): console, bytes on the wire until Sign in works"),
+        "KB",
+        field(&result, "console", "bytes")
+            .iter()
+            .map(|b| b / 1000.0)
+            .collect(),
+    )
+    .note("every file and header; target 180 KB");
     let ready = Figure::new(
         format!("start ({line}): console, its own Sign in works"),
         "ms",
@@ -91,18 +127,8 @@ pub fn start(console: &str, runs: usize, throttled: bool) -> Result<Vec<Figure>>
     )
     .versus(&floor_ready)
     .note(if throttled { "target 1,200 ms" } else { "" });
-    figures.push(ready);
-    figures.push(
-        Figure::new(
-            format!("start ({line}): console, bytes on the wire until Sign in works"),
-            "KB",
-            field(&result, "console", "bytes")
-                .iter()
-                .map(|b| b / 1000.0)
-                .collect(),
-        )
-        .note("every file and header; target 180 KB"),
-    );
+    figures.push(ready.clone());
+    figures.push(console_bytes.clone());
     figures.push(
         Figure::new(
             format!("start ({line}): console, index.html's form in the DOM"),
@@ -133,24 +159,34 @@ pub fn start(console: &str, runs: usize, throttled: bool) -> Result<Vec<Figure>>
             median(&field(&result, "console", "page_wasm_bytes")) / 1000.0
         )),
     );
-    for peer in &peers {
-        let name = peer.split('=').next().unwrap_or(peer);
+    for (name, _) in &peers {
+        let what = if refine && name == super::peer::NAME {
+            "Refine 5's headless AuthPage (React 19, vite build), same server and policy; "
+        } else {
+            ""
+        };
+        let peer_ready = Figure::new(
+            format!("start ({line}): {name}, sign-in works"),
+            "ms",
+            field(&result, name, "sign_in_ms"),
+        )
+        .versus(&floor_ready);
+        let note = format!(
+            "{what}{:.2}x the console's Sign in",
+            peer_ready.median() / ready.median()
+        );
+        figures.push(peer_ready.note(note));
         figures.push(
             Figure::new(
-                format!("start ({line}): {name}, sign-in works"),
-                "ms",
-                field(&result, name, "sign_in_ms"),
+                format!("start ({line}): {name}, bytes until sign-in works"),
+                "KB",
+                field(&result, name, "bytes")
+                    .iter()
+                    .map(|b| b / 1000.0)
+                    .collect(),
             )
-            .versus(&floor_ready),
+            .versus(&console_bytes),
         );
-        figures.push(Figure::new(
-            format!("start ({line}): {name}, bytes until sign-in works"),
-            "KB",
-            field(&result, name, "bytes")
-                .iter()
-                .map(|b| b / 1000.0)
-                .collect(),
-        ));
     }
     if let Some(files) = result["console"][0]["files"].as_array() {
         eprintln!("files loaded before Sign in works (first run, bytes on the wire):");
@@ -260,4 +296,21 @@ pub fn list(console: &str, runs: usize) -> Result<Vec<Figure>> {
             percentile(&frames, 99.0)
         )),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_peers;
+
+    #[test]
+    fn peers_are_name_equals_url_separated_by_spaces() {
+        assert_eq!(
+            parse_peers(" refine=http://127.0.0.1:5173/  react-admin=http://h/x?a=b nonsense "),
+            [
+                ("refine".to_string(), "http://127.0.0.1:5173/".to_string()),
+                ("react-admin".to_string(), "http://h/x?a=b".to_string()),
+            ]
+        );
+        assert!(parse_peers("").is_empty());
+    }
 }
