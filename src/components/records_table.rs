@@ -20,7 +20,7 @@ use crate::schema::bulk::Chosen;
 use crate::schema::highlight::best;
 use crate::schema::search::HIGHLIGHTED;
 use crate::schema::value::display;
-use crate::schema::window::{window, Window};
+use crate::schema::window::{row_keys, window, Window};
 use crate::schema::{label, Schema};
 use crate::ApiClient;
 
@@ -46,11 +46,7 @@ struct Row {
     cells: Vec<String>,
 }
 
-fn rows_of(
-    schema: &'static Schema,
-    columns: &[&'static str],
-    rows: Vec<TableRow>,
-) -> Vec<Row> {
+fn rows_of(schema: &'static Schema, columns: &[&'static str], rows: Vec<TableRow>) -> Vec<Row> {
     rows.into_iter()
         .map(|(id, record, highlight)| Row {
             title: record
@@ -214,11 +210,10 @@ pub fn Table(
     let in_view = move |w: Window| {
         lazy.read.with(|read| {
             rows.with_value(|rows| {
-                rows[w.start..w.end]
-                    .iter()
-                    .zip(w.start..)
-                    .map(|((id, record, _), index)| (index, record.is_some() || read.contains_key(id)))
-                    .collect::<Vec<_>>()
+                row_keys(w, |index| {
+                    let (id, record, _) = &rows[index];
+                    record.is_some() || read.contains_key(id)
+                })
             })
         })
     };
