@@ -3,6 +3,7 @@
 //! thousands of rows scrolls as lightly as a page of twenty.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use larder_api::Record;
 use leptos::prelude::*;
@@ -19,7 +20,7 @@ use crate::schema::bulk::Chosen;
 use crate::schema::highlight::best;
 use crate::schema::search::HIGHLIGHTED;
 use crate::schema::value::display;
-use crate::schema::window::window;
+use crate::schema::window::{row_keys, window, Window};
 use crate::schema::{label, Schema};
 use crate::ApiClient;
 
@@ -34,6 +35,9 @@ const OVERSCAN: usize = 8;
 /// How long scrolling rests before the records of the rows in view are read, in ms.
 const SETTLE_MS: u64 = 120;
 
+/// One row as the page hands it over: identifier, record when known, search highlights.
+pub type TableRow = (String, Option<Record>, Option<Value>);
+
 #[derive(Clone)]
 struct Row {
     id: String,
@@ -42,11 +46,7 @@ struct Row {
     cells: Vec<String>,
 }
 
-fn rows_of(
-    schema: &'static Schema,
-    columns: &[&'static str],
-    rows: Vec<(String, Option<Record>, Option<Value>)>,
-) -> Vec<Row> {
+fn rows_of(schema: &'static Schema, columns: &[&'static str], rows: Vec<TableRow>) -> Vec<Row> {
     rows.into_iter()
         .map(|(id, record, highlight)| Row {
             title: record
@@ -118,7 +118,7 @@ impl LazyRecords {
     }
 
     /// Reads the records of `rows` that are neither known nor already asked for.
-    fn want(self, rows: &[(String, Option<Record>, Option<Value>)]) {
+    fn want(self, rows: &[TableRow]) {
         let missing: Vec<String> = self
             .asked
             .try_update_value(|asked| {
@@ -143,9 +143,15 @@ impl LazyRecords {
         });
     }
 
-    /// `rows` with the records read since, ready to show.
-    fn fill(self, rows: &[(String, Option<Record>, Option<Value>)]) -> Vec<Row> {
-        let filled = self.read.with(|read| {
+    /// `rows` with the records read since, ready to show (tracking the records read).
+    fn fill(self, rows: &[TableRow]) -> Vec<Row> {
+        self.read.track();
+        self.fill_untracked(rows)
+    }
+
+    /// [`LazyRecords::fill`] without tracking: a windowed row is rebuilt by its key instead.
+    fn fill_untracked(self, rows: &[TableRow]) -> Vec<Row> {
+        let filled = self.read.with_untracked(|read| {
             rows.iter()
                 .map(|(id, record, highlight)| {
                     let record = record.clone().or_else(|| read.get(id).cloned());
@@ -162,7 +168,8 @@ impl LazyRecords {
 #[component]
 pub fn Table(
     schema: &'static Schema,
-    rows: Vec<(String, Option<Record>, Option<Value>)>,
+    /// Shared, not copied: the page's resource hands the same rows to every reader.
+    rows: Arc<Vec<TableRow>>,
 ) -> impl IntoView {
     let path = schema.collection.path;
     let lazy = LazyRecords::new(schema);
@@ -200,6 +207,16 @@ pub fn Table(
     let columns = lazy.columns.with_value(Vec::len) + 2 + usize::from(selectable);
     let visible =
         Memo::new(move |_| window(scroll_top.get(), VIEWPORT, ROW_HEIGHT, total, OVERSCAN));
+    let in_view = move |w: Window| {
+        lazy.read.with(|read| {
+            rows.with_value(|rows| {
+                row_keys(w, |index| {
+                    let (id, record, _) = &rows[index];
+                    record.is_some() || read.contains_key(id)
+                })
+            })
+        })
+    };
     // Records for the rows in view, once scrolling rests for a moment.
     let settled = StoredValue::new(0u32);
     Effect::new(move || {
@@ -227,17 +244,15 @@ pub fn Table(
             <table class="records" aria-rowcount=total + 1>
                 {head}
                 <tbody>
-                    {move || {
-                        let w = visible.get();
-                        let above = w.start as f64 * ROW_HEIGHT;
-                        let below = (total - w.end) as f64 * ROW_HEIGHT;
-                        view! {
-                            <tr class="spacer" aria-hidden="true" style:height=format!("{above}px")><td colspan=columns></td></tr>
-                            {rows.with_value(|rows| lazy.fill(&rows[w.start..w.end])).into_iter().enumerate()
-                                .map(|(i, r)| row_view(path, r, false, w.start + i)).collect_view()}
-                            <tr class="spacer" aria-hidden="true" style:height=format!("{below}px")><td colspan=columns></td></tr>
-                        }
-                    }}
+                    <tr class="spacer" aria-hidden="true" style:height=move || format!("{}px", visible.get().start as f64 * ROW_HEIGHT)><td colspan=columns></td></tr>
+                    // Keyed by place (and whether its record is known yet): a row that stays in
+                    // view while scrolling keeps its elements, so a frame builds only the few
+                    // rows that come into view instead of the whole window again.
+                    <For each=move || in_view(visible.get()) key=|key| *key let((index, _))>
+                        {rows.with_value(|rows| lazy.fill_untracked(&rows[index..index + 1])).pop()
+                            .map(|r| row_view(path, r, false, index))}
+                    </For>
+                    <tr class="spacer" aria-hidden="true" style:height=move || format!("{}px", (total - visible.get().end) as f64 * ROW_HEIGHT)><td colspan=columns></td></tr>
                 </tbody>
             </table>
         </div>

@@ -1,7 +1,10 @@
 //! `/records/{collection}`: a paged list of any collection, and its search with facets, sort and
 //! highlights. The URL's query (`q`, `fq`, `sort`, `limit`, `offset`) is the whole page state.
 
-use larder_api::types::SearchResults;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use larder_api::types::{FacetCount, SearchResults};
 use larder_api::{ApiError, Record, SearchQuery};
 use larder_contract::limits::MAX_PAGE_SIZE;
 use larder_contract::{Browsing, Collection};
@@ -17,7 +20,7 @@ use crate::components::key_sheet::ListKeys;
 use crate::components::list_views::{provide_columns, ListViews, ShownColumns};
 use crate::components::loading::Loading;
 use crate::components::pager::{use_page, Pager, LONGEST_PAGE};
-use crate::components::records_table::Table;
+use crate::components::records_table::{Table, TableRow};
 use crate::components::selection::Selection;
 use crate::i18n::{capitalized, k, plural_name, singular_name, t, tf, tn};
 use crate::kb::bulk::BulkBar;
@@ -31,10 +34,48 @@ use crate::ApiClient;
 
 /// Default page size of lists.
 const PAGE_SIZE: u32 = 25;
+/// A page's rows, built once when its answers arrive. The rows sit behind an `Arc` because the
+/// resource hands out a copy to every reader (the table, the pager, the bulk bar, the facets
+/// column's class): copying 10,000 records each time cost more than rendering them.
 #[derive(Clone)]
 enum Rows {
-    Listed(Vec<(String, Option<Record>)>),
-    Found(SearchResults<Record>),
+    Listed(Arc<Vec<TableRow>>),
+    Found {
+        rows: Arc<Vec<TableRow>>,
+        total: u64,
+        facets: BTreeMap<String, Vec<FacetCount>>,
+    },
+}
+
+impl Rows {
+    /// The rows of a search's answer, each with its identifier and highlights.
+    fn found(schema: &'static Schema, found: SearchResults<Record>) -> Rows {
+        let rows = found
+            .results
+            .into_iter()
+            .map(|hit| {
+                let id = schema.identifier_of(&hit.record).unwrap_or_default();
+                (id, Some(hit.record), hit.highlight)
+            })
+            .collect();
+        Rows::Found {
+            rows: Arc::new(rows),
+            total: found.total,
+            facets: found.facets,
+        }
+    }
+
+    fn listed(rows: impl IntoIterator<Item = (String, Option<Record>)>) -> Rows {
+        Rows::Listed(Arc::new(
+            rows.into_iter().map(|(id, r)| (id, r, None)).collect(),
+        ))
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Rows::Listed(rows) | Rows::Found { rows, .. } => rows.len(),
+        }
+    }
 }
 
 /// The list page.
@@ -94,10 +135,10 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
         async move {
             match browsing {
                 Browsing::List => {}
-                Browsing::OnTheirParents => return Ok(Rows::Listed(Vec::new())),
+                Browsing::OnTheirParents => return Ok(Rows::listed([])),
                 Browsing::ByParent(_) => {
                     let Some(parent) = parent else {
-                        return Ok(Rows::Listed(Vec::new()));
+                        return Ok(Rows::listed([]));
                     };
                     let pages = in_pages(limit, offset, Vec::len, |size, from| {
                         client.list_children(schema.collection, &parent, size, from)
@@ -109,7 +150,7 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
                             Some(record),
                         )
                     });
-                    return Ok(Rows::Listed(rows.collect()));
+                    return Ok(Rows::listed(rows));
                 }
             }
             if schema.collection.routes.search.by_reference() && state.active() {
@@ -141,7 +182,7 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
                 for page in pages {
                     found.results.extend(page.results);
                 }
-                Ok(Rows::Found(found))
+                Ok(Rows::found(schema, found))
             } else {
                 let pages = in_pages(limit, offset, Vec::len, |size, from| {
                     client.list(schema.collection, size, from)
@@ -153,18 +194,22 @@ fn RecordsOf(schema: &'static Schema) -> impl IntoView {
                     .filter_map(|l| l.identifier().map(str::to_string))
                     .collect();
                 // The rows show at once; titles of the rows in view are read afterwards.
-                Ok::<_, ApiError>(Rows::Listed(cached_records(schema, ids)))
+                Ok::<_, ApiError>(Rows::listed(cached_records(schema, ids)))
             }
         }
     });
-    let shown = Signal::derive(move || match rows.get() {
-        Some(Ok(Rows::Listed(r))) => r.len(),
-        Some(Ok(Rows::Found(f))) => f.results.len(),
-        _ => 0,
+    // Read in place: these run for every reader of the page's counts.
+    let shown = Signal::derive(move || {
+        rows.with(|r| match r {
+            Some(Ok(rows)) => rows.len(),
+            _ => 0,
+        })
     });
-    let total = Signal::derive(move || match rows.get() {
-        Some(Ok(Rows::Found(f))) => Some(f.total),
-        _ => None,
+    let total = Signal::derive(move || {
+        rows.with(|r| match r {
+            Some(Ok(Rows::Found { total, .. })) => Some(*total),
+            _ => None,
+        })
     });
     let writable = can_create(schema);
     provide_columns(schema);
@@ -209,19 +254,13 @@ fn Listing(
         <ExportButton schema state parent selected=Signal::derive(move || selection.ids())/>
         <BulkBar schema state total shown changed=Callback::new(move |_| rows.refetch())/>
         <ListKeys/>
-        <div class="records-body" class:with-facets=move || matches!(rows.get(), Some(Ok(Rows::Found(_))))>
+        <div class="records-body" class:with-facets=move || rows.with(|r| matches!(r, Some(Ok(Rows::Found { .. }))))>
             <Transition fallback=|| view! { <Loading what=k("Loading…")/> }>
                 {move || { columns.track(); rows.get() }.map(|result| match result {
                     Err(error) => view! { <ErrorView error retry=move |_| rows.refetch()/> }.into_any(),
                     Ok(Rows::Listed(rows)) if rows.is_empty() => view! { <Empty schema searching=false/> }.into_any(),
-                    Ok(Rows::Listed(rows)) => view! { <Table schema rows=rows.into_iter().map(|(id, r)| (id, r, None)).collect()/> }.into_any(),
-                    Ok(Rows::Found(found)) => {
-                        let facets = found.facets.clone();
-                        let total = found.total;
-                        let rows: Vec<_> = found.results.into_iter().map(|hit| {
-                            let id = schema.identifier_of(&hit.record).unwrap_or_default();
-                            (id, Some(hit.record), hit.highlight)
-                        }).collect();
+                    Ok(Rows::Listed(rows)) => view! { <Table schema rows/> }.into_any(),
+                    Ok(Rows::Found { rows, total, facets }) => {
                         view! {
                             <aside class="facets-column"><Facets schema facets state/></aside>
                             <div>

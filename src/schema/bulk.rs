@@ -2,6 +2,8 @@
 //! what the header checkbox shows for the page, and what each row's delete came to. Pure: the
 //! checkboxes, the bulk bar and the export read the same state, tested natively here.
 
+use std::collections::HashSet;
+
 /// One chosen row: its identifier (URN, else UUID) and the title it was shown with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chosen {
@@ -38,21 +40,31 @@ pub fn toggle(chosen: &mut Vec<Chosen>, row: Chosen) {
 }
 
 /// Chooses every row of `page` (`on`), or lets every one of them go; rows of other pages stay.
+/// Linear in the rows (a set of identifiers, not a search per row): a page may hold 10,000.
 pub fn set_page(chosen: &mut Vec<Chosen>, page: &[Chosen], on: bool) {
     if on {
+        let mut seen: HashSet<String> = chosen.iter().map(|c| c.id.clone()).collect();
         for row in page {
-            if !is_chosen(chosen, &row.id) {
+            if seen.insert(row.id.clone()) {
                 chosen.push(row.clone());
             }
         }
     } else {
-        chosen.retain(|c| !page.iter().any(|row| row.id == c.id));
+        let page: HashSet<&str> = page.iter().map(|row| row.id.as_str()).collect();
+        chosen.retain(|c| !page.contains(c.id.as_str()));
     }
 }
 
-/// The header checkbox's state for a page of `page_ids`.
+/// The header checkbox's state for a page of `page_ids`; linear, like [`set_page`].
 pub fn page_state(page_ids: &[String], chosen: &[Chosen]) -> PageState {
-    let on = page_ids.iter().filter(|id| is_chosen(chosen, id)).count();
+    if chosen.is_empty() || page_ids.is_empty() {
+        return PageState::None;
+    }
+    let chosen: HashSet<&str> = chosen.iter().map(|c| c.id.as_str()).collect();
+    let on = page_ids
+        .iter()
+        .filter(|id| chosen.contains(id.as_str()))
+        .count();
     match on {
         0 => PageState::None,
         n if n == page_ids.len() => PageState::All,
@@ -163,6 +175,23 @@ mod tests {
         assert_eq!(chosen.len(), 4, "no row twice, other pages' rows kept");
         set_page(&mut chosen, &[row("a"), row("b"), row("c")], false);
         assert_eq!(chosen, [row("z")]);
+        assert_eq!(page_state(&[], &chosen), PageState::None);
+    }
+
+    #[test]
+    fn a_page_of_ten_thousand_is_chosen_and_let_go_at_once() {
+        let page: Vec<Chosen> = (0..10_000).map(|i| row(&format!("r{i}"))).collect();
+        let page_ids: Vec<String> = page.iter().map(|r| r.id.clone()).collect();
+        // A row of another page and one of this page chosen before.
+        let mut chosen = vec![row("elsewhere"), row("r5")];
+        assert_eq!(page_state(&page_ids, &chosen), PageState::Some);
+        set_page(&mut chosen, &page, true);
+        assert_eq!(chosen.len(), 10_001, "each row once, the earlier ones kept");
+        assert_eq!(chosen[1].id, "r5", "the order chosen is kept");
+        assert_eq!(page_state(&page_ids, &chosen), PageState::All);
+        set_page(&mut chosen, &page, false);
+        assert_eq!(chosen, [row("elsewhere")]);
+        assert_eq!(page_state(&page_ids, &chosen), PageState::None);
         assert_eq!(page_state(&[], &chosen), PageState::None);
     }
 
