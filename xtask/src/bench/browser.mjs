@@ -194,13 +194,14 @@ async function list(consoleUrl, path, rows, runs, user, password) {
       out.render_ms.push(r.rows - r.data);
       out.rendered_rows.push(r.n);
     }
-    // Scroll the table's region top to bottom in steps of 120 px, one step a frame.
+    // Scroll the table's region top to bottom in steps of 120 px, one step a frame (10,000 rows
+    // are about 440,000 px: some 3,700 steps; the cap only bounds the loop).
     const frames = await page.evaluate(async () => {
       const region = document.querySelector('[role=region] table')?.closest('[role=region]') ?? document.scrollingElement;
       region.scrollTop = 0;
       const times = [];
       let last = await new Promise(requestAnimationFrame);
-      while (region.scrollTop + region.clientHeight < region.scrollHeight - 1 && times.length < 2000) {
+      while (region.scrollTop + region.clientHeight < region.scrollHeight - 1 && times.length < 5000) {
         region.scrollTop += 120;
         const now = await new Promise(requestAnimationFrame);
         times.push(now - last);
