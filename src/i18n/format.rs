@@ -186,7 +186,8 @@ mod browser {
             )
             .format()
         });
-        call(format, &JsValue::from_f64(value)).unwrap_or_else(|| format!("{} {unit}", js_text(value)))
+        call(format, &JsValue::from_f64(value))
+            .unwrap_or_else(|| format!("{} {unit}", js_text(value)))
     }
 
     /// A number as JavaScript writes it, for when `Intl` fails: Rust's own float formatting

@@ -269,7 +269,10 @@ impl Identity {
             authenticated,
             username,
             client_id,
-            roles: roles.iter().map(|r| r.trim().to_ascii_lowercase()).collect(),
+            roles: roles
+                .iter()
+                .map(|r| r.trim().to_ascii_lowercase())
+                .collect(),
             realm_roles: roles,
             source: IdentitySource::Ping,
         })
