@@ -194,7 +194,7 @@ mod browser {
     /// (about 10 KB) would otherwise sit in the start-up module only for this fallback.
     fn js_text(value: f64) -> String {
         js_sys::Number::from(value)
-            .to_string(10)
+            .to_string_with_radix(10)
             .map(String::from)
             .unwrap_or_default()
     }
