@@ -50,8 +50,10 @@ pub fn parse(text: Option<&str>, page_origin: &str) -> Result<Config, String> {
         match value.map(|v| v.trim().to_string()) {
             None => Ok(page_origin.to_string()),
             Some(url) if url.starts_with("https://") || url.starts_with("http://") => Ok(url),
+            // Quoted by hand: Debug formatting would bring its escaping tables into the
+            // start-up module for this one message.
             Some(url) => Err(format!(
-                "{key} must be an absolute http(s) URL, got {url:?}."
+                "{key} must be an absolute http(s) URL, got \"{url}\"."
             )),
         }
     };
@@ -60,17 +62,15 @@ pub fn parse(text: Option<&str>, page_origin: &str) -> Result<Config, String> {
         Some(seconds) if seconds.is_finite() && seconds > 0.0 && seconds <= 600.0 => {
             (seconds * 1000.0) as u64
         }
-        Some(seconds) => {
-            return Err(format!(
-                "timeout_seconds must be between 0 and 600, got {seconds}."
-            ))
-        }
+        // The value is not repeated: formatting a float would bring about 10 KB of float
+        // printing into the start-up module for this one message.
+        Some(_) => return Err("timeout_seconds must be a number between 0 and 600.".into()),
     };
     let language = |tag: &str| {
         Lang::from_tag(tag).ok_or_else(|| {
             let known: Vec<&str> = Lang::ALL.iter().map(|l| l.code()).collect();
             format!(
-                "{tag:?} is not a language of the console ({}).",
+                "\"{tag}\" is not a language of the console ({}).",
                 known.join(", ")
             )
         })

@@ -163,7 +163,7 @@ mod browser {
         let format = formatter(lang, "number", || {
             Intl::NumberFormat::new(&locales(lang), &Object::new()).format()
         });
-        call(format, &JsValue::from_f64(value)).unwrap_or_else(|| value.to_string())
+        call(format, &JsValue::from_f64(value)).unwrap_or_else(|| js_text(value))
     }
 
     pub fn value_number(lang: Lang, value: f64) -> String {
@@ -171,7 +171,7 @@ mod browser {
             Intl::NumberFormat::new(&locales(lang), &options(&[("useGrouping", "min2".into())]))
                 .format()
         });
-        call(format, &JsValue::from_f64(value)).unwrap_or_else(|| value.to_string())
+        call(format, &JsValue::from_f64(value)).unwrap_or_else(|| js_text(value))
     }
 
     pub fn unit(lang: Lang, value: f64, unit: &str) -> String {
@@ -186,7 +186,17 @@ mod browser {
             )
             .format()
         });
-        call(format, &JsValue::from_f64(value)).unwrap_or_else(|| format!("{value} {unit}"))
+        call(format, &JsValue::from_f64(value))
+            .unwrap_or_else(|| format!("{} {unit}", js_text(value)))
+    }
+
+    /// A number as JavaScript writes it, for when `Intl` fails: Rust's own float formatting
+    /// (about 10 KB) would otherwise sit in the start-up module only for this fallback.
+    fn js_text(value: f64) -> String {
+        js_sys::Number::from(value)
+            .to_string_with_radix(10)
+            .map(String::from)
+            .unwrap_or_default()
     }
 
     pub fn moment(lang: Lang, unix_ms: u64) -> String {

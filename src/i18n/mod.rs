@@ -153,7 +153,6 @@ pub const ENGLISH: &str = include_str!("../../locales/en.json");
 struct State {
     lang: Lang,
     catalog: Catalog,
-    english: Catalog,
     /// Called on every read: the console subscribes the reading view to language changes.
     on_read: Option<Box<dyn Fn()>>,
     /// Called after a change of language.
@@ -161,10 +160,13 @@ struct State {
 }
 
 thread_local! {
+    /// English's plural forms, parsed when a plural is first asked for: only [`tn`] reads them,
+    /// so the catalog and its parsing stay out of the start-up module (the sign-in form has no
+    /// plurals) and cost the start nothing.
+    static ENGLISH_PLURALS: Catalog = Catalog::parse(ENGLISH).unwrap_or_default();
     static STATE: RefCell<State> = RefCell::new(State {
         lang: Lang::En,
         catalog: Catalog::default(),
-        english: Catalog::parse(ENGLISH).unwrap_or_default(),
         on_read: None,
         on_change: None,
     });
@@ -242,7 +244,7 @@ pub fn tn(key: &str, count: i64, args: &[(&str, &str)]) -> String {
             _ => None,
         };
         let text = pick(&s.catalog)
-            .or_else(|| pick(&s.english))
+            .or_else(|| ENGLISH_PLURALS.with(pick))
             .unwrap_or_else(|| key.to_string());
         (s.lang, text)
     });

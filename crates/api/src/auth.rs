@@ -184,7 +184,9 @@ pub fn token_from_answer(response: &HttpResponse, now_ms: u64) -> Result<Token, 
         })?;
     let expires_in = match result.get("expires_in") {
         Some(Value::Number(n)) => n.as_f64(),
-        Some(Value::String(s)) => s.trim().parse().ok(),
+        // Whole seconds only: a float parser (4 KB) in the start-up module for a fraction of a
+        // second in a string is not worth it; such an answer gets the default lifetime.
+        Some(Value::String(s)) => s.trim().parse::<u32>().ok().map(f64::from),
         _ => None,
     }
     .filter(|e: &f64| e.is_finite() && *e >= 0.0)
@@ -233,9 +235,10 @@ impl Identity {
             .or(self.client_id.as_deref())
             .unwrap_or("unknown")
     }
-    /// Whether the identity holds `role` (compared lower-cased).
+    /// Whether the identity holds `role` (compared lower-cased; ASCII case only: role names are
+    /// ASCII, and Unicode's case tables would cost the start-up module 3 KB).
     pub fn has_role(&self, role: &str) -> bool {
-        let role = role.trim().to_lowercase();
+        let role = role.trim().to_ascii_lowercase();
         self.roles.contains(&role)
     }
 
@@ -266,7 +269,10 @@ impl Identity {
             authenticated,
             username,
             client_id,
-            roles: roles.iter().map(|r| r.trim().to_lowercase()).collect(),
+            roles: roles
+                .iter()
+                .map(|r| r.trim().to_ascii_lowercase())
+                .collect(),
             realm_roles: roles,
             source: IdentitySource::Ping,
         })

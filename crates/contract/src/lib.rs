@@ -50,7 +50,7 @@ pub mod roles {
         let mut add = |list: &serde_json::Value| {
             for role in list.as_array().into_iter().flatten() {
                 if let Some(role) = role.as_str() {
-                    let role = role.trim().to_lowercase();
+                    let role = role.trim().to_ascii_lowercase();
                     if !role.is_empty() && !roles.contains(&role) {
                         roles.push(role);
                     }
