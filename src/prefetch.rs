@@ -11,7 +11,9 @@
 use std::cell::RefCell;
 
 use futures::channel::oneshot;
+use larder_api::households::own_household_from;
 use larder_api::{ApiError, Credentials, Household, Identity};
+use serde_json::Value;
 
 use crate::landing::{landing, Group, Landing};
 use crate::pages::Page;
@@ -22,12 +24,14 @@ use crate::ApiClient;
 /// later) is read again rather than shown stale.
 const FRESH_MS: f64 = 20_000.0;
 
-type OwnHousehold = Result<Option<Household>, ApiError>;
+/// `households/me`'s answer, undecoded: decoding a household here would put its code in the
+/// start-up module (14 KB of brotli when tried); the page that shows it decodes it.
+type Answer = Result<Option<Value>, ApiError>;
 
 /// `households/me`, started at sign-in.
 struct Started {
     at_ms: f64,
-    answer: oneshot::Receiver<OwnHousehold>,
+    answer: oneshot::Receiver<Answer>,
 }
 
 thread_local! {
@@ -83,18 +87,18 @@ fn start_reads(client: ApiClient) {
     // A sign-in again (after a failed identity question) replaces an earlier read.
     OWN_HOUSEHOLD.with(|slot| *slot.borrow_mut() = Some(started));
     wasm_bindgen_futures::spawn_local(async move {
-        let _ = answer_to.send(client.own_household().await);
+        let _ = answer_to.send(client.own_household_answer().await);
     });
 }
 
 /// `households/me`: the read started at sign-in when there is a fresh one (taken, so it is
 /// used once), else a new read. A failed read started at sign-in is the page's failure like
 /// any other: its "Try again" reads anew.
-pub async fn own_household(client: &ApiClient) -> OwnHousehold {
+pub async fn own_household(client: &ApiClient) -> Result<Option<Household>, ApiError> {
     let started = OWN_HOUSEHOLD.with(|slot| slot.borrow_mut().take());
     if let Some(started) = started.filter(|s| js_sys::Date::now() - s.at_ms < FRESH_MS) {
         if let Ok(answer) = started.answer.await {
-            return answer;
+            return own_household_from(answer?);
         }
     }
     client.own_household().await
