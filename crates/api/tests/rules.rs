@@ -89,7 +89,8 @@ fn calls_started_once_the_token_is_held_go_out_beside_the_identity_question() {
     // The household read runs beside the sign-in's identity question, as a page's would.
     let read = async {
         loop {
-            if let Some(read) = started.borrow_mut().take() {
+            let read = started.borrow_mut().take();
+            if let Some(read) = read {
                 return read.await;
             }
             YieldNow(false).await;
