@@ -83,8 +83,9 @@ pub fn start() {
         // starts once the enabled button is on screen: started in the task that enabled it, its
         // eight requests (seven shared chunks and the console) and their compiling raced the
         // start-up path, and a third of cold loads showed "Sign in" 500 ms late (issue 26).
+        // With it, the module of the page the remembered link opens (issue 24).
         after_paint().await;
-        let _ = crate::console::fetch().await;
+        crate::prefetch::while_typing().await;
     });
 }
 
@@ -190,7 +191,7 @@ async fn submit() {
     let Some(client) = CLIENT.with(|c| c.borrow().clone()) else {
         return;
     };
-    match client.sign_in(credentials).await {
+    match crate::prefetch::sign_in(&client, credentials).await {
         Ok(identity) => {
             if let Some(secret) = input(SECRET) {
                 secret.set_value("");

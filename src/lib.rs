@@ -8,6 +8,7 @@ pub mod error_text;
 pub mod export;
 pub mod i18n;
 pub mod kv;
+pub mod landing;
 pub mod owners;
 pub mod paths;
 pub mod schema;
@@ -30,6 +31,8 @@ mod household;
 mod kb;
 #[cfg(target_arch = "wasm32")]
 mod pages;
+#[cfg(target_arch = "wasm32")]
+mod prefetch;
 #[cfg(target_arch = "wasm32")]
 mod record_cache;
 #[cfg(target_arch = "wasm32")]

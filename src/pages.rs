@@ -43,7 +43,7 @@ macro_rules! pages_in_modules {
         impl Page {
             /// Fetches the page's module. Success is remembered; a failure is not, so calling
             /// again tries again.
-            async fn fetch(self) -> Result<(), ChunkFailed> {
+            pub(crate) async fn fetch(self) -> Result<(), ChunkFailed> {
                 #[cfg(feature = "split")]
                 {
                     match self {

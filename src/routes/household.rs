@@ -14,8 +14,9 @@ use crate::ApiClient;
 
 /// The caller's household with every member: `households/me` lists them all (production too);
 /// when a service leaves the list empty while counting members, they are read page by page.
+/// Opened right after signing in, the answer comes from the read started then.
 async fn own(client: ApiClient) -> Result<Option<Loaded>, ApiError> {
-    let Some(mut household) = client.own_household().await? else {
+    let Some(mut household) = crate::prefetch::own_household(&client).await? else {
         return Ok(None);
     };
     let mut members = std::mem::take(&mut household.members);

@@ -1,5 +1,6 @@
+import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { coldStart, goInApp } from './helpers';
+import { armFault, coldStart, faultControl, goInApp, person } from './helpers';
 
 // The console arrives in parts (cargo xtask dist splits it): the start-up module that makes
 // index.html's form sign in, the console, and its pages. A part that does not arrive says so and
@@ -71,4 +72,74 @@ test('over 20 cold throttled loads, no split module is requested before "Sign in
   for (const l of loads) console.log(`  ${l.signInAt.toFixed(0)} ms; ${l.modules.map((m) => `${m.name}@${m.at.toFixed(0)}`).join(' ')}`);
   expect(loads.flatMap((l) => l.errors), 'no uncaught error or CSP violation in a cold load').toEqual([]);
   expect(early.map((l) => l.early.map((m) => m.name)), 'split modules requested before "Sign in" was enabled').toEqual([]);
+});
+
+/** The path of every request the page makes, in order. */
+function watchRequests(page: Page) {
+  const seen: string[] = [];
+  page.on('request', (r) => seen.push(new URL(r.url()).pathname));
+  return seen;
+}
+
+/** The split modules of pages and the console (`split_*.wasm`) among `seen`, by file name. */
+const splitModules = (seen: string[]) => seen.filter((p) => /\/split_[a-z_]+\.wasm$/.test(p)).map((p) => p.split('/').pop()!);
+const householdReads = (seen: string[]) => seen.filter((p) => p.endsWith('/api/v1/households/me'));
+
+async function typeOwner(page: Page, who: string) {
+  const { username, password } = person(who);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+}
+
+// Issue 24, the bookmark journey: while the person types, the console's module and the module of
+// the page the link opens arrive (that page's group only); the page's data is read once, started
+// the moment the token arrives.
+test('a bookmark to /household brings its module while the person types, and reads the household once', async ({ page }) => {
+  const seen = watchRequests(page);
+  await page.goto('household');
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fhousehold$/);
+  await typeOwner(page, 'olivia');
+  await expect.poll(() => splitModules(seen).sort(), { timeout: 15_000 })
+    .toEqual(['split_console.wasm', 'split_household_pages.wasm']);
+  expect(householdReads(seen), 'nothing is read before signing in').toEqual([]);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'The Parkers', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /^Members \(\d+\)$/ })).toBeVisible();
+  await expect(page).toHaveURL(/\/household$/);
+  expect(householdReads(seen), 'households/me is read once').toHaveLength(1);
+  // The read went out once the token was there: after the sign-in's own request.
+  expect(seen.findIndex((p) => p.endsWith('/households/me'))).toBeGreaterThan(seen.findIndex((p) => /\/system\/(login|mtm)$/.test(p)));
+  expect(splitModules(seen).filter((m) => /knowledge_base|admin/.test(m)), 'no other group is fetched').toEqual([]);
+});
+
+test('a bookmark to /household whose early read fails shows the page\'s error, and "Try again" reads anew', async ({ page, request }) => {
+  await armFault(request, 'GET', '/api/v1/households/me', Array(4).fill({ kind: 'html' }));
+  try {
+    const seen = watchRequests(page);
+    await page.goto('household');
+    await typeOwner(page, 'olivia');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Bad Gateway' });
+    await expect(alert).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('heading', { name: 'My household', level: 1 })).toBeVisible();
+    // The client's own retries, no second read on top of them.
+    expect(householdReads(seen)).toHaveLength(4);
+    await alert.getByRole('button', { name: 'Try again' }).click();
+    await expect(page.getByRole('heading', { name: 'The Parkers', level: 1 })).toBeVisible();
+    expect(householdReads(seen)).toHaveLength(5);
+  } finally {
+    await request.delete(faultControl());
+  }
+});
+
+test('a deep link to the knowledge base brings that group\'s module while the person types, no other', async ({ page }) => {
+  const seen = watchRequests(page);
+  await page.goto('records/articles');
+  await typeOwner(page, 'curator');
+  await expect.poll(() => splitModules(seen).sort(), { timeout: 15_000 })
+    .toEqual(['split_console.wasm', 'split_knowledge_base_pages.wasm']);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Articles', level: 1 })).toBeVisible();
+  expect(householdReads(seen), 'a page that does not show the household does not read it').toEqual([]);
+  expect(splitModules(seen).filter((m) => /household|admin/.test(m))).toEqual([]);
 });

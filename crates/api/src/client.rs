@@ -168,6 +168,18 @@ impl<T: Transport> Client<T> {
 
     /// Signs in, keeps the credentials in memory for renewal, and returns who signed in.
     pub async fn sign_in(&self, credentials: Credentials) -> Result<Identity, ApiError> {
+        self.sign_in_then(credentials, || {}).await
+    }
+
+    /// [`Client::sign_in`], calling `with_token` the moment the token is held, before asking
+    /// who signed in: calls started there go out beside that question instead of after it (a
+    /// page opened by a link reads its data while the sign-in finishes). Not called when the
+    /// sign-in fails before a token arrives.
+    pub async fn sign_in_then(
+        &self,
+        credentials: Credentials,
+        with_token: impl FnOnce(),
+    ) -> Result<Identity, ApiError> {
         credentials.validate()?;
         {
             let mut session = self.inner.session.lock().await;
@@ -177,6 +189,7 @@ impl<T: Transport> Client<T> {
                 token: Some(token),
             };
         }
+        with_token();
         self.identity().await
     }
 

@@ -49,6 +49,11 @@ fn none_if_missing<R>(result: Result<R, ApiError>) -> Result<Option<R>, ApiError
     }
 }
 
+/// The household in an answer of [`Client::own_household_answer`].
+pub fn own_household_from(answer: Option<Value>) -> Result<Option<Household>, ApiError> {
+    answer.map(decode).transpose()
+}
+
 fn household_path(id: &str) -> String {
     format!("households/{}", path_segment(id))
 }
@@ -60,8 +65,15 @@ fn member_path(id: &str) -> String {
 impl<T: Transport> Client<T> {
     /// `GET households/me`: the caller's household, `None` when they own none.
     pub async fn own_household(&self) -> Result<Option<Household>, ApiError> {
+        own_household_from(self.own_household_answer().await?)
+    }
+
+    /// [`Client::own_household`]'s answer, not yet decoded (`None` when they own none): a
+    /// caller that starts the read early keeps the decoding (and its code) with the page that
+    /// shows it; [`own_household_from`] decodes it.
+    pub async fn own_household_answer(&self) -> Result<Option<Value>, ApiError> {
         none_if_missing(
-            self.call(Request::new(Api::System, Method::Get, "households/me"))
+            self.execute(Request::new(Api::System, Method::Get, "households/me"))
                 .await,
         )
     }

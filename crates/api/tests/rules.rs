@@ -71,6 +71,80 @@ fn sign_in_sends_no_bearer_and_later_calls_send_one() {
 }
 
 #[test]
+fn calls_started_once_the_token_is_held_go_out_beside_the_identity_question() {
+    let (fake, _) = service(3600, |request| {
+        if request.url.ends_with("/system/ping") {
+            ok(json!({"authenticated": true, "username": "ann", "roles": []}))
+        } else {
+            ok(json!({"id": "h1", "name": "The Parkers", "members": []}))
+        }
+    });
+    let client = client(&fake);
+    let started = std::cell::RefCell::new(None);
+    let sent_before = std::cell::Cell::new(usize::MAX);
+    let sign_in = client.sign_in_then(Credentials::user("ann", "pw"), || {
+        sent_before.set(fake.requests().len());
+        *started.borrow_mut() = Some(client.own_household());
+    });
+    // The household read runs beside the sign-in's identity question, as a page's would.
+    let read = async {
+        loop {
+            let read = started.borrow_mut().take();
+            if let Some(read) = read {
+                return read.await;
+            }
+            YieldNow(false).await;
+        }
+    };
+    let (me, household) = block_on(futures::future::join(sign_in, read));
+    assert_eq!(me.unwrap().display_name(), "ann");
+    assert_eq!(household.unwrap().unwrap().name, "The Parkers");
+    // Called once the login answered, before the ping was sent.
+    assert_eq!(sent_before.get(), 1);
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 3);
+    let read = requests
+        .iter()
+        .find(|r| r.url.ends_with("/households/me"))
+        .unwrap();
+    assert_eq!(bearer(read).as_deref(), Some("Bearer token-1"));
+    assert_eq!(
+        fake.most_open(),
+        2,
+        "the read and the ping were in flight together"
+    );
+}
+
+#[test]
+fn a_failed_login_starts_nothing() {
+    let fake = FakeTransport::scripted(START, vec![status(401)]);
+    let client = client(&fake);
+    let called = std::cell::Cell::new(false);
+    let result = block_on(client.sign_in_then(Credentials::user("ann", "pw"), || called.set(true)));
+    assert!(result.is_err());
+    assert!(!called.get());
+}
+
+/// Pending once, then ready: lets the other half of a join run.
+struct YieldNow(bool);
+
+impl std::future::Future for YieldNow {
+    type Output = ();
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<()> {
+        if self.0 {
+            std::task::Poll::Ready(())
+        } else {
+            self.0 = true;
+            cx.waker().wake_by_ref();
+            std::task::Poll::Pending
+        }
+    }
+}
+
+#[test]
 fn machine_credentials_use_mtm() {
     let (fake, _) = service(3600, |_| ok(json!("pong")));
     let client = client(&fake);

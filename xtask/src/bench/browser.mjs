@@ -39,8 +39,10 @@ const MOBILE = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, up
 
 /** Records, in page time (ms since navigation start): when a `form` is first in the DOM, and
  * when a form's sign-in button is first enabled (the moment signing in works), with the bytes
- * on the wire by then (navigation and every resource finished by then, headers included). */
-const WATCH_SIGN_IN = () => {
+ * on the wire by then (navigation and every resource finished by then, headers included); and
+ * the frame in which a level-1 heading reading `until` (the page after signing in) is first
+ * painted. */
+const WATCH_SIGN_IN = (until) => {
   window.__bytesUntil = (t) => {
     const nav = performance.getEntriesByType('navigation')[0];
     let sum = nav ? nav.transferSize : 0;
@@ -54,6 +56,11 @@ const WATCH_SIGN_IN = () => {
   const seen = () => {
     const now = performance.now();
     if (window.__formAt === undefined && document.querySelector('form')) window.__formAt = now;
+    if (until && window.__headingAt === undefined
+      && [...document.querySelectorAll('h1')].some((h) => h.textContent.trim() === until)) {
+      window.__headingAt = null;
+      requestAnimationFrame(() => { window.__headingAt = performance.now(); });
+    }
     if (window.__signInAt === undefined) {
       // A button, or an `<input type=submit>` (Refine's headless AuthPage has one).
       const ready = [...document.querySelectorAll('form button, form input[type=submit]')]
@@ -83,7 +90,7 @@ async function startOnce(url, violations, throttled, user, until, check) {
       await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
       await cdp.send('Network.emulateNetworkConditions', MOBILE);
     }
-    await page.addInitScript(WATCH_SIGN_IN);
+    await page.addInitScript(WATCH_SIGN_IN, until ?? null);
     await page.goto(url, { waitUntil: 'commit' });
     await page.waitForFunction(() => window.__signInAt !== undefined, null, { timeout: 60_000, polling: 'raf' });
     await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, null, { timeout: 60_000 });
@@ -100,14 +107,25 @@ async function startOnce(url, violations, throttled, user, until, check) {
       const pressed = await page.evaluate(() => { window.__pressedAt = performance.now(); return window.__pressedAt; });
       await page.locator('#boot-secret').press('Enter');
       await page.getByRole('heading', { name: until, level: 1 }).waitFor({ timeout: 60_000 });
+      await page.waitForFunction(() => typeof window.__headingAt === 'number', null, { timeout: 60_000, polling: 'raf' });
       const after = await page.evaluate((t0) => {
-        const now = performance.now();
-        const all = window.__bytesUntil(now);
+        const shown = window.__headingAt;
+        const all = window.__bytesUntil(shown);
         const before = window.__bytesUntil(t0);
-        const wasm = performance.getEntriesByType('resource')
+        const resources = performance.getEntriesByType('resource');
+        const wasm = resources
           .filter((e) => e.responseEnd > t0 && e.name.endsWith('.wasm'))
           .reduce((sum, e) => sum + e.transferSize, 0);
-        return { page_ms: now - t0, page_bytes: all.bytes - before.bytes, page_wasm_bytes: wasm };
+        // Every request from start to the page, in page time: what ran in parallel, what waited.
+        const waterfall = resources.filter((e) => e.startTime <= shown).map((e) => ({
+          name: new URL(e.name).pathname.split('/').slice(-2).join('/'),
+          start: Math.round(e.startTime), end: Math.round(e.responseEnd), bytes: e.transferSize,
+        }));
+        // From opening the link (navigation start is page time 0) and from pressing Sign in.
+        return {
+          open_ms: shown, page_ms: shown - t0, page_bytes: all.bytes - before.bytes,
+          page_wasm_bytes: wasm, pressed_ms: t0, shown_ms: shown, waterfall,
+        };
       }, pressed);
       Object.assign(out, after);
     }

@@ -1,0 +1,129 @@
+//! Where a sign-in lands (the remembered link, `/sign-in?next=`) and what that page needs
+//! first: the group of pages whose module brings it, and whether it reads the caller's own
+//! household. The start-up module fetches exactly that while people type (see
+//! `crate::prefetch`), never every group. Pure: tested natively.
+//!
+//! The paths mirror the route table in `crate::app`; a path it does not know lands on no group.
+
+/// A group of pages that arrives as one module in the split build (`crate::pages`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    /// "My household" and a member's page.
+    Household,
+    /// Every household (administrators).
+    Admin,
+    /// Record lists, a record, a new record.
+    KnowledgeBase,
+}
+
+/// The page a link opens, as far as fetching ahead goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Landing {
+    /// The module its page is in.
+    pub group: Group,
+    /// Whether the page starts by reading `households/me` ("My household").
+    pub reads_own_household: bool,
+}
+
+/// The landing of a console path (inside its base, query and fragment allowed), `None` for a
+/// page that is in the console's own module (the start page, sign-in) or unknown.
+pub fn landing(path: &str) -> Option<Landing> {
+    let path = path.split(['?', '#']).next().unwrap_or_default();
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let group = match segments.as_slice() {
+        ["household"] => {
+            return Some(Landing {
+                group: Group::Household,
+                reads_own_household: true,
+            })
+        }
+        ["household", "members", _] | ["households", _, "members", _] => Group::Household,
+        ["households"] | ["households", _] => Group::Admin,
+        ["records", _] | ["records", _, _] => Group::KnowledgeBase,
+        _ => return None,
+    };
+    Some(Landing {
+        group,
+        reads_own_household: false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn group(path: &str) -> Option<Group> {
+        landing(path).map(|l| l.group)
+    }
+
+    #[test]
+    fn my_household_brings_its_group_and_its_read() {
+        for path in [
+            "/household",
+            "/household/",
+            "/household?x=1",
+            "/household#top",
+        ] {
+            assert_eq!(
+                landing(path),
+                Some(Landing {
+                    group: Group::Household,
+                    reads_own_household: true
+                }),
+                "{path}"
+            );
+        }
+        assert_eq!(group("/household/members/m-1"), Some(Group::Household));
+        assert_eq!(
+            group("/households/h-1/members/m-1"),
+            Some(Group::Household),
+            "a member's page is in the household group, from any household"
+        );
+        assert!(
+            !landing("/household/members/m-1")
+                .unwrap()
+                .reads_own_household
+        );
+    }
+
+    #[test]
+    fn knowledge_base_links_bring_that_group_only() {
+        for path in [
+            "/records/articles",
+            "/records/articles?q=vitamin&limit=10",
+            "/records/articles/new",
+            "/records/articles/urn%3Aarticle%3Ax",
+        ] {
+            assert_eq!(
+                landing(path),
+                Some(Landing {
+                    group: Group::KnowledgeBase,
+                    reads_own_household: false
+                }),
+                "{path}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_administrators_pages() {
+        assert_eq!(group("/households?offset=20&limit=10"), Some(Group::Admin));
+        assert_eq!(group("/households/h-1"), Some(Group::Admin));
+    }
+
+    #[test]
+    fn pages_of_the_console_itself_or_unknown_bring_nothing() {
+        for path in [
+            "",
+            "/",
+            "/sign-in",
+            "/nowhere",
+            "/records",
+            "/records/a/b/c",
+            "/household/members",
+            "/householdx",
+        ] {
+            assert_eq!(landing(path), None, "{path}");
+        }
+    }
+}
