@@ -10,6 +10,7 @@ pub mod i18n;
 pub mod kv;
 pub mod owners;
 pub mod paths;
+pub mod progress_pace;
 pub mod schema;
 
 #[cfg(target_arch = "wasm32")]
