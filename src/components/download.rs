@@ -8,7 +8,7 @@
 //! a re-render per chunk grew wasm memory by megabytes over a 1 GiB file. Cancel aborts the
 //! pipe, which cancels the network stream.
 
-use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
+use js_sys::{Array, Function, Object, Promise, Reflect};
 use larder_api::{ApiError, CancelToken};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -63,11 +63,9 @@ async fn save(
     let mut enqueue: Option<Function> = None;
     let transform = Closure::<dyn FnMut(JsValue, JsValue) -> Result<(), JsValue>>::new(
         move |chunk: JsValue, controller: JsValue| {
-            // A fetch body's chunks are Uint8Arrays; anything else is asked for its length.
-            let bytes = match chunk.dyn_ref::<Uint8Array>() {
-                Some(array) => array.byte_length() as u64,
-                None => Reflect::get(&chunk, &byte_length)?.as_f64().unwrap_or(0.0) as u64,
-            };
+            // Read through Reflect, not `instanceof Uint8Array`: that check would be a new
+            // import, and the start-up module's glue holds every import.
+            let bytes = Reflect::get(&chunk, &byte_length)?.as_f64().unwrap_or(0.0) as u64;
             loaded += bytes;
             if pace.due(js_sys::Date::now()) {
                 on_bytes(loaded);
