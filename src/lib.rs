@@ -11,6 +11,7 @@ pub mod kv;
 pub mod landing;
 pub mod owners;
 pub mod paths;
+pub mod progress_pace;
 pub mod schema;
 
 #[cfg(target_arch = "wasm32")]

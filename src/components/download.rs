@@ -4,10 +4,9 @@
 //! and hands back the unread fetch `Response`. In JS land its body is piped through a
 //! TransformStream that only counts bytes, into `new Response(stream).blob()`; the Blob gets an
 //! object URL, a temporary `<a download>` is clicked, and the URL is revoked. Rust sees counts
-//! and the outcome. Cancel aborts the pipe, which cancels the network stream.
-
-use std::cell::Cell;
-use std::rc::Rc;
+//! and the outcome, and shows the count at most five times a second (`crate::progress_pace`):
+//! a re-render per chunk grew wasm memory by megabytes over a 1 GiB file. Cancel aborts the
+//! pipe, which cancels the network stream.
 
 use js_sys::{Array, Function, Object, Promise, Reflect};
 use larder_api::{ApiError, CancelToken};
@@ -20,12 +19,15 @@ use crate::components::toast::Toasts;
 use crate::error_text::error_detail;
 use crate::i18n::format::bytes;
 use crate::i18n::{t, tf};
+use crate::progress_pace::{Pace, PROGRESS_EVERY_MS};
 use crate::ApiClient;
 
 #[derive(Clone, Debug, PartialEq)]
 enum State {
     Idle,
-    Running { loaded: u64, total: Option<u64> },
+    /// The bytes so far and the total live in their own signal, so an update redraws the bar
+    /// and its text, not the whole row.
+    Running,
     Done(String),
     Failed(String),
 }
@@ -42,7 +44,8 @@ fn get(target: &JsValue, key: &str) -> Result<JsValue, JsValue> {
     Reflect::get(target, &JsValue::from_str(key))
 }
 
-/// Pipes `response`'s body into a Blob, counting bytes into `on_bytes`, and saves it as `name`.
+/// Pipes `response`'s body into a Blob, counting bytes, and saves it as `name`. `on_bytes` hears
+/// the count at most once per [`PROGRESS_EVERY_MS`] (see `crate::progress_pace` for why).
 async fn save(
     response: web_sys::Response,
     name: &str,
@@ -53,13 +56,24 @@ async fn save(
         .body()
         .map(JsValue::from)
         .ok_or_else(|| JsValue::from_str("the answer has no body"))?;
-    let loaded = Rc::new(Cell::new(0u64));
+    let mut loaded = 0u64;
+    let mut pace = Pace::new(PROGRESS_EVERY_MS);
+    // Looked up once: the transform runs for every chunk of the body.
+    let byte_length = JsValue::from_str("byteLength");
+    let mut enqueue: Option<Function> = None;
     let transform = Closure::<dyn FnMut(JsValue, JsValue) -> Result<(), JsValue>>::new(
         move |chunk: JsValue, controller: JsValue| {
-            let bytes = get(&chunk, "byteLength")?.as_f64().unwrap_or(0.0) as u64;
-            loaded.set(loaded.get() + bytes);
-            on_bytes(loaded.get());
-            let enqueue: Function = get(&controller, "enqueue")?.dyn_into()?;
+            // Read through Reflect, not `instanceof Uint8Array`: that check would be a new
+            // import, and the start-up module's glue holds every import.
+            let bytes = Reflect::get(&chunk, &byte_length)?.as_f64().unwrap_or(0.0) as u64;
+            loaded += bytes;
+            if pace.due(js_sys::Date::now()) {
+                on_bytes(loaded);
+            }
+            let enqueue = match &enqueue {
+                Some(function) => function,
+                None => enqueue.insert(get(&controller, "enqueue")?.dyn_into()?),
+            };
             enqueue.call1(&controller, &chunk).map(|_| ())
         },
     );
@@ -121,6 +135,8 @@ pub fn DownloadButton(
     let client = expect_context::<ApiClient>();
     let toasts = expect_context::<Toasts>();
     let state = RwSignal::new(State::Idle);
+    // (bytes so far, Content-Length when the service sent one)
+    let progress = RwSignal::new((0u64, None::<u64>));
     let controller: StoredValue<Option<(web_sys::AbortController, CancelToken)>, LocalStorage> =
         StoredValue::new_local(None);
     let id = StoredValue::new(artifact_id);
@@ -139,10 +155,8 @@ pub fn DownloadButton(
         };
         let cancel = CancelToken::new();
         controller.set_value(Some((abort.clone(), cancel.clone())));
-        state.set(State::Running {
-            loaded: 0,
-            total: None,
-        });
+        progress.set((0, None));
+        state.set(State::Running);
         let client = client.clone();
         leptos::task::spawn_local(async move {
             let opened = client
@@ -162,9 +176,9 @@ pub fn DownloadButton(
                 .clone()
                 .or_else(|| Some(fallback_name.get_value()).filter(|n| !n.is_empty()))
                 .unwrap_or_else(|| format!("artifact-{}", id.get_value()));
-            state.set(State::Running { loaded: 0, total });
+            progress.set((0, total));
             let outcome = save(download.stream, &name, &abort, move |loaded| {
-                state.set(State::Running { loaded, total })
+                progress.set((loaded, total))
             })
             .await;
             controller.set_value(None);
@@ -184,15 +198,15 @@ pub fn DownloadButton(
             abort.abort();
         }
     };
-    let running = move || matches!(state.get(), State::Running { .. });
+    let running = move || state.get() == State::Running;
     view! {
         <div class="download">
             <button type="button" on:click=start disabled=running>{label}</button>
             {move || match state.get() {
                 State::Idle => ().into_any(),
-                State::Running { loaded, total } => view! {
-                    <progress max=total.unwrap_or(0).max(1) value=total.map(|_| loaded) aria-label=move || t("Download progress")></progress>
-                    <span role="status">{move || match total { Some(all) => tf("{loaded} of {total}", &[("loaded", &bytes(loaded)), ("total", &bytes(all))]), None => bytes(loaded) }}</span>
+                State::Running => view! {
+                    <progress max=move || progress.get().1.unwrap_or(0).max(1) value=move || { let (loaded, total) = progress.get(); total.map(|_| loaded) } aria-label=move || t("Download progress")></progress>
+                    <span role="status">{move || match progress.get() { (loaded, Some(all)) => tf("{loaded} of {total}", &[("loaded", &bytes(loaded)), ("total", &bytes(all))]), (loaded, None) => bytes(loaded) }}</span>
                     <button type="button" on:click=cancel>{move || t("Cancel download")}</button>
                 }.into_any(),
                 State::Done(name) => view! { <span role="status">{move || tf("Saved as {name}.", &[("name", &name)])}</span> }.into_any(),
