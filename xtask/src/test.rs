@@ -65,6 +65,12 @@ const CHECKS: [Step; 5] = [
 /// Runs setup, the checks beside the console's release build, the journeys, and the load.
 pub fn run() -> Result<()> {
     let started = Instant::now();
+    // A CI run builds everything once from a fresh clone: incremental compilation's caches are
+    // written for nothing there. Set before any thread or child starts; a developer's runs keep
+    // them.
+    if std::env::var_os("CI").is_some() && std::env::var_os("CARGO_INCREMENTAL").is_none() {
+        std::env::set_var("CARGO_INCREMENTAL", "0");
+    }
     let mut stages = Stages::default();
     stages.run("setup", || crate::setup::run().map(|_| ()))?;
     let console = ConsoleBuild::start()?;
