@@ -91,6 +91,13 @@ fn start_reads(client: ApiClient) {
     });
 }
 
+/// Drops a read started at sign-in that no page took. Every other way in or out (the console's
+/// own sign-in page, the re-sign-in dialog, signing out, erasure) calls this, so an answer
+/// fetched for one person is never shown after another signs in within [`FRESH_MS`].
+pub fn forget() {
+    OWN_HOUSEHOLD.with(|slot| slot.borrow_mut().take());
+}
+
 /// `households/me`: the read started at sign-in when there is a fresh one (taken, so it is
 /// used once), else a new read. A failed read started at sign-in is the page's failure like
 /// any other: its "Try again" reads anew.

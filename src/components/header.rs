@@ -34,6 +34,7 @@ pub fn Header() -> impl IntoView {
     });
     Effect::new(move || {
         if sign_out.version().get() > 0 {
+            crate::prefetch::forget();
             session.identity.set(None);
             navigate("/sign-in", Default::default());
         }

@@ -22,6 +22,7 @@ pub fn ReauthDialog() -> impl IntoView {
                     <SignInForm id_prefix="reauth"
                         username=session.identity.get_untracked().and_then(|i| i.username).unwrap_or_default()
                         on_success=Callback::new(move |identity: Identity| {
+                            crate::prefetch::forget();
                             session.identity.set(Some(identity));
                             session.lost.set(false);
                         })/>

@@ -90,6 +90,7 @@ fn EraseDialog(
         None => {}
     });
     let sign_out = Callback::new(move |_| {
+        crate::prefetch::forget();
         session.identity.set(None);
         navigate("/sign-in", Default::default());
     });
