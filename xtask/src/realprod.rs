@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
+use crate::files::copy_tree;
 use crate::process::root;
 
 /// How long an access token of the stand-in lives, in seconds: short, so the console renews its
@@ -172,18 +173,4 @@ pub fn site(dist: &Path, prefix: &str) -> Result<PathBuf> {
             .context("the console build has no index.html")?;
     }
     Ok(site)
-}
-
-fn copy_tree(from: &Path, to: &Path) -> Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from).with_context(|| format!("reading {}", from.display()))? {
-        let entry = entry?;
-        let target = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            copy_tree(&entry.path(), &target)?;
-        } else {
-            std::fs::copy(entry.path(), &target)?;
-        }
-    }
-    Ok(())
 }

@@ -48,7 +48,7 @@ pub fn prepare(dist: &Path) -> Result<()> {
     if served.exists() {
         std::fs::remove_dir_all(&served)?;
     }
-    copy_dir(&build, &served)?;
+    crate::files::copy_tree(&build, &served)?;
     crate::dist::precompress(&served)
 }
 
@@ -108,20 +108,6 @@ fn newest(files: &[PathBuf]) -> Option<SystemTime> {
 
 fn modified(path: &Path) -> Option<SystemTime> {
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
-}
-
-fn copy_dir(from: &Path, to: &Path) -> Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let target = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            copy_dir(&entry.path(), &target)?;
-        } else {
-            std::fs::copy(entry.path(), &target)?;
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
