@@ -18,6 +18,10 @@ async function signInAny(page: Page, username: string, password: string) {
   await page.goto('sign-in');
   await page.locator('#boot-name').fill(username);
   await page.locator('#boot-secret').fill(password);
+  // The form is there before the start-up module; until it has taken over, the button is
+  // disabled and Enter submits nothing (by design, sign-in.spec.ts). Under load that can be
+  // seconds, so wait for the button as a person waits for it.
+  await expect(page.locator('#boot-shell button[type=submit]')).toBeEnabled();
   await page.locator('#boot-secret').press('Enter');
   await expect(page.locator('.who')).toContainText(username);
 }
