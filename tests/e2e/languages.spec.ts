@@ -1,6 +1,6 @@
 import { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { apiToken, createRecord, goInApp, scan, signIn, signInCurator, TEXTBOOK_REPLACEMENT, unique, uploadFile } from './helpers';
+import { apiToken, createRecord, goInApp, scan, scanBothSchemes, signIn, signInCurator, TEXTBOOK_REPLACEMENT, unique, uploadFile } from './helpers';
 
 // The console in English, Hungarian, Slovenian and Greek: the browser's language chooses, the
 // header switches without a reload, numbers and dates come from the browser's Intl; every page
@@ -117,57 +117,54 @@ for (const lang of ['en', 'hu', 'sl', 'el']) {
   test(`axe-core finds no WCAG 2.2 A/AA violation on any page or dialog (${lang}, light and dark)`, async ({ page }) => {
     test.setTimeout(180_000);
     await page.addInitScript((l) => localStorage.setItem('larder.language', l), lang);
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      const at = (name: string) => `${name} (${lang}, ${scheme})`;
-      await page.goto('sign-in');
-      await expect(page.locator('html')).toHaveAttribute('lang', lang);
-      await expect(page.locator('#boot-shell form button')).toBeEnabled();
-      await scan(page, at('the sign-in form'));
-      await page.locator('#boot-name').fill('admin');
-      await page.locator('#boot-secret').fill('admin-demo');
-      await page.locator('#boot-secret').press('Enter');
-      await expect(page.locator('.who')).toContainText('admin');
-      await scan(page, at('the start page'));
-      for (const [path, ready] of [
-        ['/households', 'table.records tbody tr'],
-        ['/records/articles', 'table.records tbody tr'],
-        ['/records/articles?q=vitamin', 'p.total'],
-        ['/records/articles/urn:article:vitamin-d-bone-health', 'dl.fields'],
-        ['/records/articles/new', 'form.record-form'],
-        ['/records/guides/urn:guide:eat-well-2024', 'dl.fields'],
-        ['/records/textbook-passages', '#records-parent'],
-        ['/no-such-page', 'h1'],
-      ] as const) {
-        await goInApp(page, path);
-        await expect(page.locator(ready).first()).toBeVisible();
-        await scan(page, at(path));
-      }
-      // The list's Export panel (the household's "Download my data" is on the household page
-      // and in the member's delete dialog below).
-      await goInApp(page, '/records/articles?q=vitamin');
-      await expect(page.locator('p.total')).toBeVisible();
-      await page.locator('.export > button').click();
-      await expect(page.locator('#export-panel')).toBeVisible();
-      await scan(page, at('the export panel'));
-      // The administrator's view of a household, its member, and a confirmation dialog.
-      await goInApp(page, '/households?limit=100&offset=0');
-      await page.getByRole('link', { name: 'The Parkers' }).click();
-      await expect(page.locator('.member-list li').first()).toBeVisible();
-      await scan(page, at('a household'));
-      await page.locator('.member-list a').first().click();
-      await expect(page.locator('#profile-title')).toBeVisible();
-      await scan(page, at('a member'));
-      await page.locator('.actions button.danger').first().click();
-      await expect(page.getByRole('alertdialog')).toBeVisible();
-      await scan(page, at('a confirmation dialog'));
-      await page.keyboard.press('Escape');
-      // A phone's header with its menu open.
-      await page.setViewportSize({ width: 390, height: 844 });
-      await page.locator('.menu-toggle').click();
-      await scan(page, at('the phone menu'));
-      await page.setViewportSize({ width: 1280, height: 900 });
+    const at = (name: string) => `${name} (${lang})`;
+    await page.goto('sign-in');
+    await expect(page.locator('html')).toHaveAttribute('lang', lang);
+    await expect(page.locator('#boot-shell form button')).toBeEnabled();
+    await scanBothSchemes(page, at('the sign-in form'));
+    await page.locator('#boot-name').fill('admin');
+    await page.locator('#boot-secret').fill('admin-demo');
+    await page.locator('#boot-secret').press('Enter');
+    await expect(page.locator('.who')).toContainText('admin');
+    await scanBothSchemes(page, at('the start page'));
+    for (const [path, ready] of [
+      ['/households', 'table.records tbody tr'],
+      ['/records/articles', 'table.records tbody tr'],
+      ['/records/articles?q=vitamin', 'p.total'],
+      ['/records/articles/urn:article:vitamin-d-bone-health', 'dl.fields'],
+      ['/records/articles/new', 'form.record-form'],
+      ['/records/guides/urn:guide:eat-well-2024', 'dl.fields'],
+      ['/records/textbook-passages', '#records-parent'],
+      ['/no-such-page', 'h1'],
+    ] as const) {
+      await goInApp(page, path);
+      await expect(page.locator(ready).first()).toBeVisible();
+      await scanBothSchemes(page, at(path));
     }
+    // The list's Export panel (the household's "Download my data" is on the household page
+    // and in the member's delete dialog below).
+    await goInApp(page, '/records/articles?q=vitamin');
+    await expect(page.locator('p.total')).toBeVisible();
+    await page.locator('.export > button').click();
+    await expect(page.locator('#export-panel')).toBeVisible();
+    await scanBothSchemes(page, at('the export panel'));
+    // The administrator's view of a household, its member, and a confirmation dialog.
+    await goInApp(page, '/households?limit=100&offset=0');
+    await page.getByRole('link', { name: 'The Parkers' }).click();
+    await expect(page.locator('.member-list li').first()).toBeVisible();
+    await scanBothSchemes(page, at('a household'));
+    await page.locator('.member-list a').first().click();
+    await expect(page.locator('#profile-title')).toBeVisible();
+    await scanBothSchemes(page, at('a member'));
+    await page.locator('.actions button.danger').first().click();
+    await expect(page.getByRole('alertdialog')).toBeVisible();
+    await scanBothSchemes(page, at('a confirmation dialog'));
+    await page.keyboard.press('Escape');
+    // A phone's header with its menu open.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('.menu-toggle').click();
+    await scanBothSchemes(page, at('the phone menu'));
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 }
 
@@ -198,43 +195,39 @@ test("the knowledge base's pages, editors and dialogs pass axe-core (light and d
   await createRecord(request, token, 'textbooks', { urn: slug, title: 'Axe textbook', page_count: 2 });
   await uploadFile(request, token, `urn:textbook:${slug}`, 'book.txt', Buffer.from('one two three'), 'Axe full text');
   await signInCurator(page);
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    const at = (name: string) => `${name} (${scheme})`;
 
-    await goInApp(page, '/records/textbooks');
-    await page.getByRole('link', { name: 'Foundations of Nutrition Science' }).click();
-    const tree = page.getByRole('navigation', { name: 'Table of contents' });
-    await tree.getByRole('button', { name: /^Show pages of / }).nth(2).click();
-    await expect(page.locator('ol.passages > li').first()).toBeVisible();
-    await scan(page, at("a textbook's tree and a page's passages"));
+  await goInApp(page, '/records/textbooks');
+  await page.getByRole('link', { name: 'Foundations of Nutrition Science' }).click();
+  const tree = page.getByRole('navigation', { name: 'Table of contents' });
+  await tree.getByRole('button', { name: /^Show pages of / }).nth(2).click();
+  await expect(page.locator('ol.passages > li').first()).toBeVisible();
+  await scanBothSchemes(page, "a textbook's tree and a page's passages");
 
-    await goInApp(page, `/records/textbooks/urn:textbook:${slug}`);
-    await page.getByLabel('JSON', { exact: true }).fill(JSON.stringify(TEXTBOOK_REPLACEMENT));
-    await expect(page.getByText('Ready: 3 passages on 2 pages, a structure tree of 1 node.')).toBeVisible();
-    await scan(page, at('a bulk replace, ready'));
-    await page.getByRole('button', { name: 'Replace…' }).click();
-    await expect(page.getByRole('alertdialog')).toBeVisible();
-    await scan(page, at("the bulk replace's confirmation"));
-    await page.keyboard.press('Escape');
-    await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await goInApp(page, `/records/textbooks/urn:textbook:${slug}`);
+  await page.getByLabel('JSON', { exact: true }).fill(JSON.stringify(TEXTBOOK_REPLACEMENT));
+  await expect(page.getByText('Ready: 3 passages on 2 pages, a structure tree of 1 node.')).toBeVisible();
+  await scanBothSchemes(page, 'a bulk replace, ready');
+  await page.getByRole('button', { name: 'Replace…' }).click();
+  await expect(page.getByRole('alertdialog')).toBeVisible();
+  await scanBothSchemes(page, "the bulk replace's confirmation");
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
 
-    await goInApp(page, '/records/fctables/urn:fctable:nordic-fct-2023');
-    await expect(page.locator('dl.fields')).toBeVisible();
-    await scan(page, at('a food composition table'));
+  await goInApp(page, '/records/fctables/urn:fctable:nordic-fct-2023');
+  await expect(page.locator('dl.fields')).toBeVisible();
+  await scanBothSchemes(page, 'a food composition table');
 
-    await goInApp(page, '/records/guides/urn:guide:healthy-plates-children');
-    await page.getByRole('link', { name: 'New guideline' }).click();
-    await expect(page.getByLabel('Rule text')).toBeVisible();
-    await scan(page, at('the new guideline form'));
+  await goInApp(page, '/records/guides/urn:guide:healthy-plates-children');
+  await page.getByRole('link', { name: 'New guideline' }).click();
+  await expect(page.getByLabel('Rule text')).toBeVisible();
+  await scanBothSchemes(page, 'the new guideline form');
 
-    await goInApp(page, '/records/articles/urn:article:vitamin-d-bone-health');
-    await expect(page.getByRole('heading', { name: 'Enhance', exact: true })).toBeVisible();
-    await page.getByRole('button', { name: 'Save enhancement' }).click();
-    await expect(page.getByText('Change at least one of the fields')).toBeVisible();
-    await scan(page, at('the enhance panel, with its error'));
-    await page.getByRole('button', { name: 'Edit' }).click();
-    await expect(page.getByRole('button', { name: 'Save changes' })).toBeVisible();
-    await scan(page, at("an article's edit form"));
-  }
+  await goInApp(page, '/records/articles/urn:article:vitamin-d-bone-health');
+  await expect(page.getByRole('heading', { name: 'Enhance', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Save enhancement' }).click();
+  await expect(page.getByText('Change at least one of the fields')).toBeVisible();
+  await scanBothSchemes(page, 'the enhance panel, with its error');
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await expect(page.getByRole('button', { name: 'Save changes' })).toBeVisible();
+  await scanBothSchemes(page, "an article's edit form");
 });
