@@ -55,12 +55,20 @@ const PRODUCTION_WIRE_JOURNEYS: &[&str] = &[
 /// journeys followed by production's own service. Each run has its own server, browser and
 /// output folder; the runs mostly wait on their browsers and servers, so on two cores the two
 /// side by side take little longer than the longer one alone (the stage times show it).
+/// Production's own service starts at once, beside both wires: on a fresh machine its start
+/// (a virtual environment from PyPI, PostgreSQL, the identity stand-in) took about a minute,
+/// which the production wire's journeys now hide.
 pub fn both_wires_then_realprod(server: &Path) -> Result<()> {
     std::thread::scope(|scope| {
+        let stack = scope.spawn(crate::realprod::Stack::start);
         let reference = scope.spawn(|| wire(server, "reference"));
-        let production = scope.spawn(|| -> Result<()> {
-            wire(server, "production")?;
-            realprod(&[])
+        let production = scope.spawn(move || -> Result<()> {
+            let wire_result = wire(server, "production");
+            let stack = stack
+                .join()
+                .map_err(|_| anyhow::anyhow!("starting production's own service panicked"))?;
+            wire_result?;
+            realprod_on(stack?, &[])
         });
         let reference = reference
             .join()
@@ -117,14 +125,18 @@ fn wire(server: &Path, wire: &str) -> Result<()> {
 /// service: the Playwright step's console build behind `proxy.py`, `LARDER_WIRE=realprod`.
 /// Fails when the service cannot start; stops it whatever the journeys do.
 pub fn realprod(specs: &[String]) -> Result<()> {
-    let started = Instant::now();
     let prefix = e2e_prefix();
-    let dist = root().join(PLAYWRIGHT_DIST);
-    if !dist.join("index.html").is_file() {
+    if !root().join(PLAYWRIGHT_DIST).join("index.html").is_file() {
         crate::dist::build(PLAYWRIGHT_DIST, Some(&prefix))?;
     }
-    let site = crate::realprod::site(&dist, &prefix)?;
-    let stack = crate::realprod::Stack::start()?;
+    realprod_on(crate::realprod::Stack::start()?, specs)
+}
+
+/// [`realprod`] on a stack already started.
+fn realprod_on(stack: crate::realprod::Stack, specs: &[String]) -> Result<()> {
+    let started = Instant::now();
+    let prefix = e2e_prefix();
+    let site = crate::realprod::site(&root().join(PLAYWRIGHT_DIST), &prefix)?;
     let proxy = crate::realprod::Proxy::start(&site, &stack.base)?;
     let base_url = format!("{}{prefix}", proxy.url);
     let mut args = vec!["playwright", "test"];
@@ -137,7 +149,7 @@ pub fn realprod(specs: &[String]) -> Result<()> {
     drop(proxy);
     drop(stack);
     eprintln!(
-        "realprod: start, journeys and stop took {:.0} s",
+        "realprod: journeys and stop took {:.0} s",
         started.elapsed().as_secs_f64()
     );
     journeys

@@ -57,6 +57,7 @@ impl Stack {
             start_script,
         };
         stack.stop();
+        let started = Instant::now();
         eprintln!(
             "$ bash {} (STUB_ACCESS_TTL={ACCESS_TTL_SECS})",
             stack.start_script.display()
@@ -82,7 +83,10 @@ impl Stack {
             .find_map(|l| l.strip_prefix("BASE="))
             .map(|b| b.trim().to_string())
             .with_context(|| format!("start.sh printed no BASE= line: {}", stdout.trim()))?;
-        eprintln!("production's households service is up at {base}");
+        eprintln!(
+            "production's households service is up at {base} (started in {:.0} s)",
+            started.elapsed().as_secs_f64()
+        );
         stack.base = base;
         Ok(stack)
     }

@@ -33,7 +33,9 @@ pub fn run() -> Result<Vec<String>> {
     Ok(installed)
 }
 
-fn wasm_target(installed: &mut Vec<String>) -> Result<()> {
+/// Adds the wasm32 target when rustup lacks it (also called before setup by `cargo xtask test`,
+/// which starts the console's compile at once).
+pub fn wasm_target(installed: &mut Vec<String>) -> Result<()> {
     let targets = output("rustup", &["target", "list", "--installed"]).unwrap_or_default();
     if !targets
         .lines()

@@ -31,6 +31,23 @@ pub struct Build {
     pub chunks: Vec<String>,
 }
 
+/// The console's release compile for the splitter (`cargo` and these): `cargo xtask test` also
+/// starts it early, before the tools the rest of the pipeline needs are installed.
+pub const CARGO_ARGS: [&str; 12] = [
+    "rustc",
+    "--package",
+    "larder",
+    "--bin",
+    "larder",
+    "--target",
+    "wasm32-unknown-unknown",
+    "--release",
+    "--features",
+    "split",
+    "--",
+    "-Clink-arg=--emit-relocs",
+];
+
 /// Builds the split console into `dist/<folder>` and returns the folder's name.
 pub fn build(dist: &Path) -> Result<Build> {
     let target = root().join("target/split");
@@ -41,23 +58,7 @@ pub fn build(dist: &Path) -> Result<Build> {
     std::fs::create_dir_all(&stage)?;
 
     eprintln!("split: cargo build (feature `split`, relocations kept for the splitter)");
-    exec(&mut command(
-        "cargo",
-        &[
-            "rustc",
-            "--package",
-            "larder",
-            "--bin",
-            "larder",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--release",
-            "--features",
-            "split",
-            "--",
-            "-Clink-arg=--emit-relocs",
-        ],
-    ))?;
+    exec(&mut command("cargo", &CARGO_ARGS))?;
     let linked = root().join("target/wasm32-unknown-unknown/release/larder.wasm");
     let input = std::fs::read(&linked).with_context(|| format!("reading {}", linked.display()))?;
 

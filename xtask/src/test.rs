@@ -1,7 +1,8 @@
 //! `cargo xtask test`: every check, stopping at the first failure, and each stage's time.
 //!
 //! Laid out for two cores (issue 24): the release console build the journeys drive is mostly
-//! one core's work (LTO into one codegen unit), so it runs as a child process beside the checks;
+//! one core's work (LTO into one codegen unit), so it runs as a child process beside setup and
+//! the checks (its compile from the start, the rest once setup has installed the tools);
 //! the two wires' journeys run at the same time (see `journeys`). A table of the stages' times
 //! ends the run.
 
@@ -72,8 +73,13 @@ pub fn run() -> Result<()> {
         std::env::set_var("CARGO_INCREMENTAL", "0");
     }
     let mut stages = Stages::default();
+    // The console's release compile needs only the wasm32 target: it starts now, beside setup's
+    // own compile and downloads, and the rest of its build (which needs wasm-bindgen and
+    // wasm-opt) after setup.
+    crate::setup::wasm_target(&mut Vec::new())?;
+    let compile = ConsoleCompile::start()?;
     stages.run("setup", || crate::setup::run().map(|_| ()))?;
-    let console = ConsoleBuild::start()?;
+    let console = ConsoleBuild::start(compile)?;
     for (name, step) in CHECKS {
         stages.run(name, step)?;
     }
@@ -116,16 +122,65 @@ impl Stages {
     }
 }
 
+/// The console's release compile for the splitter (`split::CARGO_ARGS`), as a child process
+/// with its output in `target/ci/console-compile.log`. The build's own `cargo rustc` then waits
+/// for it and finds nothing left to do. Killed if an earlier step fails.
+struct ConsoleCompile {
+    child: Option<Child>,
+    log: PathBuf,
+}
+
+impl ConsoleCompile {
+    fn start() -> Result<ConsoleCompile> {
+        let log = log_path("console-compile")?;
+        let file = std::fs::File::create(&log)?;
+        eprintln!(
+            "console release compile started beside setup (output in {})",
+            log.display()
+        );
+        let child = command("cargo", &crate::split::CARGO_ARGS)
+            .stdout(file.try_clone()?)
+            .stderr(file)
+            .stdin(Stdio::null())
+            .spawn()
+            .context("starting the console's release compile")?;
+        Ok(ConsoleCompile {
+            child: Some(child),
+            log,
+        })
+    }
+
+    /// Its failure, with its output, when it failed.
+    fn finish(mut self) -> Result<()> {
+        let status = self.child.take().context("already finished")?.wait()?;
+        if !status.success() {
+            eprintln!("{}", std::fs::read_to_string(&self.log).unwrap_or_default());
+            bail!("the console's release compile failed ({status})");
+        }
+        Ok(())
+    }
+}
+
+impl Drop for ConsoleCompile {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
 /// `cargo xtask dist` into the journeys' folder, as a child process with its output in
 /// `target/ci/console-build.log`. Killed if the checks fail first.
 struct ConsoleBuild {
+    compile: Option<ConsoleCompile>,
     child: Option<Child>,
     log: PathBuf,
     started: Instant,
 }
 
 impl ConsoleBuild {
-    fn start() -> Result<ConsoleBuild> {
+    fn start(compile: ConsoleCompile) -> Result<ConsoleBuild> {
         let log = log_path("console-build")?;
         let file = std::fs::File::create(&log)?;
         let prefix = e2e_prefix();
@@ -145,6 +200,7 @@ impl ConsoleBuild {
         .spawn()
         .context("starting the console's release build")?;
         Ok(ConsoleBuild {
+            compile: Some(compile),
             child: Some(child),
             log,
             started: Instant::now(),
@@ -152,6 +208,7 @@ impl ConsoleBuild {
     }
 
     fn finish(mut self) -> Result<()> {
+        self.compile.take().context("already finished")?.finish()?;
         let status = self.child.take().context("already finished")?.wait()?;
         let text = std::fs::read_to_string(&self.log).unwrap_or_default();
         if !status.success() {
