@@ -5,6 +5,12 @@
 //! API client. Only then does the console itself (`crate::console`, its own module in the
 //! split build, fetched in the background meanwhile) mount with the signed-in client. A page
 //! opened at a deep link signs in and then shows that page.
+//!
+//! In a language other than English the form starts with the start-up catalog's few texts
+//! (`crate::i18n::start_keys`), and the language's whole catalog comes while people type:
+//! what is shown after the press (an error, the console) waits for it (`choose::ready`), so
+//! nothing appears in English that is translated. tests/start_catalog.rs holds this file to
+//! that: which functions run before the press, and that the others wait.
 
 use std::cell::RefCell;
 
@@ -65,16 +71,20 @@ pub fn start() {
         ));
     }
     wire_kind_switch(&document);
+    // Asked for beside config.json (both preloaded): the language is known only with config's
+    // list, and waiting for it first would cost a round trip on a slow line.
+    let start_texts = crate::i18n::choose::request_start_texts();
     wasm_bindgen_futures::spawn_local(async move {
         match crate::config::load().await {
             Ok(config) => {
                 client.set_config(config.client);
-                crate::i18n::choose::start(config.default_language, config.languages).await;
+                let (default, offered) = (config.default_language, config.languages);
+                crate::i18n::choose::start_quickly(default, offered, start_texts).await;
             }
             Err(problem) => {
                 // No configuration, no languages: the browser's own, if the console has it.
                 crate::i18n::choose::start(None, crate::i18n::Lang::ALL.to_vec()).await;
-                return show_config_problem(&problem);
+                return show_config_problem(&problem).await;
             }
         }
         translate_shell();
@@ -85,6 +95,9 @@ pub fn start() {
         // start-up path, and a third of cold loads showed "Sign in" 500 ms late (issue 26).
         // With it, the module of the page the remembered link opens (issue 24).
         after_paint().await;
+        // First the language's whole catalog (small beside the modules), for what the press
+        // may show.
+        crate::i18n::choose::fetch_the_rest();
         crate::prefetch::while_typing().await;
     });
 }
@@ -174,8 +187,8 @@ async fn submit() {
     let value = |id: &str| input(id).map(|i| i.value()).unwrap_or_default();
     let (name, secret) = (value(NAME), value(SECRET));
     let machine = input(MACHINE).is_some_and(|i| i.checked());
-    if let Some(missing) = crate::error_text::missing_credentials(machine, &name, &secret) {
-        return show_error(&ApiError::InvalidCredentials(missing));
+    if crate::error_text::missing_credentials(machine, &name, &secret).is_some() {
+        return show_missing(machine, &name, &secret).await;
     }
     let credentials = if machine {
         Credentials::from_fields("", "", &name, &secret)
@@ -184,7 +197,7 @@ async fn submit() {
     };
     let credentials = match credentials {
         Ok(credentials) => credentials,
-        Err(error) => return show_error(&error),
+        Err(error) => return show_error(&error).await,
     };
     clear_error();
     set_button(&t("Signing in…"), true);
@@ -205,19 +218,28 @@ async fn submit() {
         }
         Err(error) => {
             set_button(&t("Sign in"), false);
-            show_error(&error);
+            show_error(&error).await;
         }
+    }
+}
+
+/// Says what the form lacks, in the whole catalog's words.
+async fn show_missing(machine: bool, name: &str, secret: &str) {
+    crate::i18n::choose::ready().await;
+    if let Some(missing) = crate::error_text::missing_credentials(machine, name, secret) {
+        show_error(&ApiError::InvalidCredentials(missing)).await;
     }
 }
 
 /// Mounts the console, once its module is here; says so, with "Try again", when it cannot come.
 async fn open_console(identity: Option<Identity>) {
+    crate::i18n::choose::ready().await;
     set_status(&t("Loading the console…"));
     let Some(client) = CLIENT.with(|c| c.borrow().clone()) else {
         return;
     };
     if crate::console::fetch().await.is_err() {
-        return show_console_missing(identity);
+        return show_console_missing(identity).await;
     }
     // The module is here: the console replaces the form at once.
     if let Some(shell) = element(SHELL) {
@@ -226,7 +248,8 @@ async fn open_console(identity: Option<Identity>) {
     let _ = crate::console::open(client, identity).await;
 }
 
-fn show_console_missing(identity: Option<Identity>) {
+async fn show_console_missing(identity: Option<Identity>) {
+    crate::i18n::choose::ready().await;
     let Some(section) = shell_element("section") else {
         return;
     };
@@ -254,7 +277,8 @@ fn show_console_missing(identity: Option<Identity>) {
 }
 
 /// `config.json` is broken: nothing can start; say what is wrong and what it should contain.
-fn show_config_problem(problem: &str) {
+async fn show_config_problem(problem: &str) {
+    crate::i18n::choose::ready().await;
     let Some(section) = shell_element("section") else {
         return;
     };
@@ -283,7 +307,8 @@ fn fill_texts(root: &Element, texts: &[(&str, String)]) {
 }
 
 /// The service's words as text, in an alert before the button; the form keeps what was typed.
-fn show_error(error: &ApiError) {
+async fn show_error(error: &ApiError) {
+    crate::i18n::choose::ready().await;
     clear_error();
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;

@@ -1,14 +1,33 @@
 //! The language at start and when changed: remembered in `localStorage` (a preference, not a
 //! secret), else the browser's, else `config.json`'s default; its catalog fetched from
 //! `locales/<code>.json` beside `index.html`; `<html lang>` set.
+//!
+//! The sign-in form does not wait for a whole catalog (13-15 KB compressed, a round trip after
+//! config.json on a slow line): it starts with the start-up catalog, `locales/start.json` (the
+//! form's texts in every language, preloaded by index.html beside config.json, see
+//! [`super::start_keys`]), and the chosen language's whole catalog comes in the background once
+//! "Sign in" works. [`ready`] waits for it before anything else is shown: an error after
+//! pressing Sign in, the console.
+
+use std::cell::{Cell, RefCell};
+
+use js_sys::Promise;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
 
 use super::{set, Catalog, Lang};
 
 const REMEMBERED: &str = "larder.language";
+/// Written by `cargo xtask dist` (xtask/src/dist.rs `START_CATALOG`), relative to the document.
+const START_CATALOG: &str = "locales/start.json";
 
 thread_local! {
     /// The languages `config.json` offers, for the language menu.
-    static OFFERED: std::cell::RefCell<Vec<Lang>> = std::cell::RefCell::new(Lang::ALL.to_vec());
+    static OFFERED: RefCell<Vec<Lang>> = RefCell::new(Lang::ALL.to_vec());
+    /// The language whose whole catalog is still to come (the form shows its start-up texts).
+    static PENDING: Cell<Option<Lang>> = const { Cell::new(None) };
+    /// That catalog's fetch, once started: resolves once it is in use, or could not come.
+    static REST: RefCell<Option<Promise>> = const { RefCell::new(None) };
 }
 
 /// The languages offered.
@@ -16,9 +35,90 @@ pub fn offered() -> Vec<Lang> {
     OFFERED.with(|o| o.borrow().clone())
 }
 
-/// Picks and loads the language to start in. A catalog that cannot be fetched leaves English.
+/// Picks and loads the language to start in, its whole catalog. A catalog that cannot be fetched
+/// leaves English.
 pub async fn start(default: Option<Lang>, offered: Vec<Lang>) {
-    OFFERED.with(|o| *o.borrow_mut() = offered.clone());
+    let lang = choose(default, offered);
+    let _ = switch_to(lang).await;
+}
+
+/// Requests the start-up catalog at once (the page preloaded it): called before config.json is
+/// read, so its answer is there when the language is known.
+pub fn request_start_texts() -> Option<Promise> {
+    Some(web_sys::window()?.fetch_with_str(START_CATALOG))
+}
+
+/// Picks the language to start in and puts the sign-in form's texts in place: English at once,
+/// another from `start_texts` (the answer of [`request_start_texts`]), its whole catalog left
+/// for [`fetch_the_rest`] and [`ready`]. Without usable start-up texts (a dev build has none),
+/// the whole catalog, as before.
+pub async fn start_quickly(
+    default: Option<Lang>,
+    offered: Vec<Lang>,
+    start_texts: Option<Promise>,
+) {
+    let lang = choose(default, offered);
+    if lang != Lang::En {
+        if let Some(catalog) = read_start_texts(start_texts, lang).await {
+            PENDING.set(Some(lang));
+            return show(lang, catalog);
+        }
+    }
+    let _ = switch_to(lang).await;
+}
+
+/// Starts fetching the whole catalog of the language the form shows, if it is still to come.
+pub fn fetch_the_rest() {
+    let _ = rest();
+}
+
+/// Resolves once the chosen language's whole catalog is in use (at once when it already is, or
+/// when there is none to wait for). When it cannot come, the start-up texts stay and the rest
+/// is English, as a failed catalog always left it.
+pub async fn ready() {
+    if let Some(rest) = rest() {
+        let _ = JsFuture::from(rest).await;
+    }
+}
+
+/// The whole catalog's fetch, started on first call; `None` when nothing is to come.
+fn rest() -> Option<Promise> {
+    let lang = PENDING.get()?;
+    let fetching = REST.with(|r| {
+        r.borrow_mut()
+            .get_or_insert_with(|| {
+                wasm_bindgen_futures::future_to_promise(async move {
+                    let catalog = fetch(lang).await;
+                    // Unless another language was chosen meanwhile.
+                    if PENDING.get() == Some(lang) {
+                        PENDING.set(None);
+                        if let Ok(catalog) = catalog {
+                            set(lang, catalog);
+                        }
+                    }
+                    Ok(JsValue::UNDEFINED)
+                })
+            })
+            .clone()
+    });
+    Some(fetching)
+}
+
+/// `lang`'s texts from the start-up catalog's answer, if it has them.
+async fn read_start_texts(answer: Option<Promise>, lang: Lang) -> Option<Catalog> {
+    let response: web_sys::Response = JsFuture::from(answer?).await.ok()?.dyn_into().ok()?;
+    if !response.ok() {
+        return None;
+    }
+    let text = JsFuture::from(response.text().ok()?)
+        .await
+        .ok()?
+        .as_string()?;
+    Catalog::start_texts(&text, lang).ok()
+}
+
+/// The language to start in, by [`Lang::pick`]; remembers what `config.json` offers.
+fn choose(default: Option<Lang>, offered: Vec<Lang>) -> Lang {
     let window = web_sys::window();
     let remembered = window
         .as_ref()
@@ -35,7 +135,8 @@ pub async fn start(default: Option<Lang>, offered: Vec<Lang>) {
         })
         .unwrap_or_default();
     let lang = Lang::pick(remembered.as_deref(), &browser, default, &offered);
-    let _ = switch_to(lang).await;
+    OFFERED.with(|o| *o.borrow_mut() = offered);
+    lang
 }
 
 /// Switches to `lang`: fetches its catalog (English has none), then every text follows.
@@ -44,6 +145,14 @@ pub async fn switch_to(lang: Lang) -> Result<(), String> {
         Lang::En => Catalog::default(),
         other => fetch(other).await?,
     };
+    // A whole catalog still coming for the start-up language is not wanted any more.
+    PENDING.set(None);
+    show(lang, catalog);
+    Ok(())
+}
+
+/// Puts `lang`'s `catalog` in use and says so in `<html lang>`.
+fn show(lang: Lang, catalog: Catalog) {
     set(lang, catalog);
     if let Some(root) = web_sys::window()
         .and_then(|w| w.document())
@@ -51,7 +160,6 @@ pub async fn switch_to(lang: Lang) -> Result<(), String> {
     {
         let _ = root.set_attribute("lang", lang.code());
     }
-    Ok(())
 }
 
 /// Remembers a language chosen in the menu.
