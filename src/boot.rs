@@ -84,7 +84,7 @@ pub fn start() {
             Err(problem) => {
                 // No configuration, no languages: the browser's own, if the console has it.
                 crate::i18n::choose::start(None, crate::i18n::Lang::ALL.to_vec()).await;
-                return show_config_problem(&problem).await;
+                return show_config_problem(&problem);
             }
         }
         translate_shell();
@@ -239,7 +239,7 @@ async fn open_console(identity: Option<Identity>) {
         return;
     };
     if crate::console::fetch().await.is_err() {
-        return show_console_missing(identity).await;
+        return show_console_missing(identity);
     }
     // The module is here: the console replaces the form at once.
     if let Some(shell) = element(SHELL) {
@@ -248,8 +248,8 @@ async fn open_console(identity: Option<Identity>) {
     let _ = crate::console::open(client, identity).await;
 }
 
-async fn show_console_missing(identity: Option<Identity>) {
-    crate::i18n::choose::ready().await;
+/// Only ever called after [`open_console`]'s wait for the whole catalog.
+fn show_console_missing(identity: Option<Identity>) {
     let Some(section) = shell_element("section") else {
         return;
     };
@@ -277,8 +277,8 @@ async fn show_console_missing(identity: Option<Identity>) {
 }
 
 /// `config.json` is broken: nothing can start; say what is wrong and what it should contain.
-async fn show_config_problem(problem: &str) {
-    crate::i18n::choose::ready().await;
+/// Only ever called after the whole catalog was loaded (`choose::start`).
+fn show_config_problem(problem: &str) {
     let Some(section) = shell_element("section") else {
         return;
     };

@@ -21,15 +21,13 @@ const BEFORE_THE_PRESS: &[&str] = &[
     "submit",
 ];
 /// boot.rs's functions that show texts only after waiting for the whole catalog.
-const AFTER_THE_WHOLE_CATALOG: &[&str] = &[
-    "show_missing",
-    "open_console",
-    "show_console_missing",
-    "show_config_problem",
-    "show_error",
-];
+const AFTER_THE_WHOLE_CATALOG: &[&str] = &["show_missing", "open_console", "show_error"];
 /// The wait they start with.
 const WAIT: &str = "crate::i18n::choose::ready().await";
+/// boot.rs's functions that show texts and are called only after a wait in their caller: the
+/// one above, or loading the whole catalog at once (`choose::start`, when config.json is bad).
+const CALLED_AFTER_A_WAIT: &[&str] = &["show_console_missing", "show_config_problem"];
+const WAITS: &[&str] = &[WAIT, "crate::i18n::choose::start("];
 /// The calls that give translated text: the i18n functions, and error_text's.
 const TEXT_CALLS: &[&str] = &[
     "t(",
@@ -111,9 +109,14 @@ fn shell_keys() -> BTreeSet<String> {
 fn every_text_shown_before_the_press_is_in_the_start_up_catalog() {
     let boot = functions(&read("src/boot.rs"));
     let names: Vec<&str> = boot.iter().map(|(name, _)| name.as_str()).collect();
-    for listed in BEFORE_THE_PRESS.iter().chain(AFTER_THE_WHOLE_CATALOG) {
+    let lists = [
+        BEFORE_THE_PRESS,
+        AFTER_THE_WHOLE_CATALOG,
+        CALLED_AFTER_A_WAIT,
+    ];
+    for listed in lists.concat() {
         assert!(
-            names.contains(listed),
+            names.contains(&listed),
             "boot.rs has no fn {listed}: update the lists"
         );
     }
@@ -168,8 +171,22 @@ fn every_text_shown_before_the_press_is_in_the_start_up_catalog() {
                 first_text.is_none_or(|at| at > wait),
                 "boot.rs {name} shows a text before {WAIT}"
             );
+        } else if CALLED_AFTER_A_WAIT.contains(&name.as_str()) {
+            for (caller, body) in &boot {
+                for after in calls(body, &format!("{name}(")) {
+                    let at = body.len() - after.len();
+                    let waited = WAITS.iter().filter_map(|w| body.find(w)).any(|w| w < at);
+                    assert!(
+                        waited,
+                        "boot.rs {caller} calls {name} before waiting for the whole catalog"
+                    );
+                }
+            }
         } else {
-            assert!(!shows_text, "boot.rs {name} shows texts: list it in BEFORE_THE_PRESS or AFTER_THE_WHOLE_CATALOG");
+            assert!(
+                !shows_text,
+                "boot.rs {name} shows texts: list it in one of the lists above"
+            );
         }
     }
     assert_eq!(start, needed, "START_KEYS holds exactly the form's texts");

@@ -106,15 +106,13 @@ fn rest() -> Option<Promise> {
 
 /// `lang`'s texts from the start-up catalog's answer, if it has them.
 async fn read_start_texts(answer: Option<Promise>, lang: Lang) -> Option<Catalog> {
-    let response: web_sys::Response = JsFuture::from(answer?).await.ok()?.dyn_into().ok()?;
+    // Read through gloo-net's response, as config.json and catalogs are: no code of its own.
+    let response: web_sys::Response = JsFuture::from(answer?).await.ok()?.unchecked_into();
+    let response = gloo_net::http::Response::from(response);
     if !response.ok() {
         return None;
     }
-    let text = JsFuture::from(response.text().ok()?)
-        .await
-        .ok()?
-        .as_string()?;
-    Catalog::start_texts(&text, lang).ok()
+    Catalog::start_texts(&response.text().await.ok()?, lang).ok()
 }
 
 /// The language to start in, by [`Lang::pick`]; remembers what `config.json` offers.

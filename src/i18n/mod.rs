@@ -106,12 +106,13 @@ impl Catalog {
     pub fn start_texts(json: &str, lang: Lang) -> Result<Catalog, String> {
         let value: Value =
             serde_json::from_str(json).map_err(|e| format!("not a start-up catalog: {e}"))?;
-        match value {
-            Value::Object(mut languages) => match languages.remove(lang.code()) {
-                Some(texts) => Catalog::from_value(texts),
-                None => Err(format!("the start-up catalog has no {}", lang.code())),
-            },
-            _ => Err("a start-up catalog is an object of languages".into()),
+        let Value::Object(languages) = value else {
+            return Err("a start-up catalog is an object of languages".into());
+        };
+        // Not `Map::remove`: the loop reuses the code `from_value` has, remove would add its own.
+        match languages.into_iter().find(|(code, _)| code == lang.code()) {
+            Some((_, texts)) => Catalog::from_value(texts),
+            None => Err(format!("the start-up catalog has no {}", lang.code())),
         }
     }
 
