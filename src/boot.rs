@@ -187,28 +187,19 @@ async fn submit() {
     let value = |id: &str| input(id).map(|i| i.value()).unwrap_or_default();
     let (name, secret) = (value(NAME), value(SECRET));
     let machine = input(MACHINE).is_some_and(|i| i.checked());
-    if crate::error_text::missing_credentials(machine, &name, &secret).is_some() {
-        return show_missing(machine, &name, &secret).await;
-    }
-    let credentials = if machine {
-        Credentials::from_fields("", "", &name, &secret)
-    } else {
-        Credentials::from_fields(&name, &secret, "", "")
-    };
-    let credentials = match credentials {
-        Ok(credentials) => credentials,
-        Err(error) => return show_error(&error).await,
-    };
-    clear_error();
-    set_button(&t("Signing in…"), true);
     let Some(client) = CLIENT.with(|c| c.borrow().clone()) else {
         return;
     };
-    match crate::prefetch::sign_in(&client, credentials).await {
+    let signed_in = attempt(&client, machine, &name, &secret).await;
+    if signed_in.is_ok() {
+        if let Some(secret) = input(SECRET) {
+            secret.set_value("");
+        }
+    }
+    // What follows shows the whole catalog's texts: an error, or the console. One wait for all.
+    crate::i18n::choose::ready().await;
+    match signed_in {
         Ok(identity) => {
-            if let Some(secret) = input(SECRET) {
-                secret.set_value("");
-            }
             // Where the sign-in was asked to return, or the start page.
             let next = query_param("next");
             let base = crate::hosting::base_path();
@@ -217,18 +208,38 @@ async fn submit() {
             open_console(Some(identity)).await;
         }
         Err(error) => {
+            // `None`: the form lacks something, said in the whole catalog's words.
+            let missing = || crate::error_text::missing_credentials(machine, &name, &secret);
+            let error = error
+                .unwrap_or_else(|| ApiError::InvalidCredentials(missing().unwrap_or_default()));
             set_button(&t("Sign in"), false);
-            show_error(&error).await;
+            show_error(&error);
         }
     }
 }
 
-/// Says what the form lacks, in the whole catalog's words.
-async fn show_missing(machine: bool, name: &str, secret: &str) {
-    crate::i18n::choose::ready().await;
-    if let Some(missing) = crate::error_text::missing_credentials(machine, name, secret) {
-        show_error(&ApiError::InvalidCredentials(missing)).await;
+/// Signs in with the form's credentials, before the whole catalog is there (only the start-up
+/// texts are shown). `Err(None)` when the form lacks some: nothing is sent.
+async fn attempt(
+    client: &ApiClient,
+    machine: bool,
+    name: &str,
+    secret: &str,
+) -> Result<Identity, Option<ApiError>> {
+    if crate::error_text::missing_credentials(machine, name, secret).is_some() {
+        return Err(None);
     }
+    let credentials = if machine {
+        Credentials::from_fields("", "", name, secret)
+    } else {
+        Credentials::from_fields(name, secret, "", "")
+    };
+    let credentials = credentials.map_err(Some)?;
+    clear_error();
+    set_button(&t("Signing in…"), true);
+    crate::prefetch::sign_in(client, credentials)
+        .await
+        .map_err(Some)
 }
 
 /// Mounts the console, once its module is here; says so, with "Try again", when it cannot come.
@@ -307,8 +318,8 @@ fn fill_texts(root: &Element, texts: &[(&str, String)]) {
 }
 
 /// The service's words as text, in an alert before the button; the form keeps what was typed.
-async fn show_error(error: &ApiError) {
-    crate::i18n::choose::ready().await;
+/// Only ever called after `submit`'s wait for the whole catalog.
+fn show_error(error: &ApiError) {
     clear_error();
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;

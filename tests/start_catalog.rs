@@ -18,15 +18,15 @@ const BEFORE_THE_PRESS: &[&str] = &[
     "wire_kind_switch",
     "update_labels",
     "enable_sign_in",
-    "submit",
+    "attempt",
 ];
 /// boot.rs's functions that show texts only after waiting for the whole catalog.
-const AFTER_THE_WHOLE_CATALOG: &[&str] = &["show_missing", "open_console", "show_error"];
+const AFTER_THE_WHOLE_CATALOG: &[&str] = &["submit", "open_console"];
 /// The wait they start with.
 const WAIT: &str = "crate::i18n::choose::ready().await";
 /// boot.rs's functions that show texts and are called only after a wait in their caller: the
 /// one above, or loading the whole catalog at once (`choose::start`, when config.json is bad).
-const CALLED_AFTER_A_WAIT: &[&str] = &["show_console_missing", "show_config_problem"];
+const CALLED_AFTER_A_WAIT: &[&str] = &["show_error", "show_console_missing", "show_config_problem"];
 const WAITS: &[&str] = &[WAIT, "crate::i18n::choose::start("];
 /// The calls that give translated text: the i18n functions, and error_text's.
 const TEXT_CALLS: &[&str] = &[

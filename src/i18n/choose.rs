@@ -24,9 +24,10 @@ const START_CATALOG: &str = "locales/start.json";
 thread_local! {
     /// The languages `config.json` offers, for the language menu.
     static OFFERED: RefCell<Vec<Lang>> = RefCell::new(Lang::ALL.to_vec());
-    /// The language whose whole catalog is still to come (the form shows its start-up texts).
+    /// The language the form shows in start-up texts, whose whole catalog is to come.
     static PENDING: Cell<Option<Lang>> = const { Cell::new(None) };
-    /// That catalog's fetch, once started: resolves once it is in use, or could not come.
+    /// That catalog's fetch, once started: resolves once it is in use, or could not come. The
+    /// console mounts only after it resolved, so the language menu never races it.
     static REST: RefCell<Option<Promise>> = const { RefCell::new(None) };
 }
 
@@ -88,14 +89,8 @@ fn rest() -> Option<Promise> {
         r.borrow_mut()
             .get_or_insert_with(|| {
                 wasm_bindgen_futures::future_to_promise(async move {
-                    let catalog = fetch(lang).await;
-                    // Unless another language was chosen meanwhile.
-                    if PENDING.get() == Some(lang) {
-                        PENDING.set(None);
-                        if let Ok(catalog) = catalog {
-                            set(lang, catalog);
-                        }
-                    }
+                    // When it cannot come, the start-up texts stay, the rest is English.
+                    let _ = switch_to(lang).await;
                     Ok(JsValue::UNDEFINED)
                 })
             })
@@ -143,8 +138,6 @@ pub async fn switch_to(lang: Lang) -> Result<(), String> {
         Lang::En => Catalog::default(),
         other => fetch(other).await?,
     };
-    // A whole catalog still coming for the start-up language is not wanted any more.
-    PENDING.set(None);
     show(lang, catalog);
     Ok(())
 }
