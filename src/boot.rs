@@ -71,11 +71,11 @@ pub fn start() {
         ));
     }
     wire_kind_switch(&document);
-    // Asked for beside config.json (both preloaded): the language is known only with config's
-    // list, and waiting for it first would cost a round trip on a slow line.
-    let start_texts = crate::i18n::choose::request_start_texts();
     wasm_bindgen_futures::spawn_local(async move {
-        match crate::config::load().await {
+        // The form's texts in every language come beside config.json (both preloaded).
+        let start_texts = crate::i18n::choose::start_texts();
+        let (loaded, start_texts) = futures::future::join(crate::config::load(), start_texts).await;
+        match loaded {
             Ok(config) => {
                 client.set_config(config.client);
                 let (default, offered) = (config.default_language, config.languages);

@@ -12,7 +12,7 @@
 use std::cell::{Cell, RefCell};
 
 use js_sys::Promise;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
 use super::{set, Catalog, Lang};
@@ -43,24 +43,20 @@ pub async fn start(default: Option<Lang>, offered: Vec<Lang>) {
     let _ = switch_to(lang).await;
 }
 
-/// Requests the start-up catalog at once (the page preloaded it): called before config.json is
-/// read, so its answer is there when the language is known.
-pub fn request_start_texts() -> Option<Promise> {
-    Some(web_sys::window()?.fetch_with_str(START_CATALOG))
+/// The start-up catalog's text; `None` when there is none (a dev build has none) or it cannot
+/// be read. Read beside config.json (both preloaded): the language is known only with config's
+/// list, and asking afterwards would cost a round trip on a slow line.
+pub async fn start_texts() -> Option<String> {
+    fetch_text(START_CATALOG).await.ok()
 }
 
 /// Picks the language to start in and puts the sign-in form's texts in place: English at once,
-/// another from `start_texts` (the answer of [`request_start_texts`]), its whole catalog left
-/// for [`fetch_the_rest`] and [`ready`]. Without usable start-up texts (a dev build has none),
-/// the whole catalog, as before.
-pub async fn start_quickly(
-    default: Option<Lang>,
-    offered: Vec<Lang>,
-    start_texts: Option<Promise>,
-) {
+/// another from `start_texts` (see [`start_texts`]), its whole catalog left for
+/// [`fetch_the_rest`] and [`ready`]. Without usable start-up texts, the whole catalog, as before.
+pub async fn start_quickly(default: Option<Lang>, offered: Vec<Lang>, start_texts: Option<String>) {
     let lang = choose(default, offered);
     if lang != Lang::En {
-        if let Some(catalog) = read_start_texts(start_texts, lang).await {
+        if let Some(catalog) = start_texts.and_then(|text| Catalog::start_texts(&text, lang).ok()) {
             PENDING.set(Some(lang));
             return show(lang, catalog);
         }
@@ -97,17 +93,6 @@ fn rest() -> Option<Promise> {
             .clone()
     });
     Some(fetching)
-}
-
-/// `lang`'s texts from the start-up catalog's answer, if it has them.
-async fn read_start_texts(answer: Option<Promise>, lang: Lang) -> Option<Catalog> {
-    // Read through gloo-net's response, as config.json and catalogs are: no code of its own.
-    let response: web_sys::Response = JsFuture::from(answer?).await.ok()?.unchecked_into();
-    let response = gloo_net::http::Response::from(response);
-    if !response.ok() {
-        return None;
-    }
-    Catalog::start_texts(&response.text().await.ok()?, lang).ok()
 }
 
 /// The language to start in, by [`Lang::pick`]; remembers what `config.json` offers.
@@ -161,15 +146,17 @@ pub fn remember(lang: Lang) {
 }
 
 async fn fetch(lang: Lang) -> Result<Catalog, String> {
-    // Relative to the document's base, as config.json: a sub-path hosting works.
-    let url = format!("locales/{}.json", lang.code());
-    let response = gloo_net::http::Request::get(&url)
+    Catalog::parse(&fetch_text(&format!("locales/{}.json", lang.code())).await?)
+}
+
+/// A file's text, relative to the document's base as config.json (a sub-path hosting works).
+async fn fetch_text(url: &str) -> Result<String, String> {
+    let response = gloo_net::http::Request::get(url)
         .send()
         .await
         .map_err(|e| format!("{url}: {e}"))?;
     if response.status() != 200 {
         return Err(format!("{url}: status {}", response.status()));
     }
-    let text = response.text().await.map_err(|e| format!("{url}: {e}"))?;
-    Catalog::parse(&text)
+    response.text().await.map_err(|e| format!("{url}: {e}"))
 }
