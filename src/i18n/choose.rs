@@ -10,6 +10,8 @@
 //! pressing Sign in, the console.
 
 use std::cell::{Cell, RefCell};
+use std::future::Future;
+use std::pin::Pin;
 
 use js_sys::Promise;
 use wasm_bindgen::JsValue;
@@ -84,10 +86,14 @@ fn rest() -> Option<Promise> {
     let fetching = REST.with(|r| {
         r.borrow_mut()
             .get_or_insert_with(|| {
-                wasm_bindgen_futures::future_to_promise(async move {
-                    // When it cannot come, the start-up texts stay, the rest is English.
-                    let _ = switch_to(lang).await;
-                    Ok(JsValue::UNDEFINED)
+                // A promise rather than a shared future: every waiter can await it, and the
+                // start-up module has promises' code already.
+                Promise::new(&mut |done: js_sys::Function, _| {
+                    wasm_bindgen_futures::spawn_local(async move {
+                        // When it cannot come, the start-up texts stay, the rest is English.
+                        let _ = switch_to(lang).await;
+                        let _ = done.call0(&JsValue::UNDEFINED);
+                    });
                 })
             })
             .clone()
@@ -118,13 +124,16 @@ fn choose(default: Option<Lang>, offered: Vec<Lang>) -> Lang {
 }
 
 /// Switches to `lang`: fetches its catalog (English has none), then every text follows.
-pub async fn switch_to(lang: Lang) -> Result<(), String> {
-    let catalog = match lang {
-        Lang::En => Catalog::default(),
-        other => fetch(other).await?,
-    };
-    show(lang, catalog);
-    Ok(())
+/// Boxed: awaited in four places, its code is in the module once rather than in each.
+pub fn switch_to(lang: Lang) -> Pin<Box<dyn Future<Output = Result<(), String>>>> {
+    Box::pin(async move {
+        let catalog = match lang {
+            Lang::En => Catalog::default(),
+            other => fetch(other).await?,
+        };
+        show(lang, catalog);
+        Ok(())
+    })
 }
 
 /// Puts `lang`'s `catalog` in use and says so in `<html lang>`.
