@@ -204,4 +204,24 @@ test.describe('in Greek', () => {
       .toEqual(['start.json']);
     expect(catalogs.filter((c) => !c.before).map((c) => c.path.split('/locales/')[1])).toEqual(['el.json']);
   });
+  test('config.json\'s list still decides: a Greek browser offered only Hungarian gets Hungarian', async ({ page }) => {
+    await page.route('**/config.json', (route) => route.fulfill({ json: { languages: ['hu'] } }));
+    const seen: string[] = [];
+    page.on('request', (r) => { if (r.url().includes('/locales/')) seen.push(new URL(r.url()).pathname.split('/locales/')[1]); });
+    await page.goto('sign-in');
+    await expect(page.getByRole('button', { name: 'Bejelentkezés', exact: true })).toBeEnabled();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'hu');
+    await expect(page.getByLabel('Felhasználónév')).toBeVisible();
+    await expect.poll(() => seen).toContain('hu.json');
+    expect(seen, 'the Greek catalog is never fetched').not.toContain('el.json');
+  });
+
+  test('without a start-up catalog (a dev build), the form waits for the whole catalog, in Greek', async ({ page }) => {
+    await page.route('**/locales/start.json', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.goto('sign-in');
+    await expect(page.getByRole('button', { name: 'Σύνδεση' })).toBeEnabled();
+    await expect(page.getByLabel('Όνομα χρήστη')).toBeVisible();
+    await page.getByRole('button', { name: 'Σύνδεση' }).click();
+    await expect(page.getByRole('alert')).toContainText('Δώστε όνομα χρήστη και κωδικό πρόσβασης.');
+  });
 });
