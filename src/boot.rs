@@ -5,6 +5,12 @@
 //! API client. Only then does the console itself (`crate::console`, its own module in the
 //! split build, fetched in the background meanwhile) mount with the signed-in client. A page
 //! opened at a deep link signs in and then shows that page.
+//!
+//! In a language other than English the form starts with the start-up catalog's few texts
+//! (`crate::i18n::start_keys`), and the language's whole catalog comes while people type:
+//! what is shown after the press (an error, the console) waits for it (`choose::ready`), so
+//! nothing appears in English that is translated. tests/start_catalog.rs holds this file to
+//! that: which functions run before the press, and that the others wait.
 
 use std::cell::RefCell;
 
@@ -66,10 +72,14 @@ pub fn start() {
     }
     wire_kind_switch(&document);
     wasm_bindgen_futures::spawn_local(async move {
-        match crate::config::load().await {
+        // The form's texts in every language come beside config.json (both preloaded).
+        let start_texts = crate::i18n::choose::start_texts();
+        let (loaded, start_texts) = futures::future::join(crate::config::load(), start_texts).await;
+        match loaded {
             Ok(config) => {
                 client.set_config(config.client);
-                crate::i18n::choose::start(config.default_language, config.languages).await;
+                let (default, offered) = (config.default_language, config.languages);
+                crate::i18n::choose::start_quickly(default, offered, start_texts).await;
             }
             Err(problem) => {
                 // No configuration, no languages: the browser's own, if the console has it.
@@ -85,6 +95,9 @@ pub fn start() {
         // start-up path, and a third of cold loads showed "Sign in" 500 ms late (issue 26).
         // With it, the module of the page the remembered link opens (issue 24).
         after_paint().await;
+        // First the language's whole catalog (small beside the modules), for what the press
+        // may show.
+        crate::i18n::choose::fetch_the_rest();
         crate::prefetch::while_typing().await;
     });
 }
@@ -174,28 +187,19 @@ async fn submit() {
     let value = |id: &str| input(id).map(|i| i.value()).unwrap_or_default();
     let (name, secret) = (value(NAME), value(SECRET));
     let machine = input(MACHINE).is_some_and(|i| i.checked());
-    if let Some(missing) = crate::error_text::missing_credentials(machine, &name, &secret) {
-        return show_error(&ApiError::InvalidCredentials(missing));
-    }
-    let credentials = if machine {
-        Credentials::from_fields("", "", &name, &secret)
-    } else {
-        Credentials::from_fields(&name, &secret, "", "")
-    };
-    let credentials = match credentials {
-        Ok(credentials) => credentials,
-        Err(error) => return show_error(&error),
-    };
-    clear_error();
-    set_button(&t("Signing in…"), true);
     let Some(client) = CLIENT.with(|c| c.borrow().clone()) else {
         return;
     };
-    match crate::prefetch::sign_in(&client, credentials).await {
+    let signed_in = attempt(&client, machine, &name, &secret).await;
+    if signed_in.is_ok() {
+        if let Some(secret) = input(SECRET) {
+            secret.set_value("");
+        }
+    }
+    // What follows shows the whole catalog's texts: an error, or the console. One wait for all.
+    crate::i18n::choose::ready().await;
+    match signed_in {
         Ok(identity) => {
-            if let Some(secret) = input(SECRET) {
-                secret.set_value("");
-            }
             // Where the sign-in was asked to return, or the start page.
             let next = query_param("next");
             let base = crate::hosting::base_path();
@@ -204,14 +208,43 @@ async fn submit() {
             open_console(Some(identity)).await;
         }
         Err(error) => {
+            // `None`: the form lacks something, said in the whole catalog's words.
+            let missing = || crate::error_text::missing_credentials(machine, &name, &secret);
+            let error = error
+                .unwrap_or_else(|| ApiError::InvalidCredentials(missing().unwrap_or_default()));
             set_button(&t("Sign in"), false);
             show_error(&error);
         }
     }
 }
 
+/// Signs in with the form's credentials, before the whole catalog is there (only the start-up
+/// texts are shown). `Err(None)` when the form lacks some: nothing is sent.
+async fn attempt(
+    client: &ApiClient,
+    machine: bool,
+    name: &str,
+    secret: &str,
+) -> Result<Identity, Option<ApiError>> {
+    if crate::error_text::missing_credentials(machine, name, secret).is_some() {
+        return Err(None);
+    }
+    let credentials = if machine {
+        Credentials::from_fields("", "", name, secret)
+    } else {
+        Credentials::from_fields(name, secret, "", "")
+    };
+    let credentials = credentials.map_err(Some)?;
+    clear_error();
+    set_button(&t("Signing in…"), true);
+    crate::prefetch::sign_in(client, credentials)
+        .await
+        .map_err(Some)
+}
+
 /// Mounts the console, once its module is here; says so, with "Try again", when it cannot come.
 async fn open_console(identity: Option<Identity>) {
+    crate::i18n::choose::ready().await;
     set_status(&t("Loading the console…"));
     let Some(client) = CLIENT.with(|c| c.borrow().clone()) else {
         return;
@@ -226,6 +259,7 @@ async fn open_console(identity: Option<Identity>) {
     let _ = crate::console::open(client, identity).await;
 }
 
+/// Only ever called after [`open_console`]'s wait for the whole catalog.
 fn show_console_missing(identity: Option<Identity>) {
     let Some(section) = shell_element("section") else {
         return;
@@ -254,6 +288,7 @@ fn show_console_missing(identity: Option<Identity>) {
 }
 
 /// `config.json` is broken: nothing can start; say what is wrong and what it should contain.
+/// Only ever called after the whole catalog was loaded (`choose::start`).
 fn show_config_problem(problem: &str) {
     let Some(section) = shell_element("section") else {
         return;
@@ -283,6 +318,7 @@ fn fill_texts(root: &Element, texts: &[(&str, String)]) {
 }
 
 /// The service's words as text, in an alert before the button; the form keeps what was typed.
+/// Only ever called after `submit`'s wait for the whole catalog.
 fn show_error(error: &ApiError) {
     clear_error();
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {

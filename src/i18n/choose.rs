@@ -1,14 +1,36 @@
 //! The language at start and when changed: remembered in `localStorage` (a preference, not a
 //! secret), else the browser's, else `config.json`'s default; its catalog fetched from
 //! `locales/<code>.json` beside `index.html`; `<html lang>` set.
+//!
+//! The sign-in form does not wait for a whole catalog (13-15 KB compressed, a round trip after
+//! config.json on a slow line): it starts with the start-up catalog, `locales/start.json` (the
+//! form's texts in every language, preloaded by index.html beside config.json, see
+//! [`super::start_keys`]), and the chosen language's whole catalog comes in the background once
+//! "Sign in" works. [`ready`] waits for it before anything else is shown: an error after
+//! pressing Sign in, the console.
+
+use std::cell::{Cell, RefCell};
+use std::future::Future;
+use std::pin::Pin;
+
+use js_sys::Promise;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
 
 use super::{set, Catalog, Lang};
 
 const REMEMBERED: &str = "larder.language";
+/// Written by `cargo xtask dist` (xtask/src/dist.rs `START_CATALOG`), relative to the document.
+const START_CATALOG: &str = "locales/start.json";
 
 thread_local! {
     /// The languages `config.json` offers, for the language menu.
-    static OFFERED: std::cell::RefCell<Vec<Lang>> = std::cell::RefCell::new(Lang::ALL.to_vec());
+    static OFFERED: RefCell<Vec<Lang>> = RefCell::new(Lang::ALL.to_vec());
+    /// The language the form shows in start-up texts, whose whole catalog is to come.
+    static PENDING: Cell<Option<Lang>> = const { Cell::new(None) };
+    /// That catalog's fetch, once started: resolves once it is in use, or could not come. The
+    /// console mounts only after it resolved, so the language menu never races it.
+    static REST: RefCell<Option<Promise>> = const { RefCell::new(None) };
 }
 
 /// The languages offered.
@@ -16,9 +38,71 @@ pub fn offered() -> Vec<Lang> {
     OFFERED.with(|o| o.borrow().clone())
 }
 
-/// Picks and loads the language to start in. A catalog that cannot be fetched leaves English.
+/// Picks and loads the language to start in, its whole catalog. A catalog that cannot be fetched
+/// leaves English.
 pub async fn start(default: Option<Lang>, offered: Vec<Lang>) {
-    OFFERED.with(|o| *o.borrow_mut() = offered.clone());
+    let lang = choose(default, offered);
+    let _ = switch_to(lang).await;
+}
+
+/// The start-up catalog's text; `None` when there is none (a dev build has none) or it cannot
+/// be read. Read beside config.json (both preloaded): the language is known only with config's
+/// list, and asking afterwards would cost a round trip on a slow line.
+pub async fn start_texts() -> Option<String> {
+    fetch_text(START_CATALOG).await.ok()
+}
+
+/// Picks the language to start in and puts the sign-in form's texts in place: English at once,
+/// another from `start_texts` (see [`start_texts`]), its whole catalog left for
+/// [`fetch_the_rest`] and [`ready`]. Without usable start-up texts, the whole catalog, as before.
+pub async fn start_quickly(default: Option<Lang>, offered: Vec<Lang>, start_texts: Option<String>) {
+    let lang = choose(default, offered);
+    if lang != Lang::En {
+        if let Some(catalog) = start_texts.and_then(|text| Catalog::start_texts(&text, lang).ok()) {
+            PENDING.set(Some(lang));
+            return show(lang, catalog);
+        }
+    }
+    let _ = switch_to(lang).await;
+}
+
+/// Starts fetching the whole catalog of the language the form shows, if it is still to come.
+pub fn fetch_the_rest() {
+    let _ = rest();
+}
+
+/// Resolves once the chosen language's whole catalog is in use (at once when it already is, or
+/// when there is none to wait for). When it cannot come, the start-up texts stay and the rest
+/// is English, as a failed catalog always left it.
+pub async fn ready() {
+    if let Some(rest) = rest() {
+        let _ = JsFuture::from(rest).await;
+    }
+}
+
+/// The whole catalog's fetch, started on first call; `None` when nothing is to come.
+fn rest() -> Option<Promise> {
+    let lang = PENDING.get()?;
+    let fetching = REST.with(|r| {
+        r.borrow_mut()
+            .get_or_insert_with(|| {
+                // A promise rather than a shared future: every waiter can await it, and the
+                // start-up module has promises' code already.
+                Promise::new(&mut |done: js_sys::Function, _| {
+                    wasm_bindgen_futures::spawn_local(async move {
+                        // When it cannot come, the start-up texts stay, the rest is English.
+                        let _ = switch_to(lang).await;
+                        let _ = done.call0(&JsValue::UNDEFINED);
+                    });
+                })
+            })
+            .clone()
+    });
+    Some(fetching)
+}
+
+/// The language to start in, by [`Lang::pick`]; remembers what `config.json` offers.
+fn choose(default: Option<Lang>, offered: Vec<Lang>) -> Lang {
     let window = web_sys::window();
     let remembered = window
         .as_ref()
@@ -35,15 +119,25 @@ pub async fn start(default: Option<Lang>, offered: Vec<Lang>) {
         })
         .unwrap_or_default();
     let lang = Lang::pick(remembered.as_deref(), &browser, default, &offered);
-    let _ = switch_to(lang).await;
+    OFFERED.with(|o| *o.borrow_mut() = offered);
+    lang
 }
 
 /// Switches to `lang`: fetches its catalog (English has none), then every text follows.
-pub async fn switch_to(lang: Lang) -> Result<(), String> {
-    let catalog = match lang {
-        Lang::En => Catalog::default(),
-        other => fetch(other).await?,
-    };
+/// Boxed: awaited in four places, its code is in the module once rather than in each.
+pub fn switch_to(lang: Lang) -> Pin<Box<dyn Future<Output = Result<(), String>>>> {
+    Box::pin(async move {
+        let catalog = match lang {
+            Lang::En => Catalog::default(),
+            other => fetch(other).await?,
+        };
+        show(lang, catalog);
+        Ok(())
+    })
+}
+
+/// Puts `lang`'s `catalog` in use and says so in `<html lang>`.
+fn show(lang: Lang, catalog: Catalog) {
     set(lang, catalog);
     if let Some(root) = web_sys::window()
         .and_then(|w| w.document())
@@ -51,7 +145,6 @@ pub async fn switch_to(lang: Lang) -> Result<(), String> {
     {
         let _ = root.set_attribute("lang", lang.code());
     }
-    Ok(())
 }
 
 /// Remembers a language chosen in the menu.
@@ -62,15 +155,17 @@ pub fn remember(lang: Lang) {
 }
 
 async fn fetch(lang: Lang) -> Result<Catalog, String> {
-    // Relative to the document's base, as config.json: a sub-path hosting works.
-    let url = format!("locales/{}.json", lang.code());
-    let response = gloo_net::http::Request::get(&url)
+    Catalog::parse(&fetch_text(&format!("locales/{}.json", lang.code())).await?)
+}
+
+/// A file's text, relative to the document's base as config.json (a sub-path hosting works).
+async fn fetch_text(url: &str) -> Result<String, String> {
+    let response = gloo_net::http::Request::get(url)
         .send()
         .await
         .map_err(|e| format!("{url}: {e}"))?;
     if response.status() != 200 {
         return Err(format!("{url}: status {}", response.status()));
     }
-    let text = response.text().await.map_err(|e| format!("{url}: {e}"))?;
-    Catalog::parse(&text)
+    response.text().await.map_err(|e| format!("{url}: {e}"))
 }

@@ -143,3 +143,85 @@ test('a deep link to the knowledge base brings that group\'s module while the pe
   expect(householdReads(seen), 'a page that does not show the household does not read it').toEqual([]);
   expect(splitModules(seen).filter((m) => /household|admin/.test(m))).toEqual([]);
 });
+
+// Issue 24: "Sign in" works as soon in Greek as in English. The form's texts come from the small
+// start-up catalog (locales/start.json, preloaded beside config.json); the whole Greek catalog
+// only after the button works, and what the press shows waits for it: never a flash of English.
+test.describe('in Greek', () => {
+  test.use({ locale: 'el-GR' });
+
+  test('"Sign in" works with the start-up catalog alone; the form and its errors are in Greek', async ({ page }) => {
+    // The moment the button is enabled, in page time.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __signInAt?: number };
+      new MutationObserver(() => {
+        if (w.__signInAt === undefined
+          && [...document.querySelectorAll('form button')].some((b) => !(b as HTMLButtonElement).disabled)) {
+          w.__signInAt = performance.now();
+        }
+      }).observe(document, { childList: true, subtree: true, attributes: true });
+    });
+    // The whole catalog is held back until the first press has been made.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    let wholeAsked = false;
+    await page.route('**/locales/el.json', async (route) => { wholeAsked = true; await held; await route.continue(); });
+
+    await page.goto('sign-in');
+    const button = page.getByRole('button', { name: 'Σύνδεση' });
+    await expect(button).toBeEnabled();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'el');
+    await expect(page.getByRole('heading', { name: 'Σύνδεση', level: 1 })).toBeVisible();
+    await expect(page.getByRole('group', { name: 'Σύνδεση ως' })).toBeVisible();
+    await expect(page.getByLabel('Όνομα χρήστη')).toBeVisible();
+    await expect(page.getByLabel('Κωδικός πρόσβασης')).toBeVisible();
+
+    // An empty form, pressed while the whole catalog is still away: the error waits for it.
+    await expect.poll(() => wholeAsked, { message: 'the whole catalog is asked for once Sign in works' }).toBe(true);
+    await button.click();
+    await page.waitForTimeout(500);
+    await expect(page.getByRole('alert'), 'no error in English before the catalog arrives').toHaveCount(0);
+    release();
+    await expect(page.getByRole('alert')).toHaveText('Μη έγκυρα διαπιστευτήρια Δώστε όνομα χρήστη και κωδικό πρόσβασης.');
+
+    // A wrong password: the title is the console's, in Greek (the detail is the service's own).
+    await page.getByLabel('Όνομα χρήστη').fill('curator');
+    await page.getByLabel('Κωδικός πρόσβασης').fill('not-the-password');
+    await button.click();
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText('Η σύνδεση απέτυχε');
+    await expect(alert).not.toContainText('Sign-in failed');
+    await expect(page.getByLabel('Όνομα χρήστη')).toHaveValue('curator');
+
+    // Before the button worked, the start-up catalog was the only one requested.
+    const catalogs = await page.evaluate(() => {
+      const at = (window as unknown as { __signInAt: number }).__signInAt;
+      return performance.getEntriesByType('resource')
+        .map((e) => ({ path: new URL(e.name).pathname, before: e.startTime < at }))
+        .filter((e) => e.path.includes('/locales/'));
+    });
+    expect(catalogs.filter((c) => c.before).map((c) => c.path.split('/locales/')[1]), 'catalogs asked for before Sign in worked')
+      .toEqual(['start.json']);
+    expect(catalogs.filter((c) => !c.before).map((c) => c.path.split('/locales/')[1])).toEqual(['el.json']);
+  });
+  test('config.json\'s list still decides: a Greek browser offered only Hungarian gets Hungarian', async ({ page }) => {
+    await page.route('**/config.json', (route) => route.fulfill({ json: { languages: ['hu'] } }));
+    const seen: string[] = [];
+    page.on('request', (r) => { if (r.url().includes('/locales/')) seen.push(new URL(r.url()).pathname.split('/locales/')[1]); });
+    await page.goto('sign-in');
+    await expect(page.getByRole('button', { name: 'Bejelentkezés', exact: true })).toBeEnabled();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'hu');
+    await expect(page.getByLabel('Felhasználónév')).toBeVisible();
+    await expect.poll(() => seen).toContain('hu.json');
+    expect(seen, 'the Greek catalog is never fetched').not.toContain('el.json');
+  });
+
+  test('without a start-up catalog (a dev build), the form waits for the whole catalog, in Greek', async ({ page }) => {
+    await page.route('**/locales/start.json', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.goto('sign-in');
+    await expect(page.getByRole('button', { name: 'Σύνδεση' })).toBeEnabled();
+    await expect(page.getByLabel('Όνομα χρήστη')).toBeVisible();
+    await page.getByRole('button', { name: 'Σύνδεση' }).click();
+    await expect(page.getByRole('alert')).toContainText('Δώστε όνομα χρήστη και κωδικό πρόσβασης.');
+  });
+});

@@ -10,6 +10,11 @@ use anyhow::{bail, Context, Result};
 
 use crate::process::root;
 
+/// The start-up catalog's keys: the larder crate's own list, compiled here as well (see there
+/// why one file serves both crates).
+#[path = "../../src/i18n/start_keys.rs"]
+mod start_keys;
+
 /// The policy written into `index.html`. `connect-src 'self'` covers the wasm module, config.json
 /// and an API on the page's own origin; operators add their API origins (see README, Hosting).
 /// No `'unsafe-inline'` anywhere: the console sizes elements through the CSS object model
@@ -90,20 +95,58 @@ pub fn build(dist: &str, public_url: Option<&str>) -> Result<PathBuf> {
 }
 
 /// The languages' catalogs, fetched when a language is chosen: `locales/<code>.json` beside
-/// `index.html` (revalidated like it, so a deploy's new texts arrive).
+/// `index.html` (revalidated like it, so a deploy's new texts arrive); and the start-up catalog
+/// `locales/start.json` made from them, which index.html preloads.
 fn copy_locales(dir: &Path) -> Result<()> {
     let target = dir.join("locales");
     if target.exists() {
         std::fs::remove_dir_all(&target)?;
     }
     std::fs::create_dir_all(&target)?;
+    let mut catalogs = Vec::new();
     for entry in std::fs::read_dir(root().join("locales"))? {
         let path = entry?.path();
         if path.extension().is_some_and(|e| e == "json") {
             std::fs::copy(&path, target.join(path.file_name().context("name")?))?;
+            let code = path
+                .file_stem()
+                .context("name")?
+                .to_string_lossy()
+                .into_owned();
+            catalogs.push((code, std::fs::read_to_string(&path)?));
         }
     }
+    catalogs.sort();
+    std::fs::write(target.join(START_CATALOG), start_catalog(&catalogs)?)?;
     Ok(())
+}
+
+/// The start-up catalog's file under `locales/` (src/i18n/choose.rs reads it by this name).
+pub const START_CATALOG: &str = "start.json";
+
+/// The start-up catalog: for every language but English (whose texts are the keys), the texts
+/// of the sign-in form's keys, `{"el": {"Sign in": "Σύνδεση", ...}, ...}`. A catalog lacking
+/// one of them is an error: the form would show it in English.
+fn start_catalog(catalogs: &[(String, String)]) -> Result<String> {
+    let mut all = serde_json::Map::new();
+    for (code, text) in catalogs {
+        if code == "en" {
+            continue;
+        }
+        let catalog: serde_json::Value =
+            serde_json::from_str(text).with_context(|| format!("locales/{code}.json"))?;
+        let mut texts = serde_json::Map::new();
+        for key in start_keys::START_KEYS {
+            match catalog.get(*key) {
+                Some(serde_json::Value::String(text)) => {
+                    texts.insert(key.to_string(), text.clone().into());
+                }
+                _ => bail!("locales/{code}.json has no text for the sign-in form's \"{key}\""),
+            }
+        }
+        all.insert(code.clone(), texts.into());
+    }
+    Ok(serde_json::to_string(&all)?)
 }
 
 /// Earlier builds' folders and files, and trunk's outputs; an operator's `config.json` stays.
@@ -248,6 +291,43 @@ mod tests {
         assert!(policy < html.find("<link").unwrap());
         assert!(html.contains("<div id=\"boot-shell\">"));
         assert!(page("<html></html>", "/", "x").is_err());
+    }
+
+    #[test]
+    fn the_start_catalog_holds_the_forms_texts_of_every_language_but_english() {
+        let full = |extra: &str| {
+            let mut texts: Vec<String> = start_keys::START_KEYS
+                .iter()
+                .map(|k| format!("\"{k}\": \"{extra}{k}\""))
+                .collect();
+            texts.push("\"Sign out\": \"Kijelentkezés\"".into());
+            format!("{{{}}}", texts.join(", "))
+        };
+        let catalogs = [
+            ("el".to_string(), full("el:")),
+            ("en".to_string(), "{}".to_string()),
+            ("hu".to_string(), full("hu:")),
+        ];
+        let start: serde_json::Value =
+            serde_json::from_str(&start_catalog(&catalogs).unwrap()).unwrap();
+        let languages: Vec<&String> = start.as_object().unwrap().keys().collect();
+        assert_eq!(languages, ["el", "hu"]);
+        assert_eq!(start["hu"]["Sign in"], "hu:Sign in");
+        assert_eq!(start["el"]["Client secret"], "el:Client secret");
+        assert!(
+            start["hu"].get("Sign out").is_none(),
+            "only the form's keys"
+        );
+        assert_eq!(
+            start["hu"].as_object().unwrap().len(),
+            start_keys::START_KEYS.len()
+        );
+        let lacking = [("sl".to_string(), r#"{"Sign in": "Prijava"}"#.to_string())];
+        let error = start_catalog(&lacking).unwrap_err().to_string();
+        assert!(
+            error.contains("locales/sl.json") && error.contains("Sign in as"),
+            "{error}"
+        );
     }
 
     #[test]

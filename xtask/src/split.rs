@@ -156,6 +156,13 @@ pub fn head_tags(base: &str, folder: &str) -> String {
         // The start-up module reads config.json before it enables "Sign in": fetched beside the
         // wasm rather than after it, this saves a round trip on a slow line.
         format!("<link rel=\"preload\" href=\"{base}config.json\" as=\"fetch\" crossorigin>"),
+        // The sign-in form's texts in every language (a few hundred bytes): the language is
+        // chosen in the module (remembered, the browser's, config's), so all come, and a
+        // language other than English costs no round trip before "Sign in" works (issue 24).
+        format!(
+            "<link rel=\"preload\" href=\"{base}locales/{}\" as=\"fetch\" crossorigin>",
+            crate::dist::START_CATALOG
+        ),
         format!("<script type=\"module\" src=\"{at}/boot.js\"></script>"),
     ]
     .join("\n    ")
