@@ -122,46 +122,47 @@ impl Stages {
     }
 }
 
-/// The console's release compile for the splitter (`split::CARGO_ARGS`), as a child process
-/// with its output in `target/ci/console-compile.log`. The build's own `cargo rustc` then waits
-/// for it and finds nothing left to do. Killed if an earlier step fails.
-struct ConsoleCompile {
+/// A child process with its whole output in `target/ci/<name>.log`: killed when dropped
+/// unfinished (an earlier step failed), its log printed when it fails.
+struct Logged {
     child: Option<Child>,
     log: PathBuf,
+    what: &'static str,
+    started: Instant,
 }
 
-impl ConsoleCompile {
-    fn start() -> Result<ConsoleCompile> {
-        let log = log_path("console-compile")?;
+impl Logged {
+    fn spawn(what: &'static str, name: &str, program: &str, args: &[&str]) -> Result<Logged> {
+        let log = log_path(name)?;
         let file = std::fs::File::create(&log)?;
-        eprintln!(
-            "console release compile started beside setup (output in {})",
-            log.display()
-        );
-        let child = command("cargo", &crate::split::CARGO_ARGS)
+        eprintln!("{what} started (output in {})", log.display());
+        let child = command(program, args)
             .stdout(file.try_clone()?)
             .stderr(file)
             .stdin(Stdio::null())
             .spawn()
-            .context("starting the console's release compile")?;
-        Ok(ConsoleCompile {
+            .with_context(|| format!("starting {what}"))?;
+        Ok(Logged {
             child: Some(child),
             log,
+            what,
+            started: Instant::now(),
         })
     }
 
-    /// Its failure, with its output, when it failed.
-    fn finish(mut self) -> Result<()> {
+    /// Waits for it; its output when it succeeded, its failure (output printed) otherwise.
+    fn finish(mut self) -> Result<String> {
         let status = self.child.take().context("already finished")?.wait()?;
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
         if !status.success() {
-            eprintln!("{}", std::fs::read_to_string(&self.log).unwrap_or_default());
-            bail!("the console's release compile failed ({status})");
+            eprintln!("{text}");
+            bail!("{} failed ({status})", self.what);
         }
-        Ok(())
+        Ok(text)
     }
 }
 
-impl Drop for ConsoleCompile {
+impl Drop for Logged {
     fn drop(&mut self) {
         if let Some(mut child) = self.child.take() {
             let _ = child.kill();
@@ -170,69 +171,56 @@ impl Drop for ConsoleCompile {
     }
 }
 
-/// `cargo xtask dist` into the journeys' folder, as a child process with its output in
-/// `target/ci/console-build.log`. Killed if the checks fail first.
+/// The console's release compile for the splitter (`split::CARGO_ARGS`), started before setup.
+/// The build's own `cargo rustc` then waits for it and finds nothing left to do.
+struct ConsoleCompile(Logged);
+
+impl ConsoleCompile {
+    fn start() -> Result<ConsoleCompile> {
+        let compile = Logged::spawn(
+            "the console's release compile",
+            "console-compile",
+            "cargo",
+            &crate::split::CARGO_ARGS,
+        )?;
+        Ok(ConsoleCompile(compile))
+    }
+}
+
+/// `cargo xtask dist` into the journeys' folder, once setup has installed its tools, beside the
+/// checks.
 struct ConsoleBuild {
-    compile: Option<ConsoleCompile>,
-    child: Option<Child>,
-    log: PathBuf,
-    started: Instant,
+    compile: ConsoleCompile,
+    build: Logged,
 }
 
 impl ConsoleBuild {
     fn start(compile: ConsoleCompile) -> Result<ConsoleBuild> {
-        let log = log_path("console-build")?;
-        let file = std::fs::File::create(&log)?;
         let prefix = e2e_prefix();
         let program = std::env::current_exe().context("finding cargo xtask's own binary")?;
         let program = program.to_str().context("xtask's path is not UTF-8")?;
-        eprintln!(
-            "console release build started beside the checks (output in {})",
-            log.display()
-        );
-        let child = command(
+        let build = Logged::spawn(
+            "the console's release build",
+            "console-build",
             program,
             &["dist", "--public-url", &prefix, "--dist", PLAYWRIGHT_DIST],
-        )
-        .stdout(file.try_clone()?)
-        .stderr(file)
-        .stdin(Stdio::null())
-        .spawn()
-        .context("starting the console's release build")?;
-        Ok(ConsoleBuild {
-            compile: Some(compile),
-            child: Some(child),
-            log,
-            started: Instant::now(),
-        })
+        )?;
+        Ok(ConsoleBuild { compile, build })
     }
 
-    fn finish(mut self) -> Result<()> {
-        self.compile.take().context("already finished")?.finish()?;
-        let status = self.child.take().context("already finished")?.wait()?;
-        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
-        if !status.success() {
-            eprintln!("{text}");
-            bail!("the console's release build failed ({status})");
-        }
+    fn finish(self) -> Result<()> {
+        self.compile.0.finish()?;
+        let started = self.build.started;
+        let text = self.build.finish()?;
         let tail: Vec<&str> = text.lines().rev().take(20).collect();
         for line in tail.into_iter().rev() {
             eprintln!("  {line}");
         }
         eprintln!(
             "console release build: {:.0} s from its start",
-            self.started.elapsed().as_secs_f64()
+            started.elapsed().as_secs_f64()
         );
         Ok(())
-    }
-}
-
-impl Drop for ConsoleBuild {
-    fn drop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
     }
 }
 
