@@ -341,54 +341,29 @@ fn first_load(dist: &Path) -> Result<Vec<Figure>> {
     let mut figures = Vec::new();
     let mut totals = [0.0; 3];
     for name in &names {
-        let raw = std::fs::read(folder.join(name))?;
-        let sizes = [
-            raw.len() as f64 / 1000.0,
-            crate::dist::gzip(&raw)?.len() as f64 / 1000.0,
-            crate::dist::brotli(&raw)?.len() as f64 / 1000.0,
-        ];
+        let sizes = sizes_kb(&std::fs::read(folder.join(name))?)?;
         let at_start = start_up.contains(&name.as_str());
         if at_start {
-            for (total, size) in totals.iter_mut().zip(sizes) {
-                *total += size;
-            }
+            add_to(&mut totals, sizes);
         }
-        figures.push(
-            Figure::new(format!("size: {name}, gzip -9"), "KB", vec![sizes[1]]).note(format!(
-                "{:.1} raw, {:.1} brotli; {}",
-                sizes[0],
-                sizes[2],
-                if at_start {
-                    "at start"
-                } else {
-                    "loaded when needed"
-                }
-            )),
-        );
+        let when = if at_start {
+            "at start"
+        } else {
+            "loaded when needed"
+        };
+        figures.push(size_figure(name, sizes, when));
     }
     // The sign-in form's texts in every language: outside the folder (beside the catalogs), but
     // preloaded with the start-up set, so counted in it.
     let start_texts = dist.join("locales").join(crate::dist::START_CATALOG);
     if let Ok(raw) = std::fs::read(&start_texts) {
-        let sizes = [
-            raw.len() as f64 / 1000.0,
-            crate::dist::gzip(&raw)?.len() as f64 / 1000.0,
-            crate::dist::brotli(&raw)?.len() as f64 / 1000.0,
-        ];
-        for (total, size) in totals.iter_mut().zip(sizes) {
-            *total += size;
-        }
-        figures.push(
-            Figure::new(
-                format!("size: locales/{}, gzip -9", crate::dist::START_CATALOG),
-                "KB",
-                vec![sizes[1]],
-            )
-            .note(format!(
-                "{:.1} raw, {:.1} brotli; at start (the sign-in form's texts, every language)",
-                sizes[0], sizes[2]
-            )),
-        );
+        let sizes = sizes_kb(&raw)?;
+        add_to(&mut totals, sizes);
+        figures.push(size_figure(
+            &format!("locales/{}", crate::dist::START_CATALOG),
+            sizes,
+            "at start (the sign-in form's texts, every language)",
+        ));
     }
     for (i, encoding) in ["raw", "gzip -9", "brotli"].iter().enumerate() {
         figures.push(
@@ -401,6 +376,29 @@ fn first_load(dist: &Path) -> Result<Vec<Figure>> {
         );
     }
     Ok(figures)
+}
+
+/// A file's size in KB: raw, gzip -9 and brotli.
+fn sizes_kb(raw: &[u8]) -> Result<[f64; 3]> {
+    Ok([
+        raw.len() as f64 / 1000.0,
+        crate::dist::gzip(raw)?.len() as f64 / 1000.0,
+        crate::dist::brotli(raw)?.len() as f64 / 1000.0,
+    ])
+}
+
+fn add_to(totals: &mut [f64; 3], sizes: [f64; 3]) {
+    for (total, size) in totals.iter_mut().zip(sizes) {
+        *total += size;
+    }
+}
+
+/// The "size: NAME, gzip -9" figure, with raw and brotli in its note and when it is loaded.
+fn size_figure(name: &str, sizes: [f64; 3], when: &str) -> Figure {
+    Figure::new(format!("size: {name}, gzip -9"), "KB", vec![sizes[1]]).note(format!(
+        "{:.1} raw, {:.1} brotli; {when}",
+        sizes[0], sizes[2]
+    ))
 }
 
 /// Runs an internal xtask command in an optimised build (`--profile server`), its errors shown

@@ -77,7 +77,7 @@ pub fn run() -> Result<()> {
     // own compile and downloads, and the rest of its build (which needs wasm-bindgen and
     // wasm-opt) after setup.
     crate::setup::wasm_target(&mut Vec::new())?;
-    let compile = ConsoleCompile::start()?;
+    let compile = start_console_compile()?;
     stages.run("setup", || crate::setup::run().map(|_| ()))?;
     let console = ConsoleBuild::start(compile)?;
     for (name, step) in CHECKS {
@@ -173,29 +173,24 @@ impl Drop for Logged {
 
 /// The console's release compile for the splitter (`split::CARGO_ARGS`), started before setup.
 /// The build's own `cargo rustc` then waits for it and finds nothing left to do.
-struct ConsoleCompile(Logged);
-
-impl ConsoleCompile {
-    fn start() -> Result<ConsoleCompile> {
-        let compile = Logged::spawn(
-            "the console's release compile",
-            "console-compile",
-            "cargo",
-            &crate::split::CARGO_ARGS,
-        )?;
-        Ok(ConsoleCompile(compile))
-    }
+fn start_console_compile() -> Result<Logged> {
+    Logged::spawn(
+        "the console's release compile",
+        "console-compile",
+        "cargo",
+        &crate::split::CARGO_ARGS,
+    )
 }
 
 /// `cargo xtask dist` into the journeys' folder, once setup has installed its tools, beside the
 /// checks.
 struct ConsoleBuild {
-    compile: ConsoleCompile,
+    compile: Logged,
     build: Logged,
 }
 
 impl ConsoleBuild {
-    fn start(compile: ConsoleCompile) -> Result<ConsoleBuild> {
+    fn start(compile: Logged) -> Result<ConsoleBuild> {
         let prefix = e2e_prefix();
         let program = std::env::current_exe().context("finding cargo xtask's own binary")?;
         let program = program.to_str().context("xtask's path is not UTF-8")?;
@@ -209,7 +204,7 @@ impl ConsoleBuild {
     }
 
     fn finish(self) -> Result<()> {
-        self.compile.0.finish()?;
+        self.compile.finish()?;
         let started = self.build.started;
         let text = self.build.finish()?;
         let tail: Vec<&str> = text.lines().rev().take(20).collect();
