@@ -15,6 +15,7 @@
 use std::cell::RefCell;
 
 use larder_api::transport::gloo::GlooTransport;
+use larder_api::transport::HttpResponse;
 use larder_api::{ApiError, ClientConfig, Credentials, Identity};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -24,12 +25,7 @@ use crate::error_text::{error_detail, error_title};
 use crate::i18n::t;
 use crate::ApiClient;
 
-/// The ids of `index.html`'s start-up form.
-const SHELL: &str = "boot-shell";
-const NAME: &str = "boot-name";
-const SECRET: &str = "boot-secret";
-const MACHINE: &str = "boot-client";
-const PERSON: &str = "boot-person";
+use larder_start::form::{MACHINE, NAME, PERSON, SECRET, SHELL, TAKEN};
 
 thread_local! {
     /// The client, once made; the console takes it over.
@@ -70,6 +66,10 @@ pub fn start() {
             crate::paths::sign_in_path(&path, &search, &base)
         ));
     }
+    if element(SHELL).is_some_and(|shell| shell.has_attribute(TAKEN)) {
+        // The start-up module runs the form: it calls `take_over`, then `pressed` per press.
+        return;
+    }
     wire_kind_switch(&document);
     wasm_bindgen_futures::spawn_local(async move {
         // The form's texts in every language come beside config.json (both preloaded).
@@ -100,6 +100,46 @@ pub fn start() {
         crate::i18n::choose::fetch_the_rest();
         crate::prefetch::while_typing().await;
     });
+}
+
+/// The console's part once the start-up module (crates/start) has made the form work: it
+/// hands over config.json's text (`None`: no file) and the start-up catalog's, read once for
+/// both modules. Resolves once the language is chosen, before any press is handed over; then
+/// the whole catalog and the remembered page's modules come while people type.
+pub async fn take_over(config: Option<String>, start_texts: Option<String>) {
+    let origin = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default();
+    let Some(client) = CLIENT.with(|c| c.borrow().clone()) else {
+        return;
+    };
+    match crate::config::parse(config.as_deref(), &origin) {
+        Ok(config) => {
+            client.set_config(config.client);
+            let (default, offered) = (config.default_language, config.languages);
+            crate::i18n::choose::start_quickly(default, offered, start_texts).await;
+        }
+        Err(problem) => {
+            crate::i18n::choose::start(None, crate::i18n::Lang::ALL.to_vec()).await;
+            return show_config_problem(&problem);
+        }
+    }
+    wasm_bindgen_futures::spawn_local(async {
+        crate::i18n::choose::fetch_the_rest();
+        crate::prefetch::while_typing().await;
+    });
+}
+
+/// A press of the start-up module's "Sign in", with the sign-in's answer when it sent one
+/// (`status` 0: it sent none, because the form lacks something or no answer came; this
+/// module's client signs in itself then, or says what is missing).
+pub fn pressed(status: u16, body: Option<String>) {
+    let answer = (status != 0).then(|| HttpResponse {
+        status,
+        headers: Vec::new(),
+        body: body.unwrap_or_default(),
+    });
+    wasm_bindgen_futures::spawn_local(submit(answer));
 }
 
 /// Resolves once the browser has painted the next frame: an animation frame, then a task (the
@@ -175,7 +215,7 @@ fn enable_sign_in() {
     };
     let on_submit = Closure::<dyn Fn(web_sys::Event)>::new(|event: web_sys::Event| {
         event.prevent_default();
-        wasm_bindgen_futures::spawn_local(submit());
+        wasm_bindgen_futures::spawn_local(submit(None));
     });
     let _ = form.add_event_listener_with_callback("submit", on_submit.as_ref().unchecked_ref());
     on_submit.forget();
@@ -183,14 +223,16 @@ fn enable_sign_in() {
     set_button(&t("Sign in"), false);
 }
 
-async fn submit() {
+/// Signs in with the form's credentials (`answer`: the start-up module sent the sign-in and
+/// this is what came back), then shows the console or what went wrong.
+async fn submit(answer: Option<HttpResponse>) {
     let value = |id: &str| input(id).map(|i| i.value()).unwrap_or_default();
     let (name, secret) = (value(NAME), value(SECRET));
     let machine = input(MACHINE).is_some_and(|i| i.checked());
     let Some(client) = CLIENT.with(|c| c.borrow().clone()) else {
         return;
     };
-    let signed_in = attempt(&client, machine, &name, &secret).await;
+    let signed_in = attempt(&client, machine, &name, &secret, answer).await;
     if signed_in.is_ok() {
         if let Some(secret) = input(SECRET) {
             secret.set_value("");
@@ -219,12 +261,14 @@ async fn submit() {
 }
 
 /// Signs in with the form's credentials, before the whole catalog is there (only the start-up
-/// texts are shown). `Err(None)` when the form lacks some: nothing is sent.
+/// texts are shown). `Err(None)` when the form lacks some: nothing is sent. With the start-up
+/// module's `answer`, nothing is sent either: the client reads that answer.
 async fn attempt(
     client: &ApiClient,
     machine: bool,
     name: &str,
     secret: &str,
+    answer: Option<HttpResponse>,
 ) -> Result<Identity, Option<ApiError>> {
     if crate::error_text::missing_credentials(machine, name, secret).is_some() {
         return Err(None);
@@ -237,7 +281,7 @@ async fn attempt(
     let credentials = credentials.map_err(Some)?;
     clear_error();
     set_button(&t("Signing in…"), true);
-    crate::prefetch::sign_in(client, credentials)
+    crate::prefetch::sign_in(client, credentials, answer)
         .await
         .map_err(Some)
 }

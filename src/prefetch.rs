@@ -12,6 +12,7 @@ use std::cell::RefCell;
 
 use futures::channel::oneshot;
 use larder_api::households::own_household_from;
+use larder_api::transport::HttpResponse;
 use larder_api::{ApiError, Credentials, Household, Identity};
 use serde_json::Value;
 
@@ -67,12 +68,23 @@ pub async fn while_typing() {
     let _ = futures::future::join(crate::console::fetch(), page).await;
 }
 
-/// Signs in; the moment the token is held, starts the remembered page's reads.
-pub async fn sign_in(client: &ApiClient, credentials: Credentials) -> Result<Identity, ApiError> {
+/// Signs in (or reads `answer`, the start-up module's sign-in); the moment the token is held,
+/// starts the remembered page's reads.
+pub async fn sign_in(
+    client: &ApiClient,
+    credentials: Credentials,
+    answer: Option<HttpResponse>,
+) -> Result<Identity, ApiError> {
     let reader = client.clone();
-    client
-        .sign_in_then(credentials, move || start_reads(reader))
-        .await
+    let with_token = move || start_reads(reader);
+    match answer {
+        Some(answer) => {
+            client
+                .sign_in_answered_then(credentials, answer, with_token)
+                .await
+        }
+        None => client.sign_in_then(credentials, with_token).await,
+    }
 }
 
 fn start_reads(client: ApiClient) {

@@ -1,7 +1,8 @@
 //! The start-up catalog covers the sign-in form: every text src/boot.rs shows before "Sign in"
-//! is pressed and every `data-i18n` key of index.html is in `START_KEYS` (so none falls back to
-//! English while the whole catalog is on its way), nothing else is, every language has them,
-//! and what boot.rs shows after the press waits for the whole catalog first.
+//! is pressed, every text the start-up module (crates/start/src/web.rs) shows and every
+//! `data-i18n` key of index.html is in `START_KEYS` (so none falls back to English while the
+//! whole catalog is on its way), nothing else is, every language has them, and what boot.rs
+//! shows after the press waits for the whole catalog first.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeSet;
@@ -189,7 +190,34 @@ fn every_text_shown_before_the_press_is_in_the_start_up_catalog() {
             );
         }
     }
+    needed.extend(start_up_module_keys());
     assert_eq!(start, needed, "START_KEYS holds exactly the form's texts");
+}
+
+/// The start-up module (crates/start) shows only start-up texts: every key it translates is a
+/// literal in `START_KEYS`, but index.html's `data-i18n` ones (checked above); its keys.
+fn start_up_module_keys() -> BTreeSet<String> {
+    let start: BTreeSet<String> = START_KEYS.iter().map(|k| k.to_string()).collect();
+    let mut all = BTreeSet::new();
+    for (name, body) in functions(&read("crates/start/src/web.rs")) {
+        let (keys, dynamic) = literal_keys(&body);
+        for key in &keys {
+            assert!(
+                start.contains(key),
+                "crates/start/src/web.rs {name} shows \"{key}\": add it to START_KEYS"
+            );
+        }
+        assert!(
+            !dynamic || name == "translate" || name == "t",
+            "crates/start/src/web.rs {name} translates a key that is not a literal"
+        );
+        all.extend(keys);
+    }
+    assert!(
+        all.contains("Sign in"),
+        "the reading of web.rs found its texts"
+    );
+    all
 }
 
 #[test]

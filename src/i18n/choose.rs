@@ -19,9 +19,8 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::{set, Catalog, Lang};
 
-const REMEMBERED: &str = "larder.language";
-/// Written by `cargo xtask dist` (xtask/src/dist.rs `START_CATALOG`), relative to the document.
-const START_CATALOG: &str = "locales/start.json";
+// Shared with the start-up module, which chooses the form's language by the same rule.
+use larder_start::language::{REMEMBERED, START_CATALOG};
 
 thread_local! {
     /// The languages `config.json` offers, for the language menu.

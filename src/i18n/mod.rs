@@ -53,28 +53,22 @@ impl Lang {
 
     /// The language of a tag such as `hu`, `hu-HU` or `EL_gr`.
     pub fn from_tag(tag: &str) -> Option<Lang> {
-        let primary = tag
-            .split(['-', '_'])
-            .next()
-            .unwrap_or_default()
-            .trim()
-            .to_ascii_lowercase();
+        let primary = larder_start::language::primary(tag);
         Lang::ALL.into_iter().find(|l| l.code() == primary)
     }
 
     /// The language to start in: a remembered choice, else the browser's first language the
     /// console offers, else the configured default, else English; always one of `offered`.
+    /// The rule is the start-up module's too (`larder_start::language::pick`).
     pub fn pick(
         remembered: Option<&str>,
         browser: &[String],
         default: Option<Lang>,
         offered: &[Lang],
     ) -> Lang {
-        let offered_one = |lang: Option<Lang>| lang.filter(|l| offered.contains(l));
-        offered_one(remembered.and_then(Lang::from_tag))
-            .or_else(|| browser.iter().find_map(|t| offered_one(Lang::from_tag(t))))
-            .or_else(|| offered_one(default))
-            .or_else(|| offered.first().copied())
+        let codes: Vec<&str> = offered.iter().map(|l| l.code()).collect();
+        larder_start::language::pick(remembered, browser, default.map(Lang::code), &codes)
+            .and_then(|at| offered.get(at).copied())
             .unwrap_or(Lang::En)
     }
 }

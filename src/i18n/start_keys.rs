@@ -6,8 +6,9 @@
 //! see `choose::ready`). One list for both sides: the larder crate has it here, and xtask
 //! compiles this very file (`#[path]` in xtask/src/dist.rs) because it cannot depend on the
 //! larder crate (its browser-only dependencies) and a file of data it parsed would be a second
-//! format to keep. tests/start_catalog.rs checks that every `data-i18n` key of index.html and
-//! every text src/boot.rs shows before the press is here, and nothing else.
+//! format to keep. tests/start_catalog.rs checks that every `data-i18n` key of index.html, every
+//! text src/boot.rs shows before the press and every text the start-up module
+//! (crates/start/src/web.rs) shows is here, and nothing else.
 //!
 //! "Starting…", the button's text until the start-up module runs, is not here: it is shown
 //! only before any catalog can be read, and no code translates it.
@@ -23,4 +24,7 @@ pub const START_KEYS: &[&str] = &[
     "Client ID",
     "Client secret",
     "Signing in…",
+    // The start-up module's own (crates/start): the console's module did not arrive.
+    "The console could not be loaded",
+    "Try again",
 ];

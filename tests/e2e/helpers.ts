@@ -185,8 +185,9 @@ export const TEXTBOOK_REPLACEMENT = {
 /** Lighthouse's mobile throttling, as the bench's start measurement (xtask/src/bench/browser.mjs). */
 const MOBILE = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
 
-/** A module of the split console other than the start-up one (`chunk_N.wasm`, `split_*.wasm`). */
-const SPLIT_MODULE = /\/(chunk_\d+|split_[a-z_]+)\.wasm(\?|$)/;
+/** The console's modules: its main module and glue (fetched by the start-up module once the form
+ * works), the chunks they share and the pages' modules. */
+const SPLIT_MODULE = /\/((chunk_\d+|split_[a-z_]+|larder_bg)\.wasm|larder\.js)(\?|$)/;
 
 /** One cold load of the sign-in page in a fresh context under mobile throttling: when "Sign in"
  * was first enabled and when each split module was requested, both in ms since navigation

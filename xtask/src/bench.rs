@@ -314,7 +314,8 @@ fn finish(out: &Path, figures: &[Figure], not_measured: &[String]) -> Result<()>
 }
 
 /// The split build's files, raw, gzip -9 and brotli 11: the start-up set `index.html` loads
-/// (module, glue, split loader, style) and every module loaded later, each on its own.
+/// (the start-up module, its glue, the loader, style) and every module loaded later, each on
+/// its own.
 fn first_load(dist: &Path) -> Result<Vec<Figure>> {
     let folder = std::fs::read_dir(dist)?
         .filter_map(|e| e.ok())
@@ -331,13 +332,9 @@ fn first_load(dist: &Path) -> Result<Vec<Figure>> {
         .filter(|n| [".wasm", ".js", ".css"].iter().any(|ext| n.ends_with(ext)))
         .collect();
     names.sort();
-    let start_up = [
-        "larder_bg.wasm",
-        "larder.js",
-        "__wasm_split.js",
-        "boot.js",
-        "larder.css",
-    ];
+    // What index.html loads before "Sign in" works; the console's main module (larder_bg.wasm,
+    // larder.js, __wasm_split.js) comes afterwards, fetched by the start-up module.
+    let start_up = ["start_bg.wasm", "start.js", "boot.js", "larder.css"];
     let mut figures = Vec::new();
     let mut totals = [0.0; 3];
     for name in &names {

@@ -1,5 +1,6 @@
-//! The console's release build, split: the module that shows the sign-in form, and chunks the
-//! pages pull in when they are first opened.
+//! The console's release build: the start-up module that makes the sign-in form work
+//! (crates/start), and the console split into its main module and chunks the pages pull in
+//! when they are first opened.
 //!
 //! trunk cannot run a split (its hooks run before cargo or after wasm-bindgen), so this runs the
 //! pipeline itself: cargo (with relocations kept) → `wasm_split_cli_support::transform` →
@@ -18,11 +19,21 @@ use crate::process::{command, exec, root};
 const OUT_NAME: &str = "larder";
 /// The style sheets, in the order index.html names them.
 pub const STYLES: [&str; 2] = ["style/main.css", "style/records.css"];
-/// The loader index.html runs: an external module, so the policy needs no inline script.
-/// It announces the module's exports (its memory among them) for the bench.
-const BOOT: &str = r#"import init from "./larder.js";
-const wasm = await init({ module_or_path: new URL("larder_bg.wasm", import.meta.url) });
-dispatchEvent(new CustomEvent("larder-started", { detail: { wasm } }));
+/// The start-up module's output name: `start.js` and `start_bg.wasm` (crates/start).
+const START_OUT_NAME: &str = "start";
+/// The loader index.html runs: an external module, so the policy needs no inline script. It
+/// starts the start-up module and hands it the console's loader, which it calls once the form
+/// works; the loader announces the console module's exports (its memory among them) for the
+/// bench.
+const BOOT: &str = r#"import start, { run } from "./start.js";
+async function loadConsole() {
+  const larder = await import("./larder.js");
+  const wasm = await larder.default({ module_or_path: new URL("larder_bg.wasm", import.meta.url) });
+  dispatchEvent(new CustomEvent("larder-started", { detail: { wasm } }));
+  return larder;
+}
+await start({ module_or_path: new URL("start_bg.wasm", import.meta.url) });
+run(loadConsole);
 "#;
 
 /// One built folder: its name under dist, and the chunks it holds.
@@ -46,6 +57,20 @@ pub const CARGO_ARGS: [&str; 12] = [
     "split",
     "--",
     "-Clink-arg=--emit-relocs",
+];
+
+/// The start-up module's release compile (crates/start, its browser binary).
+pub const START_CARGO_ARGS: [&str; 10] = [
+    "build",
+    "--package",
+    "larder-start",
+    "--bin",
+    "larder-start",
+    "--features",
+    "web",
+    "--target",
+    "wasm32-unknown-unknown",
+    "--release",
 ];
 
 /// Builds the split console into `dist/<folder>` and returns the folder's name.
@@ -95,7 +120,27 @@ pub fn build(dist: &Path) -> Result<Build> {
         ],
     ))?;
 
-    let mut modules = vec![stage.join(format!("{OUT_NAME}_bg.wasm"))];
+    eprintln!("split: the start-up module (crates/start)");
+    exec(&mut command("cargo", &START_CARGO_ARGS))?;
+    let start_module = root().join("target/wasm32-unknown-unknown/release/larder-start.wasm");
+    exec(&mut command(
+        "wasm-bindgen",
+        &[
+            "--target",
+            "web",
+            "--no-typescript",
+            "--out-name",
+            START_OUT_NAME,
+            "--out-dir",
+            path_str(&stage)?,
+            path_str(&start_module)?,
+        ],
+    ))?;
+
+    let mut modules = vec![
+        stage.join(format!("{START_OUT_NAME}_bg.wasm")),
+        stage.join(format!("{OUT_NAME}_bg.wasm")),
+    ];
     modules.extend(split.split_modules.iter().cloned());
     on_both_cores(&modules, |module| optimise(module))?;
     std::fs::write(stage.join("boot.js"), BOOT)?;
@@ -143,15 +188,15 @@ fn optimise(module: &Path) -> Result<()> {
 }
 
 /// The tags index.html gets in place of trunk's: the style sheet, the loader, and preloads of
-/// the modules the loader needs at once.
+/// what the start-up module needs at once. The console's module is not among them: the
+/// start-up module fetches it once "Sign in" works (issue 24).
 pub fn head_tags(base: &str, folder: &str) -> String {
     let at = format!("{base}{folder}");
     [
         format!("<link rel=\"stylesheet\" href=\"{at}/{OUT_NAME}.css\">"),
-        format!("<link rel=\"modulepreload\" href=\"{at}/{OUT_NAME}.js\">"),
-        format!("<link rel=\"modulepreload\" href=\"{at}/__wasm_split.js\">"),
+        format!("<link rel=\"modulepreload\" href=\"{at}/{START_OUT_NAME}.js\">"),
         format!(
-            "<link rel=\"preload\" href=\"{at}/{OUT_NAME}_bg.wasm\" as=\"fetch\" type=\"application/wasm\" crossorigin>"
+            "<link rel=\"preload\" href=\"{at}/{START_OUT_NAME}_bg.wasm\" as=\"fetch\" type=\"application/wasm\" crossorigin>"
         ),
         // The start-up module reads config.json before it enables "Sign in": fetched beside the
         // wasm rather than after it, this saves a round trip on a slow line.

@@ -36,7 +36,8 @@ const CHECKS: [Step; 5] = [
             ],
         ))
     }),
-    // Also checks the unsplit build (feature `split` off) that `trunk serve` makes.
+    // Also checks the unsplit build (feature `split` off) that `trunk serve` makes, and the
+    // start-up module (crates/start).
     ("clippy (wasm32)", || {
         exec(&mut command(
             "cargo",
@@ -50,6 +51,11 @@ const CHECKS: [Step; 5] = [
                 "larder-api",
                 "-p",
                 "larder-contract",
+                // The start-up module's browser binary, which needs its feature.
+                "-p",
+                "larder-start",
+                "--features",
+                "larder-start/web",
                 "--all-targets",
                 "--",
                 "-D",

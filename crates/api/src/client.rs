@@ -180,10 +180,41 @@ impl<T: Transport> Client<T> {
         credentials: Credentials,
         with_token: impl FnOnce(),
     ) -> Result<Identity, ApiError> {
+        self.sign_in_from(credentials, None, with_token).await
+    }
+
+    /// The request [`Client::sign_in`] sends for `credentials`. The console's start-up module
+    /// sends the same one before this client's module has arrived (`larder_start::login`,
+    /// whose tests hold the two equal) and hands the answer to [`Client::sign_in_answered_then`].
+    pub fn sign_in_request(&self, credentials: &Credentials) -> HttpRequest {
+        self.http_request(&credentials.login_request(), None)
+    }
+
+    /// [`Client::sign_in_then`] with the answer to [`Client::sign_in_request`] already in hand:
+    /// read here as the client reads its own, and the credentials kept for renewal.
+    pub async fn sign_in_answered_then(
+        &self,
+        credentials: Credentials,
+        answer: HttpResponse,
+        with_token: impl FnOnce(),
+    ) -> Result<Identity, ApiError> {
+        self.sign_in_from(credentials, Some(answer), with_token)
+            .await
+    }
+
+    async fn sign_in_from(
+        &self,
+        credentials: Credentials,
+        answer: Option<HttpResponse>,
+        with_token: impl FnOnce(),
+    ) -> Result<Identity, ApiError> {
         credentials.validate()?;
         {
             let mut session = self.inner.session.lock().await;
-            let token = self.obtain_token(&credentials).await?;
+            let token = match answer {
+                Some(answer) => token_from_answer(&answer, self.inner.transport.now_ms())?,
+                None => self.obtain_token(&credentials).await?,
+            };
             *session = Session {
                 credentials: Some(credentials),
                 token: Some(token),

@@ -1,0 +1,436 @@
+//! The start-up module in the page: the form, the sign-in request, the hand-over.
+//!
+//! Kept small on purpose: no `format!`, no panicking calls, no collections; every browser call
+//! that fails leaves the form to the console's module, which runs it as it would without this
+//! one (`boot.js` loads this module, then hands [`run`] the loader of the console's).
+
+use std::cell::RefCell;
+
+use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
+use larder_start::{form, language, login};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{future_to_promise, spawn_local, JsFuture};
+use web_sys::{Element, HtmlButtonElement, HtmlInputElement, RequestInit, Response};
+
+const CONFIG: &str = "config.json";
+
+/// What the start learnt, for the presses and the hand-over.
+struct Started {
+    load_console: Function,
+    /// The console's module once it has taken over the form (its exports).
+    console: Option<Promise>,
+    system_base: String,
+    timeout_ms: u32,
+    /// The chosen language's start-up texts; `None` in English (the page's own texts).
+    texts: Option<JsValue>,
+    config: JsValue,
+    start_texts: JsValue,
+}
+
+thread_local! {
+    static STARTED: RefCell<Option<Started>> = const { RefCell::new(None) };
+}
+
+/// Runs the form; `load_console` fetches and starts the console's module and resolves to its
+/// exports.
+#[wasm_bindgen]
+pub fn run(load_console: Function) {
+    spawn_local(async move {
+        if begin(&load_console).await.is_none() {
+            // Something this module does not read (a broken config.json, no start-up texts for
+            // the language): the console's module runs the form and says what is wrong.
+            let _ = load_console.call0(&JsValue::UNDEFINED);
+        }
+    });
+}
+
+async fn begin(load_console: &Function) -> Option<()> {
+    let window = web_sys::window()?;
+    let shell = window.document()?.get_element_by_id(form::SHELL)?;
+    // Both preloaded by index.html; asked for together.
+    let config = window.fetch_with_str(CONFIG);
+    let start_texts = window.fetch_with_str(language::START_CATALOG);
+    let config = config_text(config).await?;
+    let start_texts = text_of(JsFuture::from(start_texts).await.ok()?).await;
+    let file = match config.as_string() {
+        Some(text) => JSON::parse(&text).ok()?.dyn_into::<Object>().ok()?,
+        None => Object::new(),
+    };
+    let origin = window.location().origin().ok()?;
+    let system_base = match field(&file, "system_api_base") {
+        None => origin,
+        Some(value) => {
+            let base = value.as_string()?.trim().to_string();
+            if !(base.starts_with("https://") || base.starts_with("http://")) {
+                return None;
+            }
+            base
+        }
+    };
+    // The console's limits (0 to 600 s); its own default otherwise.
+    let timeout_ms = match field(&file, "timeout_seconds").and_then(|v| v.as_f64()) {
+        Some(seconds) if seconds > 0.0 && seconds <= 600.0 => (seconds * 1000.0) as u32,
+        _ => login::TIMEOUT_MS,
+    };
+    // Without the start-up catalog (a build that has none), the languages are not known here.
+    let catalogs = JSON::parse(&start_texts.as_string()?)
+        .ok()?
+        .dyn_into::<Object>()
+        .ok()?;
+    let lang = choose(&window, &file, &catalogs)?;
+    let texts = if lang == "en" {
+        None
+    } else {
+        let texts = Reflect::get(&catalogs, &JsValue::from_str(&lang)).ok()?;
+        Some(texts).filter(JsValue::is_object)
+    };
+    if lang != "en" && texts.is_none() {
+        return None;
+    }
+    STARTED.with(|s| {
+        *s.borrow_mut() = Some(Started {
+            load_console: load_console.clone(),
+            console: None,
+            system_base,
+            timeout_ms,
+            texts,
+            config,
+            start_texts,
+        })
+    });
+    if let Some(root) = window.document()?.document_element() {
+        let _ = root.set_attribute("lang", &lang);
+    }
+    let _ = shell.set_attribute(form::TAKEN, "");
+    translate(&shell);
+    wire_kind_switch();
+    enable(&shell)?;
+    // The console's module comes once the enabled form is painted: fetched earlier, it
+    // competes with this module for the line.
+    after_paint().await;
+    let _ = console();
+    Some(())
+}
+
+/// config.json's text; `NULL` when there is none (absent, or a host's HTML for a missing
+/// file), as the console reads it; `None` when it could not be read (the console says why).
+async fn config_text(fetching: Promise) -> Option<JsValue> {
+    let response: Response = JsFuture::from(fetching).await.ok()?.dyn_into().ok()?;
+    let html = response
+        .headers()
+        .get("content-type")
+        .ok()
+        .flatten()
+        .is_some_and(|t| t.starts_with("text/html"));
+    match response.status() {
+        404 => Some(JsValue::NULL),
+        200 if html => Some(JsValue::NULL),
+        200 => Some(JsFuture::from(response.text().ok()?).await.ok()?),
+        _ => None,
+    }
+}
+
+/// A successful answer's text, else `NULL`.
+async fn text_of(answer: JsValue) -> JsValue {
+    let Ok(response) = answer.dyn_into::<Response>() else {
+        return JsValue::NULL;
+    };
+    if response.status() != 200 {
+        return JsValue::NULL;
+    }
+    match response.text() {
+        Ok(text) => JsFuture::from(text).await.unwrap_or(JsValue::NULL),
+        Err(_) => JsValue::NULL,
+    }
+}
+
+fn field(object: &Object, key: &str) -> Option<JsValue> {
+    Reflect::get(object, &JsValue::from_str(key))
+        .ok()
+        .filter(|v| !v.is_undefined() && !v.is_null())
+}
+
+/// The language by the console's rule (`larder_start::language::pick`): English and the
+/// start-up catalog's languages, as config.json limits them.
+fn choose(window: &web_sys::Window, file: &Object, catalogs: &Object) -> Option<String> {
+    let mut offered: Vec<String> = match field(file, "languages") {
+        Some(list) => list
+            .dyn_into::<Array>()
+            .ok()?
+            .iter()
+            .map(|code| code.as_string())
+            .collect::<Option<_>>()?,
+        None => {
+            let mut all = vec![String::from("en")];
+            all.extend(Object::keys(catalogs).iter().filter_map(|k| k.as_string()));
+            all
+        }
+    };
+    offered.retain(|code| !code.is_empty());
+    let default = match field(file, "default_language") {
+        Some(value) => Some(value.as_string()?),
+        None => None,
+    };
+    let remembered = window
+        .local_storage()
+        .ok()
+        .flatten()
+        .and_then(|s| s.get_item(language::REMEMBERED).ok().flatten());
+    let browser: Vec<String> = window
+        .navigator()
+        .languages()
+        .iter()
+        .filter_map(|tag| tag.as_string())
+        .collect();
+    let codes: Vec<&str> = offered.iter().map(String::as_str).collect();
+    let at = language::pick(remembered.as_deref(), &browser, default.as_deref(), &codes)?;
+    Some(language::primary(codes.get(at)?))
+}
+
+/// A start-up text in the chosen language (the key is the English text).
+fn t(key: &str) -> String {
+    let text = STARTED.with(|s| {
+        let started = s.borrow();
+        let texts = started.as_ref()?.texts.as_ref()?;
+        Reflect::get(texts, &JsValue::from_str(key))
+            .ok()?
+            .as_string()
+    });
+    text.unwrap_or_else(|| key.to_string())
+}
+
+fn translate(shell: &Element) {
+    if let Ok(nodes) = shell.query_selector_all("[data-i18n]") {
+        for index in 0..nodes.length() {
+            let Some(node) = nodes.item(index).and_then(|n| n.dyn_into::<Element>().ok()) else {
+                continue;
+            };
+            if let Some(key) = node.get_attribute("data-i18n") {
+                node.set_text_content(Some(&t(&key)));
+            }
+        }
+    }
+    update_labels();
+}
+
+fn wire_kind_switch() {
+    for id in [form::PERSON, form::MACHINE] {
+        if let Some(radio) = element(id) {
+            let on_change = Closure::<dyn Fn()>::new(update_labels);
+            let _ = radio
+                .add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref());
+            on_change.forget();
+        }
+    }
+}
+
+/// The labels and autofill hints of a person's or a machine client's credentials.
+fn update_labels() {
+    let (name, secret, name_auto, secret_auto) = if machine() {
+        (t("Client ID"), t("Client secret"), "off", "off")
+    } else {
+        (t("Username"), t("Password"), "username", "current-password")
+    };
+    for (id, text, auto) in [
+        (form::NAME, name, name_auto),
+        (form::SECRET, secret, secret_auto),
+    ] {
+        let mut selector = String::from("label[for=");
+        selector.push_str(id);
+        selector.push(']');
+        let label = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(&selector).ok().flatten());
+        if let Some(label) = label {
+            label.set_text_content(Some(&text));
+        }
+        if let Some(field) = element(id) {
+            let _ = field.set_attribute("autocomplete", auto);
+        }
+    }
+}
+
+/// "Sign in" works from here on.
+fn enable(shell: &Element) -> Option<()> {
+    let form = shell.query_selector("form").ok()??;
+    let on_submit = Closure::<dyn Fn(web_sys::Event)>::new(|event: web_sys::Event| {
+        event.prevent_default();
+        spawn_local(press());
+    });
+    let _ = form.add_event_listener_with_callback("submit", on_submit.as_ref().unchecked_ref());
+    on_submit.forget();
+    let _ = form.set_attribute("novalidate", "");
+    set_button(&t("Sign in"), false);
+    Some(())
+}
+
+/// A press: the sign-in goes out at once, and its answer (or `pressed(0)` when nothing was
+/// sent: the form lacks something, or the request failed) goes to the console's module, whose
+/// API client reads it and which shows what follows.
+async fn press() {
+    let Some((system_base, timeout_ms)) = STARTED.with(|s| {
+        s.borrow()
+            .as_ref()
+            .map(|s| (s.system_base.clone(), s.timeout_ms))
+    }) else {
+        return;
+    };
+    if let Some(old) = element("boot-error") {
+        old.remove();
+    }
+    let (name, secret) = (value(form::NAME), value(form::SECRET));
+    set_button(&t("Signing in…"), true);
+    let answer = if login::complete(&name, &secret) {
+        send(
+            login::request(&system_base, machine(), &name, &secret),
+            timeout_ms,
+        )
+        .await
+    } else {
+        None
+    };
+    let exports = JsFuture::from(console()).await.unwrap_or(JsValue::NULL);
+    let handed = !exports.is_null()
+        && Reflect::get(&exports, &JsValue::from_str("pressed"))
+            .ok()
+            .and_then(|f| f.dyn_into::<Function>().ok())
+            .map(|pressed| {
+                let (status, body) = answer.unwrap_or((0, JsValue::UNDEFINED));
+                pressed.call2(&JsValue::UNDEFINED, &JsValue::from(status), &body)
+            })
+            .is_some_and(|called| called.is_ok());
+    if !handed {
+        console_missing();
+    }
+}
+
+/// The sign-in's status and body; `None` when no answer came (the console's client tries).
+async fn send(request: login::Request, timeout_ms: u32) -> Option<(u16, JsValue)> {
+    let init = RequestInit::new();
+    init.set_method("POST");
+    init.set_body(&JsValue::from_str(&request.body));
+    let headers = Object::new();
+    let _ = Reflect::set(&headers, &"Content-Type".into(), &"application/json".into());
+    let _ = Reflect::set(&headers, &"Accept".into(), &"application/json".into());
+    init.set_headers(&headers);
+    init.set_signal(Some(&web_sys::AbortSignal::timeout_with_u32(timeout_ms)));
+    let window = web_sys::window()?;
+    let answer = JsFuture::from(window.fetch_with_str_and_init(&request.url, &init)).await;
+    let response: Response = answer.ok()?.dyn_into().ok()?;
+    let body = JsFuture::from(response.text().ok()?).await.ok()?;
+    Some((response.status(), body))
+}
+
+/// The console's module, started once and taken over from here (its `take_over` export given
+/// config.json and the start-up texts); resolves to its exports, or `NULL` when it could not
+/// come. A failure is forgotten, so the next press fetches again.
+fn console() -> Promise {
+    let started = STARTED.with(|s| {
+        let started = s.borrow();
+        let started = started.as_ref()?;
+        Some((
+            started.console.clone(),
+            started.load_console.clone(),
+            started.config.clone(),
+            started.start_texts.clone(),
+        ))
+    });
+    let Some((running, load_console, config, start_texts)) = started else {
+        return Promise::resolve(&JsValue::NULL);
+    };
+    if let Some(running) = running {
+        return running;
+    }
+    // Never rejected (a rejection nobody awaits yet is an uncaught error): `NULL` says it failed.
+    let loading = future_to_promise(async move {
+        let taken_over = async {
+            let loaded = load_console.call0(&JsValue::UNDEFINED)?;
+            let exports = JsFuture::from(loaded.dyn_into::<Promise>()?).await?;
+            let take_over: Function = Reflect::get(&exports, &"take_over".into())?.dyn_into()?;
+            let taken = take_over.call2(&JsValue::UNDEFINED, &config, &start_texts)?;
+            JsFuture::from(taken.dyn_into::<Promise>()?).await?;
+            Ok::<JsValue, JsValue>(exports)
+        };
+        Ok(taken_over.await.unwrap_or_else(|_| {
+            forget_console();
+            JsValue::NULL
+        }))
+    });
+    STARTED.with(|s| {
+        if let Some(started) = s.borrow_mut().as_mut() {
+            started.console = Some(loading.clone());
+        }
+    });
+    loading
+}
+
+fn forget_console() {
+    STARTED.with(|s| {
+        if let Some(started) = s.borrow_mut().as_mut() {
+            started.console = None;
+        }
+    });
+}
+
+/// The console's module did not come: said in the form, and the button tries again.
+fn console_missing() {
+    forget_console();
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let button = element(form::SHELL).and_then(|s| s.query_selector("form button").ok().flatten());
+    let (Some(button), Ok(alert)) = (button, document.create_element("p")) else {
+        return;
+    };
+    let _ = alert.set_attribute("role", "alert");
+    let _ = alert.set_attribute("class", "error");
+    alert.set_id("boot-error");
+    alert.set_text_content(Some(&t("The console could not be loaded")));
+    if let Some(parent) = button.parent_node() {
+        let _ = parent.insert_before(&alert, Some(&button));
+    }
+    set_button(&t("Try again"), false);
+}
+
+/// Resolves once the browser has painted the next frame (an animation frame, then a task).
+async fn after_paint() {
+    let promise = Promise::new(&mut |resolve: Function, _reject| {
+        let Some(window) = web_sys::window() else {
+            let _ = resolve.call0(&JsValue::UNDEFINED);
+            return;
+        };
+        let later = window.clone();
+        let next_task = Closure::once_into_js(move || {
+            let _ = later.set_timeout_with_callback(&resolve);
+        });
+        let _ = window.request_animation_frame(next_task.unchecked_ref());
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+fn set_button(text: &str, disabled: bool) {
+    let button = element(form::SHELL)
+        .and_then(|s| s.query_selector("form button").ok().flatten())
+        .and_then(|b| b.dyn_into::<HtmlButtonElement>().ok());
+    if let Some(button) = button {
+        button.set_text_content(Some(text));
+        button.set_disabled(disabled);
+    }
+}
+
+fn machine() -> bool {
+    input(form::MACHINE).is_some_and(|i| i.checked())
+}
+
+fn value(id: &str) -> String {
+    input(id).map(|i| i.value()).unwrap_or_default()
+}
+
+fn element(id: &str) -> Option<Element> {
+    web_sys::window()?.document()?.get_element_by_id(id)
+}
+
+fn input(id: &str) -> Option<HtmlInputElement> {
+    element(id)?.dyn_into::<HtmlInputElement>().ok()
+}
