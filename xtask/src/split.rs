@@ -23,12 +23,15 @@ pub const STYLES: [&str; 2] = ["style/main.css", "style/records.css"];
 const START_OUT_NAME: &str = "start";
 /// The loader index.html runs: an external module, so the policy needs no inline script. It
 /// starts the start-up module and hands it the console's loader, which it calls once the form
-/// works; the loader announces the console module's exports (its memory among them) for the
-/// bench.
+/// works. The loader asks for the console's module, its glue and the split loader the glue
+/// imports together (one after another they took three round trips), and announces the
+/// module's exports (its memory among them) for the bench.
 const BOOT: &str = r#"import start, { run } from "./start.js";
 async function loadConsole() {
-  const larder = await import("./larder.js");
-  const wasm = await larder.default({ module_or_path: new URL("larder_bg.wasm", import.meta.url) });
+  const module = fetch(new URL("larder_bg.wasm", import.meta.url));
+  module.catch(() => {});
+  const [larder] = await Promise.all([import("./larder.js"), import("./__wasm_split.js")]);
+  const wasm = await larder.default({ module_or_path: module });
   dispatchEvent(new CustomEvent("larder-started", { detail: { wasm } }));
   return larder;
 }
