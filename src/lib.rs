@@ -8,7 +8,6 @@ pub mod error_text;
 pub mod export;
 pub mod i18n;
 pub mod kv;
-pub mod landing;
 pub mod owners;
 pub mod paths;
 pub mod progress_pace;

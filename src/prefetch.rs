@@ -1,6 +1,6 @@
 //! What the page a sign-in lands on needs, asked for before it is needed (issue 24, the
 //! bookmark journey): while people type, the console's module and the module of the remembered
-//! link's page (`crate::landing`, never every group); the moment the token arrives, that page's
+//! link's page (`larder_start::landing`, never every group); the moment the token arrives, that page's
 //! API reads, beside the sign-in's own identity question, for the page to take over when it
 //! mounts instead of asking again.
 //!
@@ -16,9 +16,9 @@ use larder_api::transport::HttpResponse;
 use larder_api::{ApiError, Credentials, Household, Identity};
 use serde_json::Value;
 
-use crate::landing::{landing, Group, Landing};
 use crate::pages::Page;
 use crate::ApiClient;
+use larder_start::landing::{landing, Group, Landing};
 
 /// How long a read started at sign-in stays usable: the page opens right after signing in; an
 /// answer still unused later (the console's module did not arrive and "Try again" came much

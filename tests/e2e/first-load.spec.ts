@@ -121,8 +121,24 @@ function watchRequests(page: Page) {
   return seen;
 }
 
-/** The split modules of pages and the console (`split_*.wasm`) among `seen`, by file name. */
-const splitModules = (seen: string[]) => seen.filter((p) => /\/split_[a-z_]+\.wasm$/.test(p)).map((p) => p.split('/').pop()!);
+/** The split modules of pages and the console (`split_*.wasm`) among `seen`, by file name, each
+ * once: the console's loader asks for them ahead, and the split loader asks again when it runs
+ * (then the browser's cache answers; `fetchedOnce` checks that). */
+const splitModules = (seen: string[]) => [...new Set(seen.filter((p) => /\/split_[a-z_]+\.wasm$/.test(p)).map((p) => p.split('/').pop()!))];
+
+/** The console's wasm files whose bytes came over the network more than once. */
+async function fetchedOnce(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const urls = new Map<string, string>();
+  const bytes = new Map<string, number>();
+  cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url.split('/').pop()!));
+  cdp.on('Network.loadingFinished', (e) => {
+    const name = urls.get(e.requestId);
+    if (name?.endsWith('.wasm') && e.encodedDataLength > 1000) bytes.set(name, (bytes.get(name) ?? 0) + 1);
+  });
+  return () => [...bytes].filter(([, times]) => times > 1).map(([name]) => name);
+}
 const householdReads = (seen: string[]) => seen.filter((p) => p.endsWith('/api/v1/households/me'));
 
 async function typeOwner(page: Page, who: string) {
@@ -136,6 +152,7 @@ async function typeOwner(page: Page, who: string) {
 // the moment the token arrives.
 test('a bookmark to /household brings its module while the person types, and reads the household once', async ({ page }) => {
   const seen = watchRequests(page);
+  const twice = await fetchedOnce(page);
   await page.goto('household');
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fhousehold$/);
   await typeOwner(page, 'olivia');
@@ -150,6 +167,7 @@ test('a bookmark to /household brings its module while the person types, and rea
   // The read went out once the token was there: after the sign-in's own request.
   expect(seen.findIndex((p) => p.endsWith('/households/me'))).toBeGreaterThan(seen.findIndex((p) => /\/system\/(login|mtm)$/.test(p)));
   expect(splitModules(seen).filter((m) => /knowledge_base|admin/.test(m)), 'no other group is fetched').toEqual([]);
+  expect(twice(), 'asked for ahead and again, a module comes over the network once').toEqual([]);
 });
 
 test('a bookmark to /household whose early read fails shows the page\'s error, and "Try again" reads anew', async ({ page, request }) => {

@@ -460,18 +460,28 @@ async fn request_context(
     REQUEST.scope(context, next.run(request)).await
 }
 
-/// Hashed assets (trunk names them `name-<hash>.ext`) never change; index.html always may.
+/// Hashed assets never change; index.html always may. trunk names them `name-<hash>.ext`;
+/// `cargo xtask dist` puts them in a folder `larder-<hash>/` under their own names.
 async fn cache_headers(request: Request, next: Next) -> Response {
     let path = request.uri().path().to_string();
     let mut response = next.run(request).await;
     if path.starts_with("/api/") {
         return response;
     }
-    let file = path.rsplit('/').next().unwrap_or_default();
-    let hashed = file
-        .rsplit_once('.')
-        .and_then(|(stem, _)| stem.rsplit_once('-'))
-        .is_some_and(|(_, hash)| hash.len() >= 16 && hash.chars().all(|c| c.is_ascii_hexdigit()));
+    let hashed_name = |name: &str| {
+        name.rsplit_once('-').is_some_and(|(_, hash)| {
+            hash.len() >= 16 && hash.chars().all(|c| c.is_ascii_hexdigit())
+        })
+    };
+    let mut segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let file = segments.pop().unwrap_or_default();
+    let stem = file.rsplit_once('.').map_or("", |(stem, _)| stem);
+    // A page (index.html for a deep link) is never kept, whatever its path looks like.
+    let page = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"text/html"));
+    let hashed = !page && (hashed_name(stem) || segments.iter().any(|folder| hashed_name(folder)));
     let value = if hashed {
         "public, max-age=31536000, immutable"
     } else {

@@ -243,6 +243,10 @@ fn console_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("index.html"), "<html>console</html>").unwrap();
     std::fs::write(dir.path().join("app-0123456789abcdef.js"), "console.log(1)").unwrap();
+    // `cargo xtask dist`'s layout: the hash names the folder.
+    let folder = dir.path().join("larder-0123456789abcdef");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("chunk_5.wasm"), "wasm").unwrap();
     dir
 }
 
@@ -261,17 +265,29 @@ async fn the_console_is_served_with_a_fallback_and_caching() {
     let dir = console_dir();
     let static_dir = dir.path().to_str().unwrap().to_string();
     let server = TestServer::start(&["--static", &static_dir]).await;
-    for path in ["/", "/records/articles/urn:article:x"] {
+    // Deep links get the page, never kept: even one that looks hashed.
+    for path in [
+        "/",
+        "/records/articles/urn:article:x",
+        "/household/members/m-0123456789abcdef01",
+        "/x-0123456789abcdef/y",
+    ] {
         let (status, headers, text) = page(&server, path).await;
         assert_eq!(status, 200, "{path}");
         assert_eq!(headers["cache-control"], "no-cache");
         assert_eq!(text, "<html>console</html>");
     }
-    let (_, asset, _) = page(&server, "/app-0123456789abcdef.js").await;
-    assert_eq!(
-        asset["cache-control"],
-        "public, max-age=31536000, immutable"
-    );
+    for hashed in [
+        "/app-0123456789abcdef.js",
+        "/larder-0123456789abcdef/chunk_5.wasm",
+    ] {
+        let (status, asset, _) = page(&server, hashed).await;
+        assert_eq!(status, 200, "{hashed}");
+        assert_eq!(
+            asset["cache-control"], "public, max-age=31536000, immutable",
+            "{hashed}"
+        );
+    }
     // A missing file is a 404, never index.html in its place (the console reads an absent
     // config.json as "use this origin").
     for missing in [

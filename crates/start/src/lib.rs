@@ -4,10 +4,12 @@
 //! feature `web`) makes index.html's sign-in form work before the console's own module has
 //! arrived: it chooses the form's language, shows its texts, and sends the sign-in. The console
 //! (the `larder` crate) takes over from there. Both must choose the same language and send the
-//! same request, so those rules live here, once: the console calls [`language::pick`], and
-//! `tests/request.rs` holds [`login::request`] equal to the API client's own sign-in request.
+//! same request and fetch the same page's module ahead, so those rules live here, once: the
+//! console calls [`language::pick`] and [`landing::landing`], and `tests/request.rs` holds
+//! [`login::request`] equal to the API client's own sign-in request.
 
 pub mod form;
 pub mod json;
+pub mod landing;
 pub mod language;
 pub mod login;

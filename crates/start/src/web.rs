@@ -7,7 +7,7 @@
 use std::cell::RefCell;
 
 use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
-use larder_start::{form, language, login};
+use larder_start::{form, landing, language, login};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, spawn_local, JsFuture};
@@ -26,13 +26,16 @@ struct Started {
     texts: Option<JsValue>,
     config: JsValue,
     start_texts: JsValue,
+    /// The split module of the page the sign-in will land on, fetched with the console's.
+    group: JsValue,
 }
 
 thread_local! {
     static STARTED: RefCell<Option<Started>> = const { RefCell::new(None) };
 }
 
-/// Runs the form; `load_console` fetches and starts the console's module and resolves to its
+/// Runs the form; `load_console(group)` fetches and starts the console's module (with the
+/// files of `group`, the split module of the page the sign-in will land on) and resolves to its
 /// exports.
 #[wasm_bindgen]
 pub fn run(load_console: Function) {
@@ -97,6 +100,7 @@ async fn begin(load_console: &Function) -> Option<()> {
             texts,
             config,
             start_texts,
+            group: landing_group(&window).map_or(JsValue::UNDEFINED, JsValue::from_str),
         })
     });
     if let Some(root) = window.document()?.document_element() {
@@ -129,6 +133,28 @@ async fn config_text(fetching: Promise) -> Option<JsValue> {
         200 => Some(JsFuture::from(response.text().ok()?).await.ok()?),
         _ => None,
     }
+}
+
+/// The split module of the page the sign-in will land on: the page opened, or the sign-in
+/// page's `next` (`larder_start::landing`, the console's own rule).
+fn landing_group(window: &web_sys::Window) -> Option<&'static str> {
+    let location = window.location();
+    let (path, search) = (location.pathname().ok()?, location.search().ok()?);
+    let base = window.document()?.base_uri().ok()??;
+    let base = web_sys::Url::new(&base).ok()?.pathname();
+    let mut inside = String::from(
+        path.strip_prefix(base.trim_end_matches('/'))
+            .unwrap_or(&path),
+    );
+    inside.push_str(&search);
+    let next = web_sys::UrlSearchParams::new_with_str(&search)
+        .ok()?
+        .get("next");
+    Some(
+        landing::after_sign_in(&inside, next.as_deref())?
+            .group
+            .split_name(),
+    )
 }
 
 /// A successful answer's text, else `NULL`.
@@ -334,9 +360,10 @@ fn console() -> Promise {
             started.load_console.clone(),
             started.config.clone(),
             started.start_texts.clone(),
+            started.group.clone(),
         ))
     });
-    let Some((running, load_console, config, start_texts)) = started else {
+    let Some((running, load_console, config, start_texts, group)) = started else {
         return Promise::resolve(&JsValue::NULL);
     };
     if let Some(running) = running {
@@ -345,7 +372,7 @@ fn console() -> Promise {
     // Never rejected (a rejection nobody awaits yet is an uncaught error): `NULL` says it failed.
     let loading = future_to_promise(async move {
         let taken_over = async {
-            let loaded = load_console.call0(&JsValue::UNDEFINED)?;
+            let loaded = load_console.call1(&JsValue::UNDEFINED, &group)?;
             let exports = JsFuture::from(loaded.dyn_into::<Promise>()?).await?;
             let take_over: Function = Reflect::get(&exports, &"take_over".into())?.dyn_into()?;
             let taken = take_over.call2(&JsValue::UNDEFINED, &config, &start_texts)?;

@@ -1,9 +1,11 @@
 //! Where a sign-in lands (the remembered link, `/sign-in?next=`) and what that page needs
 //! first: the group of pages whose module brings it, and whether it reads the caller's own
-//! household. The start-up module fetches exactly that while people type (see
-//! `crate::prefetch`), never every group. Pure: tested natively.
+//! household. Both modules fetch exactly that while people type, never every group: the
+//! start-up module asks for its files with the console's (`boot.js`), the console's module for
+//! the group itself (`larder::prefetch`). Pure: tested natively.
 //!
-//! The paths mirror the route table in `crate::app`; a path it does not know lands on no group.
+//! The paths mirror the route table in the console (`src/app.rs`); a path it does not know
+//! lands on no group.
 
 /// A group of pages that arrives as one module in the split build (`crate::pages`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,6 +16,30 @@ pub enum Group {
     Admin,
     /// Record lists, a record, a new record.
     KnowledgeBase,
+}
+
+impl Group {
+    /// Every group.
+    pub const ALL: [Group; 3] = [Group::Household, Group::Admin, Group::KnowledgeBase];
+
+    /// The name of its module in the split build: the module names of `src/pages.rs`'s
+    /// `pages_in_modules!` (`cargo xtask dist` stops when the splitter made no such module).
+    pub fn split_name(self) -> &'static str {
+        match self {
+            Group::Household => "household_pages",
+            Group::Admin => "admin_pages",
+            Group::KnowledgeBase => "knowledge_base_pages",
+        }
+    }
+}
+
+/// The page a sign-in started at `inside` (the path inside the console's base, with its
+/// query) will land on: `next` (decoded) on the sign-in page itself, else that path.
+pub fn after_sign_in(inside: &str, next: Option<&str>) -> Option<Landing> {
+    if inside.starts_with("/sign-in") {
+        return landing(next?);
+    }
+    landing(inside)
 }
 
 /// The page a link opens, as far as fetching ahead goes.
@@ -103,6 +129,18 @@ mod tests {
                 "{path}"
             );
         }
+    }
+
+    #[test]
+    fn a_sign_in_lands_on_its_next_or_on_the_page_it_was_opened_at() {
+        let household = landing("/household");
+        assert_eq!(after_sign_in("/household", None), household);
+        assert_eq!(
+            after_sign_in("/sign-in?next=x", Some("/household")),
+            household
+        );
+        assert_eq!(after_sign_in("/sign-in", None), None);
+        assert_eq!(after_sign_in("/sign-in", Some("/nowhere")), None);
     }
 
     #[test]
