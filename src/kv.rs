@@ -82,8 +82,7 @@ impl KvRow {
                 if let Ok(integer) = text.parse::<i64>() {
                     return Ok(Value::from(integer));
                 }
-                text.parse::<f64>()
-                    .ok()
+                larder_contract::text::parse_f64(text)
                     .and_then(Number::from_f64)
                     .map(Value::Number)
                     .ok_or_else(|| {

@@ -52,6 +52,7 @@ fn remembered() -> Option<Landing> {
 fn page_of(group: Group) -> Page {
     match group {
         Group::Household => Page::MyHousehold,
+        Group::Member => Page::Member,
         Group::Admin => Page::Households,
         Group::KnowledgeBase => Page::Records,
     }

@@ -2,6 +2,7 @@
 //! typed freely when there is no enumeration.
 
 use crate::i18n::{t, tf, value_label};
+use larder_contract::text::lowercase;
 use leptos::prelude::*;
 
 /// Chips for `selected`; `options` limits the choice to an enumeration.
@@ -20,7 +21,7 @@ pub fn ChipSelect(
         let Some(options) = options else {
             return Vec::new();
         };
-        let q = query.get().trim().to_lowercase().replace(' ', "_");
+        let q = lowercase(query.get().trim()).replace(' ', "_");
         let chosen = selected.get();
         options
             .iter()
@@ -52,7 +53,7 @@ pub fn ChipSelect(
     view! {
         <fieldset class="chips">
             <legend>{move || t(label)}</legend>
-            <ul class="chip-list" aria-label=move || tf("Chosen {what}", &[("what", &t(label).to_lowercase())])>
+            <ul class="chip-list" aria-label=move || tf("Chosen {what}", &[("what", &lowercase(&t(label)))])>
                 {move || selected.get().into_iter().map(|value| {
                     // Enumeration values read as words; free text is shown exactly as it is.
                     let shown = match enumeration { Some(e) => value_label(e, &value), None => value.clone() };
@@ -65,7 +66,7 @@ pub fn ChipSelect(
                     }
                 }).collect_view()}
             </ul>
-            <label for=id class="sr-only">{move || if options.is_some() { tf("Search {what}", &[("what", &t(label).to_lowercase())]) } else { tf("Add to {what}", &[("what", &t(label).to_lowercase())]) }}</label>
+            <label for=id class="sr-only">{move || if options.is_some() { tf("Search {what}", &[("what", &lowercase(&t(label)))]) } else { tf("Add to {what}", &[("what", &lowercase(&t(label)))]) }}</label>
             <input id=id type="text" autocomplete="off"
                 placeholder=move || if options.is_some() { t("Type to search, Enter to add") } else { t("Type, then Enter to add") }
                 prop:value=move || query.get() on:input=move |ev| query.set(event_target_value(&ev)) on:keydown=on_key/>

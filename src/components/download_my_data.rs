@@ -8,10 +8,13 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
+use futures::future::LocalBoxFuture;
+
 use larder_api::Household;
 use leptos::prelude::*;
 use serde_json::{json, Value};
 
+use crate::chunks::ChunkFailed;
 use crate::components::export_status::{check, ExportControl, ExportStatus, Stop};
 use crate::export::browser::{now_utc, offer, zip_blob, BlobFile};
 use crate::export::household::{Output, Writer, MEMBER_EXTRAS};
@@ -57,6 +60,44 @@ impl Files {
     }
 }
 
+/// One download: what [`download`] is given.
+struct Job {
+    client: ApiClient,
+    household_id: String,
+    known: Option<Household>,
+    members_known: Option<u64>,
+    format: Format,
+    control: ExportControl,
+    /// Cancel's flag, from [`ExportControl::begin`]: the export shows as running (buttons
+    /// disabled, Cancel offered) from the click on, while its module arrives too.
+    cancelled: Rc<Cell<bool>>,
+}
+
+/// The download's reading and writing, started. In the split build this and all it calls (the
+/// export's JSON, CSV and zip writers) are a module of their own, fetched when a download
+/// starts (issue 24: about 8 KB brotli the household page no longer waits for).
+#[cfg_attr(feature = "split", leptos::wasm_split::wasm_split(
+    household_download, fallible, wasm_split_path = ::leptos::wasm_split
+))]
+fn begin(job: Job) -> Result<LocalBoxFuture<'static, Result<String, Stop>>, ChunkFailed> {
+    Ok(Box::pin(download(job)))
+}
+
+/// [`download`], once its module is here; a module that cannot be fetched is a failure to
+/// show (with "Try again"), not a panic.
+async fn run(job: Job) -> Result<String, Stop> {
+    #[cfg(feature = "split")]
+    let started = begin(job).await;
+    #[cfg(not(feature = "split"))]
+    let started = begin(job);
+    match started {
+        Ok(download) => download.await,
+        Err(ChunkFailed) => Err(Stop::Failed(t(
+            "Its module did not arrive: the connection may be down, or a newer version was published meanwhile.",
+        ))),
+    }
+}
+
 fn id_of(member: &Value) -> String {
     member
         .get("id")
@@ -66,15 +107,16 @@ fn id_of(member: &Value) -> String {
 }
 
 /// Reads and writes the household's data; the sentence to show when it is saved.
-async fn download(
-    client: ApiClient,
-    household_id: String,
-    known: Option<Household>,
-    members_known: Option<u64>,
-    format: Format,
-    control: ExportControl,
-) -> Result<String, Stop> {
-    let cancelled: Rc<Cell<bool>> = control.begin(members_known);
+async fn download(job: Job) -> Result<String, Stop> {
+    let Job {
+        client,
+        household_id,
+        known,
+        members_known,
+        format,
+        control,
+        cancelled,
+    } = job;
     let exported_at = now_utc();
     // The page's household when it passes one: larder-server's reference wire answers
     // `households/{id}` with every member and profile inside, which would put the whole
@@ -206,14 +248,16 @@ pub fn DownloadMyData(
         last.set_value(format);
         let client = client.clone();
         leptos::task::spawn_local(async move {
-            let outcome = download(
+            let members_known = members.map(|n| n as u64);
+            let outcome = run(Job {
                 client,
-                household_id.get_value(),
-                known.get_value(),
-                members.map(|n| n as u64),
+                household_id: household_id.get_value(),
+                known: known.get_value(),
+                members_known,
                 format,
                 control,
-            )
+                cancelled: control.begin(members_known),
+            })
             .await;
             control.end(outcome);
         });

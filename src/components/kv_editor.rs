@@ -1,6 +1,7 @@
 //! Edits a JSON object as key/value rows with typed values, or as raw JSON that is validated
 //! before it is used.
 
+use larder_contract::text::lowercase;
 use leptos::prelude::*;
 use serde_json::{Map, Value};
 
@@ -113,7 +114,7 @@ pub fn KvEditor(
                 <For each=move || state.rows.get() key=|(id, _)| *id let:((row_id, row))>
                     <KvRowEditor row label row_id remove=Callback::new(move |_| state.rows.update(|rows| rows.retain(|(i, _)| *i != row_id)))/>
                 </For>
-                <button type="button" on:click=move |_| state.add_row()>{move || tf("Add {what}", &[("what", &t(label).to_lowercase())])}</button>
+                <button type="button" on:click=move |_| state.add_row()>{move || tf("Add {what}", &[("what", &lowercase(&t(label)))])}</button>
             </Show>
             <div class="kv-tools">
                 <button type="button" on:click=move |_| problem.set(state.toggle_raw().err())>

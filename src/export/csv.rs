@@ -45,7 +45,7 @@ fn looks_like_formula(text: &str) -> bool {
         .chars()
         .next()
         .is_some_and(|c| matches!(c, '=' | '+' | '-' | '@' | '\t' | '\r'));
-    starts && text.trim().parse::<f64>().is_err()
+    starts && larder_contract::text::parse_f64(text.trim()).is_none()
 }
 
 /// Appends `text` as one field: guarded (see the module), then quoted when RFC 4180 needs it.

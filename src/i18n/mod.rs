@@ -287,17 +287,13 @@ pub fn singular_name(collection: &larder_contract::Collection) -> String {
     if text != key {
         text
     } else {
-        collection.singular.to_lowercase()
+        larder_contract::text::lowercase(collection.singular)
     }
 }
 
 /// `text` with its first letter in capitals ("article" → "Article").
 pub fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
+    larder_contract::text::capitalized(text)
 }
 
 /// The readable label of an enumeration value (`gluten_free` of `dietary_group`), translated

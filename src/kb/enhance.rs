@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use larder_contract::collections::ENHANCE_FIELDS;
+use larder_contract::text::lowercase;
 
 use crate::components::error_view::ErrorView;
 use crate::components::toast::Toasts;
@@ -181,7 +182,7 @@ pub fn EnhancePanel(
                 </form>
                 {move || run.value().get().map(|result| match result {
                     Err(error) if error.is_not_offered() => view! {
-                        <p class="hint" role="status">{move || tf("This service does not offer enhancement for {what}.", &[("what", &plural_name(schema.collection).to_lowercase())])}</p>
+                        <p class="hint" role="status">{move || tf("This service does not offer enhancement for {what}.", &[("what", &lowercase(&plural_name(schema.collection)))])}</p>
                     }.into_any(),
                     Err(error) => view! { <ErrorView error/> }.into_any(),
                     Ok((_, changes)) if changes.is_empty() => view! { <p role="status">{move || t("Nothing changed.")}</p> }.into_any(),

@@ -287,11 +287,8 @@ pub fn initials(name: &str) -> String {
     let last = (words.len() > 1)
         .then(|| words.last().and_then(|w| w.chars().next()))
         .flatten();
-    first
-        .into_iter()
-        .chain(last)
-        .flat_map(char::to_uppercase)
-        .collect()
+    let letters: String = first.into_iter().chain(last).collect();
+    larder_contract::text::uppercase(&letters)
 }
 
 #[cfg(test)]

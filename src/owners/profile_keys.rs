@@ -211,8 +211,7 @@ pub fn number_from_text(
     if let Ok(i) = text.parse::<i64>() {
         return Ok(Some(Number::from(i)));
     }
-    text.parse::<f64>()
-        .ok()
+    larder_contract::text::parse_f64(text)
         .and_then(Number::from_f64)
         .map(Some)
         .ok_or(NotANumber)

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use larder_api::types::{FacetCount, SearchResults};
 use larder_api::{ApiError, Record, SearchQuery};
 use larder_contract::limits::MAX_PAGE_SIZE;
+use larder_contract::text::lowercase;
 use larder_contract::{Browsing, Collection};
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -306,9 +307,9 @@ fn ParentPicker(
     view! {
         <p class="hint">{move || tf(
             "{these} are kept per {parent}: the service has no list of all of them. Choose a {parent} to list its {these_lower}.",
-            &[("these", &plural_name(schema.collection)), ("parent", &singular_name(parent_collection)), ("these_lower", &plural_name(schema.collection).to_lowercase())],
+            &[("these", &plural_name(schema.collection)), ("parent", &singular_name(parent_collection)), ("these_lower", &lowercase(&plural_name(schema.collection)))],
         )} " "
-            <A href=crate::hosting::link(format!("/records/{parent_path}"))>{move || tf("Go to the {what}", &[("what", &plural_name(parent_collection).to_lowercase())])}</A></p>
+            <A href=crate::hosting::link(format!("/records/{parent_path}"))>{move || tf("Go to the {what}", &[("what", &lowercase(&plural_name(parent_collection)))])}</A></p>
         <label for="records-parent">{move || capitalized(&singular_name(parent_collection))}</label>
         <Transition fallback=|| view! { <Loading what=k("Loading…")/> }>
             {move || parents.get().map(|found| match found {
@@ -430,7 +431,7 @@ fn SearchBar(schema: &'static Schema, state: Memo<SearchState>) -> impl IntoView
     let label_text = move || {
         tf(
             "Search {what}",
-            &[("what", &plural_name(schema.collection).to_lowercase())],
+            &[("what", &lowercase(&plural_name(schema.collection)))],
         )
     };
     view! {

@@ -135,11 +135,7 @@ pub fn label(name: &str) -> String {
         .replace(" url", " URL")
         .replace(" id", " ID")
         .replace("ai ", "AI ");
-    let mut chars = words.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
+    larder_contract::text::capitalized(&words)
 }
 
 impl Schema {

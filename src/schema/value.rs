@@ -95,8 +95,8 @@ pub fn parse(kind: FieldKind, raw: &str) -> Result<Value, String> {
             .parse::<i64>()
             .map(Value::from)
             .map_err(|_| "Enter a whole number, such as 2024.".to_string()),
-        FieldKind::Decimal => match trimmed.parse::<f64>() {
-            Ok(n) if n.is_finite() => Ok(Value::from(n)),
+        FieldKind::Decimal => match larder_contract::text::parse_f64(trimmed) {
+            Some(n) if n.is_finite() => Ok(Value::from(n)),
             _ => Err("Enter a number, such as 92.5.".to_string()),
         },
         FieldKind::YesNo => match trimmed {

@@ -12,6 +12,7 @@ pub mod errors;
 pub mod households;
 pub mod limits;
 pub mod slug;
+pub mod text;
 pub mod time;
 pub mod types;
 pub mod validate;

@@ -10,8 +10,10 @@
 /// A group of pages that arrives as one module in the split build (`crate::pages`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Group {
-    /// "My household" and a member's page.
+    /// "My household".
     Household,
+    /// A member's page, in any household.
+    Member,
     /// Every household (administrators).
     Admin,
     /// Record lists, a record, a new record.
@@ -63,7 +65,7 @@ pub fn landing(path: &str) -> Option<Landing> {
                 reads_own_household: true,
             })
         }
-        ["household", "members", _] | ["households", _, "members", _] => Group::Household,
+        ["household", "members", _] | ["households", _, "members", _] => Group::Member,
         ["households"] | ["households", _] => Group::Admin,
         ["records", _] | ["records", _, _] => Group::KnowledgeBase,
         _ => return None,
@@ -99,11 +101,11 @@ mod tests {
                 "{path}"
             );
         }
-        assert_eq!(group("/household/members/m-1"), Some(Group::Household));
+        assert_eq!(group("/household/members/m-1"), Some(Group::Member));
         assert_eq!(
             group("/households/h-1/members/m-1"),
-            Some(Group::Household),
-            "a member's page is in the household group, from any household"
+            Some(Group::Member),
+            "a member's page is in the member group, from any household"
         );
         assert!(
             !landing("/household/members/m-1")

@@ -34,7 +34,7 @@ impl WriteRoles {
         match self {
             WriteRoles::AnySignedIn => true,
             WriteRoles::Roles(allowed) => roles.iter().any(|r| {
-                let r = r.trim().to_lowercase();
+                let r = crate::text::lowercase(r.trim());
                 allowed.iter().any(|a| *a == r)
             }),
         }

@@ -52,7 +52,7 @@ pub(super) fn check_enum_folded(
     values: &[&str],
     problems: &mut Problems,
 ) -> Option<Value> {
-    let folded = value.as_str().map(|s| s.trim().to_lowercase());
+    let folded = value.as_str().map(|s| crate::text::lowercase(s.trim()));
     match folded {
         Some(s) if values.contains(&s.as_str()) => Some(json!(s)),
         _ => {
@@ -116,7 +116,7 @@ pub(super) fn check_float(
 ) -> Option<Value> {
     let n = match value {
         Value::Number(n) => n.as_f64(),
-        Value::String(s) => s.trim().parse::<f64>().ok().filter(|f| f.is_finite()),
+        Value::String(s) => crate::text::parse_f64(s.trim()).filter(|f| f.is_finite()),
         _ => None,
     };
     let Some(n) = n else {

@@ -83,7 +83,7 @@ pub(super) fn check_list(
         let mut seen = std::collections::HashSet::new();
         for element in &out {
             if let Some(s) = element.as_str() {
-                if !seen.insert(s.to_lowercase()) {
+                if !seen.insert(crate::text::lowercase(s)) {
                     return fail(
                         problems,
                         "value_error",
