@@ -22,13 +22,19 @@ pub enum Group {
 
 impl Group {
     /// Every group.
-    pub const ALL: [Group; 3] = [Group::Household, Group::Admin, Group::KnowledgeBase];
+    pub const ALL: [Group; 4] = [
+        Group::Household,
+        Group::Member,
+        Group::Admin,
+        Group::KnowledgeBase,
+    ];
 
     /// The name of its module in the split build: the module names of `src/pages.rs`'s
     /// `pages_in_modules!` (`cargo xtask dist` stops when the splitter made no such module).
     pub fn split_name(self) -> &'static str {
         match self {
             Group::Household => "household_pages",
+            Group::Member => "member_pages",
             Group::Admin => "admin_pages",
             Group::KnowledgeBase => "knowledge_base_pages",
         }
