@@ -295,5 +295,12 @@ async fn the_console_is_sent_with_security_headers() {
     assert!(policy.starts_with("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'"));
     assert_eq!(headers["x-content-type-options"], "nosniff");
     assert_eq!(headers["referrer-policy"], "no-referrer");
+    // Files other than pages carry no policy (browsers apply it to documents only).
+    let (status, headers, _) = server
+        .oneshot_root("GET", "/config.json", &[], Vec::new())
+        .await;
+    assert_eq!(status, 200);
+    assert!(!headers.contains_key("content-security-policy"));
+    assert_eq!(headers["x-content-type-options"], "nosniff");
     server.stop().await;
 }
