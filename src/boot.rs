@@ -75,17 +75,8 @@ pub fn start() {
         // The form's texts in every language come beside config.json (both preloaded).
         let start_texts = crate::i18n::choose::start_texts();
         let (loaded, start_texts) = futures::future::join(crate::config::load(), start_texts).await;
-        match loaded {
-            Ok(config) => {
-                client.set_config(config.client);
-                let (default, offered) = (config.default_language, config.languages);
-                crate::i18n::choose::start_quickly(default, offered, start_texts).await;
-            }
-            Err(problem) => {
-                // No configuration, no languages: the browser's own, if the console has it.
-                crate::i18n::choose::start(None, crate::i18n::Lang::ALL.to_vec()).await;
-                return show_config_problem(&problem);
-            }
+        if !configure(&client, loaded, start_texts).await {
+            return;
         }
         translate_shell();
         enable_sign_in();
@@ -113,16 +104,9 @@ pub async fn take_over(config: Option<String>, start_texts: Option<String>) {
     let Some(client) = CLIENT.with(|c| c.borrow().clone()) else {
         return;
     };
-    match crate::config::parse(config.as_deref(), &origin) {
-        Ok(config) => {
-            client.set_config(config.client);
-            let (default, offered) = (config.default_language, config.languages);
-            crate::i18n::choose::start_quickly(default, offered, start_texts).await;
-        }
-        Err(problem) => {
-            crate::i18n::choose::start(None, crate::i18n::Lang::ALL.to_vec()).await;
-            return show_config_problem(&problem);
-        }
+    let loaded = crate::config::parse(config.as_deref(), &origin);
+    if !configure(&client, loaded, start_texts).await {
+        return;
     }
     wasm_bindgen_futures::spawn_local(async {
         crate::i18n::choose::fetch_the_rest();
@@ -140,6 +124,29 @@ pub fn pressed(status: u16, body: Option<String>) {
         body: body.unwrap_or_default(),
     });
     wasm_bindgen_futures::spawn_local(submit(answer));
+}
+
+/// Puts config.json's configuration in use and chooses the language (the form's texts from the
+/// start-up catalog); false when the file is wrong, which is then said instead of the form.
+async fn configure(
+    client: &ApiClient,
+    loaded: Result<crate::config::Config, String>,
+    start_texts: Option<String>,
+) -> bool {
+    match loaded {
+        Ok(config) => {
+            client.set_config(config.client);
+            let (default, offered) = (config.default_language, config.languages);
+            crate::i18n::choose::start_quickly(default, offered, start_texts).await;
+            true
+        }
+        Err(problem) => {
+            // No configuration, no languages: the browser's own, if the console has it.
+            crate::i18n::choose::start(None, crate::i18n::Lang::ALL.to_vec()).await;
+            show_config_problem(&problem);
+            false
+        }
+    }
 }
 
 /// Resolves once the browser has painted the next frame: an animation frame, then a task (the

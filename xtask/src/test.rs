@@ -83,9 +83,9 @@ pub fn run() -> Result<()> {
     // own compile and downloads, and the rest of its build (which needs wasm-bindgen and
     // wasm-opt) after setup.
     crate::setup::wasm_target(&mut Vec::new())?;
-    let compile = start_console_compile()?;
+    let compiles = start_console_compiles()?;
     stages.run("setup", || crate::setup::run().map(|_| ()))?;
-    let console = ConsoleBuild::start(compile)?;
+    let console = ConsoleBuild::start(compiles)?;
     for (name, step) in CHECKS {
         stages.run(name, step)?;
     }
@@ -177,26 +177,36 @@ impl Drop for Logged {
     }
 }
 
-/// The console's release compile for the splitter (`split::CARGO_ARGS`), started before setup.
-/// The build's own `cargo rustc` then waits for it and finds nothing left to do.
-fn start_console_compile() -> Result<Logged> {
-    Logged::spawn(
-        "the console's release compile",
-        "console-compile",
-        "cargo",
-        &crate::split::CARGO_ARGS,
-    )
+/// The console's release compiles, started before setup: the console for the splitter
+/// (`split::CARGO_ARGS`) and the start-up module (`split::START_CARGO_ARGS`, which waits for
+/// the first's lock on the build folder). The build's own cargo runs then find nothing left
+/// to do; run beside the checks instead, the start-up module's took their CPU.
+fn start_console_compiles() -> Result<[Logged; 2]> {
+    Ok([
+        Logged::spawn(
+            "the console's release compile",
+            "console-compile",
+            "cargo",
+            &crate::split::CARGO_ARGS,
+        )?,
+        Logged::spawn(
+            "the start-up module's release compile",
+            "start-compile",
+            "cargo",
+            &crate::split::START_CARGO_ARGS,
+        )?,
+    ])
 }
 
 /// `cargo xtask dist` into the journeys' folder, once setup has installed its tools, beside the
 /// checks.
 struct ConsoleBuild {
-    compile: Logged,
+    compiles: [Logged; 2],
     build: Logged,
 }
 
 impl ConsoleBuild {
-    fn start(compile: Logged) -> Result<ConsoleBuild> {
+    fn start(compiles: [Logged; 2]) -> Result<ConsoleBuild> {
         let prefix = e2e_prefix();
         let program = std::env::current_exe().context("finding cargo xtask's own binary")?;
         let program = program.to_str().context("xtask's path is not UTF-8")?;
@@ -206,11 +216,13 @@ impl ConsoleBuild {
             program,
             &["dist", "--public-url", &prefix, "--dist", PLAYWRIGHT_DIST],
         )?;
-        Ok(ConsoleBuild { compile, build })
+        Ok(ConsoleBuild { compiles, build })
     }
 
     fn finish(self) -> Result<()> {
-        self.compile.finish()?;
+        for compile in self.compiles {
+            compile.finish()?;
+        }
         let started = self.build.started;
         let text = self.build.finish()?;
         let tail: Vec<&str> = text.lines().rev().take(20).collect();

@@ -6,12 +6,16 @@
 
 use std::cell::RefCell;
 
-use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
-use larder_start::{form, landing, language, login};
+use js_sys::{Function, Object, Promise, Reflect, JSON};
+use larder_start::{form, language, login};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, spawn_local, JsFuture};
 use web_sys::{Element, HtmlButtonElement, HtmlInputElement, RequestInit, Response};
+
+mod reading;
+
+use reading::{choose, config_text, field, landing_group, text_of};
 
 const CONFIG: &str = "config.json";
 
@@ -115,103 +119,6 @@ async fn begin(load_console: &Function) -> Option<()> {
     after_paint().await;
     let _ = console();
     Some(())
-}
-
-/// config.json's text; `NULL` when there is none (absent, or a host's HTML for a missing
-/// file), as the console reads it; `None` when it could not be read (the console says why).
-async fn config_text(fetching: Promise) -> Option<JsValue> {
-    let response: Response = JsFuture::from(fetching).await.ok()?.dyn_into().ok()?;
-    let html = response
-        .headers()
-        .get("content-type")
-        .ok()
-        .flatten()
-        .is_some_and(|t| t.starts_with("text/html"));
-    match response.status() {
-        404 => Some(JsValue::NULL),
-        200 if html => Some(JsValue::NULL),
-        200 => Some(JsFuture::from(response.text().ok()?).await.ok()?),
-        _ => None,
-    }
-}
-
-/// The split module of the page the sign-in will land on: the page opened, or the sign-in
-/// page's `next` (`larder_start::landing`, the console's own rule).
-fn landing_group(window: &web_sys::Window) -> Option<&'static str> {
-    let location = window.location();
-    let (path, search) = (location.pathname().ok()?, location.search().ok()?);
-    let base = window.document()?.base_uri().ok()??;
-    let base = web_sys::Url::new(&base).ok()?.pathname();
-    let mut inside = String::from(
-        path.strip_prefix(base.trim_end_matches('/'))
-            .unwrap_or(&path),
-    );
-    inside.push_str(&search);
-    let next = web_sys::UrlSearchParams::new_with_str(&search)
-        .ok()?
-        .get("next");
-    Some(
-        landing::after_sign_in(&inside, next.as_deref())?
-            .group
-            .split_name(),
-    )
-}
-
-/// A successful answer's text, else `NULL`.
-async fn text_of(answer: JsValue) -> JsValue {
-    let Ok(response) = answer.dyn_into::<Response>() else {
-        return JsValue::NULL;
-    };
-    if response.status() != 200 {
-        return JsValue::NULL;
-    }
-    match response.text() {
-        Ok(text) => JsFuture::from(text).await.unwrap_or(JsValue::NULL),
-        Err(_) => JsValue::NULL,
-    }
-}
-
-fn field(object: &Object, key: &str) -> Option<JsValue> {
-    Reflect::get(object, &JsValue::from_str(key))
-        .ok()
-        .filter(|v| !v.is_undefined() && !v.is_null())
-}
-
-/// The language by the console's rule (`larder_start::language::pick`): English and the
-/// start-up catalog's languages, as config.json limits them.
-fn choose(window: &web_sys::Window, file: &Object, catalogs: &Object) -> Option<String> {
-    let mut offered: Vec<String> = match field(file, "languages") {
-        Some(list) => list
-            .dyn_into::<Array>()
-            .ok()?
-            .iter()
-            .map(|code| code.as_string())
-            .collect::<Option<_>>()?,
-        None => {
-            let mut all = vec![String::from("en")];
-            all.extend(Object::keys(catalogs).iter().filter_map(|k| k.as_string()));
-            all
-        }
-    };
-    offered.retain(|code| !code.is_empty());
-    let default = match field(file, "default_language") {
-        Some(value) => Some(value.as_string()?),
-        None => None,
-    };
-    let remembered = window
-        .local_storage()
-        .ok()
-        .flatten()
-        .and_then(|s| s.get_item(language::REMEMBERED).ok().flatten());
-    let browser: Vec<String> = window
-        .navigator()
-        .languages()
-        .iter()
-        .filter_map(|tag| tag.as_string())
-        .collect();
-    let codes: Vec<&str> = offered.iter().map(String::as_str).collect();
-    let at = language::pick(remembered.as_deref(), &browser, default.as_deref(), &codes)?;
-    Some(language::primary(codes.get(at)?))
 }
 
 /// A start-up text in the chosen language (the key is the English text).
