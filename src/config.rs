@@ -47,24 +47,25 @@ pub fn parse(text: Option<&str>, page_origin: &str) -> Result<Config, String> {
         }
     };
     let base = |value: Option<String>, key: &str| -> Result<String, String> {
-        match value.map(|v| v.trim().to_string()) {
+        // The start-up module reads the system API's base by the same rule.
+        match value {
             None => Ok(page_origin.to_string()),
-            Some(url) if url.starts_with("https://") || url.starts_with("http://") => Ok(url),
-            // Quoted by hand: Debug formatting would bring its escaping tables into the
-            // start-up module for this one message.
-            Some(url) => Err(format!(
-                "{key} must be an absolute http(s) URL, got \"{url}\"."
-            )),
+            Some(value) => larder_start::config::base_url(&value).ok_or_else(|| {
+                // Quoted by hand: Debug formatting would bring its escaping tables into the
+                // console's main module for this one message.
+                let url = value.trim();
+                format!("{key} must be an absolute http(s) URL, got \"{url}\".")
+            }),
         }
     };
     let timeout_ms = match file.timeout_seconds {
         None => DEFAULT_TIMEOUT_MS,
-        Some(seconds) if seconds.is_finite() && seconds > 0.0 && seconds <= 600.0 => {
-            (seconds * 1000.0) as u64
-        }
-        // The value is not repeated: formatting a float would bring about 10 KB of float
-        // printing into the start-up module for this one message.
-        Some(_) => return Err("timeout_seconds must be a number between 0 and 600.".into()),
+        Some(seconds) => match larder_start::config::timeout_ms(seconds) {
+            Some(ms) => u64::from(ms),
+            // The value is not repeated: formatting a float would bring about 10 KB of float
+            // printing into the console's main module for this one message.
+            None => return Err("timeout_seconds must be a number between 0 and 600.".into()),
+        },
     };
     let language = |tag: &str| {
         Lang::from_tag(tag).ok_or_else(|| {

@@ -8,6 +8,7 @@
 //! console calls [`language::pick`] and [`landing::landing`], and `tests/request.rs` holds
 //! [`login::request`] equal to the API client's own sign-in request.
 
+pub mod config;
 pub mod form;
 pub mod json;
 pub mod landing;

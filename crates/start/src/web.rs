@@ -7,7 +7,7 @@
 use std::cell::RefCell;
 
 use js_sys::{Function, Object, Promise, Reflect, JSON};
-use larder_start::{form, language, login};
+use larder_start::{config, form, language, login};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, spawn_local, JsFuture};
@@ -65,20 +65,14 @@ async fn begin(load_console: &Function) -> Option<()> {
         None => Object::new(),
     };
     let origin = window.location().origin().ok()?;
+    // The console's rules (`larder_start::config`); what breaks them, the console says.
     let system_base = match field(&file, "system_api_base") {
         None => origin,
-        Some(value) => {
-            let base = value.as_string()?.trim().to_string();
-            if !(base.starts_with("https://") || base.starts_with("http://")) {
-                return None;
-            }
-            base
-        }
+        Some(value) => config::base_url(&value.as_string()?)?,
     };
-    // The console's limits (0 to 600 s); its own default otherwise.
-    let timeout_ms = match field(&file, "timeout_seconds").and_then(|v| v.as_f64()) {
-        Some(seconds) if seconds > 0.0 && seconds <= 600.0 => (seconds * 1000.0) as u32,
-        _ => login::TIMEOUT_MS,
+    let timeout_ms = match field(&file, "timeout_seconds") {
+        None => login::TIMEOUT_MS,
+        Some(value) => config::timeout_ms(value.as_f64()?)?,
     };
     // Without the start-up catalog (a build that has none), the languages are not known here.
     let catalogs = JSON::parse(&start_texts.as_string()?)
@@ -110,10 +104,12 @@ async fn begin(load_console: &Function) -> Option<()> {
     if let Some(root) = window.document()?.document_element() {
         let _ = root.set_attribute("lang", &lang);
     }
+    // Marked taken only with a form to run: otherwise the console's module runs the page.
+    let sign_in_form = shell.query_selector("form").ok()??;
     let _ = shell.set_attribute(form::TAKEN, "");
     translate(&shell);
     wire_kind_switch();
-    enable(&shell)?;
+    enable(&sign_in_form);
     // The console's module comes once the enabled form is painted: fetched earlier, it
     // competes with this module for the line.
     after_paint().await;
@@ -185,8 +181,7 @@ fn update_labels() {
 }
 
 /// "Sign in" works from here on.
-fn enable(shell: &Element) -> Option<()> {
-    let form = shell.query_selector("form").ok()??;
+fn enable(form: &Element) {
     let on_submit = Closure::<dyn Fn(web_sys::Event)>::new(|event: web_sys::Event| {
         event.prevent_default();
         spawn_local(press());
@@ -195,7 +190,6 @@ fn enable(shell: &Element) -> Option<()> {
     on_submit.forget();
     let _ = form.set_attribute("novalidate", "");
     set_button(&t("Sign in"), false);
-    Some(())
 }
 
 /// A press: the sign-in goes out at once, and its answer (or `pressed(0)` when nothing was

@@ -1,0 +1,49 @@
+//! config.json's rules for the values both modules read from it: the start-up module (for the
+//! sign-in it sends) and the console (`src/config.rs`, which says what is wrong).
+
+/// A base URL as config.json gives it: trimmed, and absolute http(s); `None` otherwise.
+pub fn base_url(value: &str) -> Option<String> {
+    let url = value.trim();
+    (url.starts_with("https://") || url.starts_with("http://")).then(|| url.to_string())
+}
+
+/// `timeout_seconds` in milliseconds: more than 0 and at most 600 s; `None` otherwise.
+pub fn timeout_ms(seconds: f64) -> Option<u32> {
+    (seconds.is_finite() && seconds > 0.0 && seconds <= 600.0).then_some((seconds * 1000.0) as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn absolute_http_urls_only() {
+        assert_eq!(
+            base_url(" https://api.example.org/ ").as_deref(),
+            Some("https://api.example.org/")
+        );
+        assert_eq!(
+            base_url("http://127.0.0.1:8080").as_deref(),
+            Some("http://127.0.0.1:8080")
+        );
+        for wrong in [
+            "",
+            "api.example.org",
+            "/api",
+            "ftp://x",
+            "javascript:alert(1)",
+        ] {
+            assert_eq!(base_url(wrong), None, "{wrong}");
+        }
+    }
+
+    #[test]
+    fn timeouts_between_nothing_and_ten_minutes() {
+        assert_eq!(timeout_ms(30.0), Some(30_000));
+        assert_eq!(timeout_ms(600.0), Some(600_000));
+        assert_eq!(timeout_ms(0.5), Some(500));
+        for wrong in [0.0, -1.0, 600.5, f64::NAN, f64::INFINITY] {
+            assert_eq!(timeout_ms(wrong), None, "{wrong}");
+        }
+    }
+}
