@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { armFault, coldStart, faultControl, goInApp, person } from './helpers';
+import { armFault, coldStart, faultControl, goInApp, moduleFiles, person } from './helpers';
 
 // The console arrives in parts (cargo xtask dist splits it): the start-up module that makes
 // index.html's form sign in, the console, and its pages. A part that does not arrive says so and
@@ -8,7 +8,7 @@ import { armFault, coldStart, faultControl, goInApp, person } from './helpers';
 
 test('a page whose module does not arrive offers "Try again", which then works', async ({ page }) => {
   let offline = true;
-  await page.route('**/split_knowledge_base_pages.wasm', (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
+  await page.route(moduleFiles('split_knowledge_base_pages'), (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
   await page.goto('sign-in');
   await page.getByLabel('Username').fill('curator');
   await page.getByLabel('Password').fill('curator-demo');
@@ -26,7 +26,7 @@ test('a page whose module does not arrive offers "Try again", which then works',
 
 test('the console whose module does not arrive after signing in offers "Try again"', async ({ page }) => {
   let offline = true;
-  await page.route('**/split_console.wasm', (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
+  await page.route(moduleFiles('split_console'), (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
   await page.goto('sign-in');
   await page.getByLabel('Username').fill('curator');
   await page.getByLabel('Password').fill('curator-demo');
@@ -45,7 +45,7 @@ test('the sign-in goes out before the console\'s module has arrived, and only on
   const seen = watchRequests(page);
   let release!: () => void;
   const held = new Promise<void>((resolve) => { release = resolve; });
-  await page.route('**/larder_bg.wasm', async (route) => { await held; await route.continue(); });
+  await page.route(moduleFiles('larder_bg'), async (route) => { await held; await route.continue(); });
   await page.goto('sign-in');
   await page.getByLabel('Username').fill('curator');
   await page.getByLabel('Password').fill('curator-demo');
@@ -60,7 +60,7 @@ test('the sign-in goes out before the console\'s module has arrived, and only on
 
 test('a console module that does not arrive: the form says so, keeps what was typed, and "Try again" signs in', async ({ page }) => {
   let offline = true;
-  await page.route('**/larder_bg.wasm', (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
+  await page.route(moduleFiles('larder_bg'), (route) => (offline ? route.abort('internetdisconnected') : route.continue()));
   await page.goto('sign-in');
   await page.getByLabel('Username').fill('curator');
   await page.getByLabel('Password').fill('curator-demo');
@@ -97,7 +97,10 @@ test('a sign-in link cannot send anyone to another site', async ({ page }) => {
 // throttling, none of its modules (its main module and glue, the chunks, the pages') is even
 // requested before the button works: they start afterwards, so they cannot race the start-up
 // module (issue 24 made that a module of its own).
-test('over 20 cold throttled loads, no split module is requested before "Sign in" works', async ({ browser }) => {
+// It asks the service for nothing but static files, the same on every wire: tagged
+// `@one-wire`, `cargo xtask test` runs it once, beside the production wire (`ONE_WIRE_TAG` in
+// xtask/src/journeys.rs), where it cost the reference wire's run (the longest) 30 s.
+test('over 20 cold throttled loads, no split module is requested before "Sign in" works', { tag: '@one-wire' }, async ({ browser }) => {
   test.setTimeout(240_000);
   const loads = [];
   // Four at a time, each in its own context on its own throttled line (no shared bandwidth): a
@@ -121,10 +124,9 @@ function watchRequests(page: Page) {
   return seen;
 }
 
-/** The split modules of pages and the console (`split_*.wasm`) among `seen`, by file name, each
- * once: the console's loader asks for them ahead, and the split loader asks again when it runs
- * (then the browser's cache answers; `fetchedOnce` checks that). */
-const splitModules = (seen: string[]) => [...new Set(seen.filter((p) => /\/split_[a-z_]+\.wasm$/.test(p)).map((p) => p.split('/').pop()!))];
+/** The split modules of pages and the console (`split_*.wasm`) and the bundles that hold a
+ * landing's (`parts_*.wasm`) among `seen`, by file name, each once. */
+const splitModules = (seen: string[]) => [...new Set(seen.filter((p) => /\/(split|parts)_[a-z_]+\.wasm$/.test(p)).map((p) => p.split('/').pop()!))];
 
 /** The console's wasm files whose bytes came over the network more than once. */
 async function fetchedOnce(page: Page) {
@@ -139,6 +141,10 @@ async function fetchedOnce(page: Page) {
   });
   return () => [...bytes].filter(([, times]) => times > 1).map(([name]) => name);
 }
+/** Not the member page's module, which the household page, once shown, fetches ahead (a member
+ * is its next step; `src/household/panel.rs`). */
+const notAhead = (module: string) => module !== 'split_member_pages.wasm';
+
 const householdReads = (seen: string[]) => seen.filter((p) => p.endsWith('/api/v1/households/me'));
 
 async function typeOwner(page: Page, who: string) {
@@ -146,6 +152,35 @@ async function typeOwner(page: Page, who: string) {
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
 }
+
+// The bundle is one file for the bookmark's some 30 parts (xtask/src/split/bundle.rs). A bundle
+// that does not arrive costs nothing but time: each part comes from its own file.
+test('a bundle that does not arrive: the console and the page come part by part', async ({ page }) => {
+  const seen = watchRequests(page);
+  await page.route('**/parts_*.wasm', (route) => route.abort('internetdisconnected'));
+  await page.goto('household');
+  await typeOwner(page, 'olivia');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'The Parkers', level: 1 })).toBeVisible();
+  expect(splitModules(seen).filter(notAhead).sort()).toEqual(['parts_household_pages.wasm', 'split_console.wasm', 'split_household_pages.wasm']);
+  expect(seen.filter((p) => p.endsWith('/larder_bg.wasm')), 'the main module from its own file').toHaveLength(1);
+});
+
+test('a bundle cut short: what arrived is used, the rest comes part by part', async ({ page }) => {
+  const seen = watchRequests(page);
+  await page.route('**/parts_*.wasm', async (route) => {
+    const whole = await (await route.fetch()).body();
+    // The table and the main module arrive (it is first, about a third of the bundle); the
+    // console's and the page's modules, last, do not.
+    await route.fulfill({ status: 200, contentType: 'application/wasm', body: whole.subarray(0, Math.floor(whole.length * 0.6)) });
+  });
+  await page.goto('household');
+  await typeOwner(page, 'olivia');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'The Parkers', level: 1 })).toBeVisible();
+  expect(seen.filter((p) => p.endsWith('/larder_bg.wasm')), 'the main module came in the bundle').toEqual([]);
+  expect(splitModules(seen).filter(notAhead).sort()).toEqual(['parts_household_pages.wasm', 'split_console.wasm', 'split_household_pages.wasm']);
+});
 
 // Issue 24, the bookmark journey: while the person types, the console's module and the module of
 // the page the link opens arrive (that page's group only); the page's data is read once, started
@@ -156,8 +191,8 @@ test('a bookmark to /household brings its module while the person types, and rea
   await page.goto('household');
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fhousehold$/);
   await typeOwner(page, 'olivia');
-  await expect.poll(() => splitModules(seen).sort(), { timeout: 15_000 })
-    .toEqual(['split_console.wasm', 'split_household_pages.wasm']);
+  // One bundle: the console's main module and parts, and the household page's.
+  await expect.poll(() => splitModules(seen), { timeout: 15_000 }).toEqual(['parts_household_pages.wasm']);
   expect(householdReads(seen), 'nothing is read before signing in').toEqual([]);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'The Parkers', level: 1 })).toBeVisible();
@@ -166,7 +201,7 @@ test('a bookmark to /household brings its module while the person types, and rea
   expect(householdReads(seen), 'households/me is read once').toHaveLength(1);
   // The read went out once the token was there: after the sign-in's own request.
   expect(seen.findIndex((p) => p.endsWith('/households/me'))).toBeGreaterThan(seen.findIndex((p) => /\/system\/(login|mtm)$/.test(p)));
-  expect(splitModules(seen).filter((m) => /knowledge_base|admin/.test(m)), 'no other group is fetched').toEqual([]);
+  expect(splitModules(seen).filter(notAhead), 'no other group is fetched, and no part of the bundle a second time').toEqual(['parts_household_pages.wasm']);
   expect(twice(), 'asked for ahead and again, a module comes over the network once').toEqual([]);
 });
 
@@ -194,12 +229,11 @@ test('a deep link to the knowledge base brings that group\'s module while the pe
   const seen = watchRequests(page);
   await page.goto('records/articles');
   await typeOwner(page, 'curator');
-  await expect.poll(() => splitModules(seen).sort(), { timeout: 15_000 })
-    .toEqual(['split_console.wasm', 'split_knowledge_base_pages.wasm']);
+  await expect.poll(() => splitModules(seen), { timeout: 15_000 }).toEqual(['parts_knowledge_base_pages.wasm']);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Articles', level: 1 })).toBeVisible();
   expect(householdReads(seen), 'a page that does not show the household does not read it').toEqual([]);
-  expect(splitModules(seen).filter((m) => /household|admin/.test(m))).toEqual([]);
+  expect(splitModules(seen)).toEqual(['parts_knowledge_base_pages.wasm']);
 });
 
 // Issue 24: "Sign in" works as soon in Greek as in English. The form's texts come from the small

@@ -186,8 +186,14 @@ export const TEXTBOOK_REPLACEMENT = {
 const MOBILE = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
 
 /** The console's modules: its main module and glue (fetched by the start-up module once the form
- * works), the chunks they share and the pages' modules. */
-const SPLIT_MODULE = /\/((chunk_\d+|split_[a-z_]+|larder_bg)\.wasm|larder\.js)(\?|$)/;
+ * works), the chunks they share, the pages' modules, and the bundles that hold the main module
+ * and a landing's parts (`parts_<split>.wasm`, xtask/src/split/bundle.rs). */
+const SPLIT_MODULE = /\/((chunk_\d+|split_[a-z_]+|parts_[a-z_]+|larder_bg)\.wasm|larder\.js)(\?|$)/;
+
+/** The console's main module `name` (`larder_bg`) or a split module's (`split_console`), as a
+ * route pattern: its own file and every bundle, which holds the main module and the parts of a
+ * landing. A module made not to arrive must come neither way. */
+export const moduleFiles = (name: string) => new RegExp(`/(${name}|parts_[a-z_]+)\\.wasm$`);
 
 /** One cold load of the sign-in page in a fresh context under mobile throttling: when "Sign in"
  * was first enabled and when each split module was requested, both in ms since navigation

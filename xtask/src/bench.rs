@@ -345,6 +345,8 @@ fn first_load(dist: &Path) -> Result<Vec<Figure>> {
         }
         let when = if at_start {
             "at start"
+        } else if name.starts_with("parts_") {
+            "the main module and a landing's parts in one file, after \"Sign in\" works"
         } else {
             "loaded when needed"
         };

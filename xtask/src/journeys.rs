@@ -51,6 +51,11 @@ const PRODUCTION_WIRE_JOURNEYS: &[&str] = &[
     "e2e/maintenance",
 ];
 
+/// The tag of journeys that ask the service for static files only, so one wire tells all: they
+/// run beside the production wire (which has [`PRODUCTION_WIRE_JOURNEYS`]' specs and time to
+/// spare), not on the reference wire, the longest of the runs.
+const ONE_WIRE_TAG: &str = "@one-wire";
+
 /// Every journey against the reference wire, and at the same time the production wire's
 /// journeys followed by production's own service. Each run has its own server, browser and
 /// output folder; the runs mostly wait on their browsers and servers, so on two cores the two
@@ -112,6 +117,8 @@ fn wire(server: &Path, wire: &str) -> Result<()> {
     let mut args = vec!["playwright", "test"];
     if wire == "production" {
         args.extend_from_slice(PRODUCTION_WIRE_JOURNEYS);
+    } else {
+        args.extend_from_slice(&["--grep-invert", ONE_WIRE_TAG]);
     }
     let result = run_logged(&args, &base_url, wire, &format!("journeys-{wire}"));
     eprintln!(

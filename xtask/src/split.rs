@@ -4,15 +4,20 @@
 //!
 //! trunk cannot run a split (its hooks run before cargo or after wasm-bindgen), so this runs the
 //! pipeline itself: cargo (with relocations kept) → `wasm_split_cli_support::transform` →
-//! wasm-bindgen on the main module → wasm-opt on the main module and every chunk. Everything the
-//! page loads sits in one folder named by the hash of its contents (`larder-<hash>/`): the split
+//! wasm-bindgen on the main module → wasm-opt on the main module and every chunk → a bundle per
+//! landing (`split/bundle.rs`) and the loader `boot.js` (`split/boot.js`). Everything the page
+//! loads sits in one folder named by the hash of its contents (`larder-<hash>/`): the split
 //! loader finds chunks next to itself, and a tab opened before a deploy keeps its own chunks.
 
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
+use larder_start::landing::CONSOLE_SPLIT;
+
 use crate::files::{on_both_cores, walk};
+
+mod bundle;
 use crate::process::{command, exec, root};
 
 /// The wasm-bindgen output's name: `larder.js` and `larder_bg.wasm`.
@@ -21,77 +26,6 @@ const OUT_NAME: &str = "larder";
 pub const STYLES: [&str; 2] = ["style/main.css", "style/records.css"];
 /// The start-up module's output name: `start.js` and `start_bg.wasm` (crates/start).
 const START_OUT_NAME: &str = "start";
-/// The split module every page after signing in needs: the console (`src/console.rs`).
-const CONSOLE_SPLIT: &str = "console";
-
-/// The loader index.html runs: an external module, so the policy needs no inline script. It
-/// starts the start-up module and hands it the console's loader, which the start-up module calls
-/// once the form works, naming the page group the sign-in will land on
-/// (`larder_start::landing`). The loader asks for the console's module, its glue and the split
-/// loader the glue imports together (one after another they took three round trips), then for
-/// `parts` (by split: the files of the console and of that group), which the split loader would
-/// ask for only once the module runs, and announces the module's exports (its memory among
-/// them) for the bench.
-///
-/// The parts are preloads (`<link rel=preload as=fetch>`), which the split loader's own `fetch`
-/// of each then takes over, in flight or done; a plain `fetch` ahead left the split loader's a
-/// second download in a browser with a disk cache (719 against 415 KB after pressing Sign in,
-/// in the bench's persistent profiles). They are asked for once 70 % of the module's
-/// `module_bytes` have arrived: on a phone
-/// line (200 KB/s, 150 ms) the last 30 % of its 96 KB take about the round trip the parts'
-/// first bytes need, so the line does not idle between them; asked for beside the module, they
-/// took the line from it, and everything after the module (the sign-in's hand-over, the page's
-/// reads) started later.
-fn boot_js(parts: &[(String, Vec<String>)], module_bytes: usize) -> String {
-    let parts: Vec<String> = parts
-        .iter()
-        .map(|(split, files)| {
-            let files: Vec<String> = files.iter().map(|f| format!("\"{f}\"")).collect();
-            format!("\"{split}\": [{}]", files.join(", "))
-        })
-        .collect();
-    format!(
-        r#"import start, {{ run }} from "./start.js";
-const PARTS = {{ {parts} }};
-const MODULE_BYTES = {module_bytes};
-async function whenMostlyHere(answer, then) {{
-  const reader = answer.body.getReader();
-  let seen = 0, asked = false;
-  for (;;) {{
-    const {{ done, value }} = await reader.read();
-    if (!done) seen += value.length;
-    if (!asked && (done || seen >= MODULE_BYTES * 0.7)) {{ asked = true; then(); }}
-    if (done) return;
-  }}
-}}
-async function loadConsole(group) {{
-  const module = fetch(new URL("larder_bg.wasm", import.meta.url));
-  module.catch(() => {{}});
-  const glue = Promise.all([import("./larder.js"), import("./__wasm_split.js")]);
-  const parts = new Set([...PARTS["{console}"], ...(PARTS[group] ?? [])]);
-  const fetchParts = () => {{
-    for (const part of parts) {{
-      const link = document.createElement("link");
-      link.rel = "preload";
-      link.as = "fetch";
-      link.crossOrigin = "anonymous";
-      link.href = new URL(part, import.meta.url).href;
-      document.head.append(link);
-    }}
-  }};
-  module.then((answer) => whenMostlyHere(answer.clone(), fetchParts)).catch(() => {{}});
-  const [larder] = await glue;
-  const wasm = await larder.default({{ module_or_path: module }});
-  dispatchEvent(new CustomEvent("larder-started", {{ detail: {{ wasm }} }}));
-  return larder;
-}}
-await start({{ module_or_path: new URL("start_bg.wasm", import.meta.url) }});
-run(loadConsole);
-"#,
-        parts = parts.join(", "),
-        console = CONSOLE_SPLIT,
-    )
-}
 
 /// The files of the console's split module and of each page group's, from the splitter's
 /// prefetch map (dependencies first, the module last).
@@ -225,9 +159,14 @@ pub fn build(dist: &Path) -> Result<Build> {
     ];
     modules.extend(split.split_modules.iter().cloned());
     on_both_cores(&modules, |module| optimise(module))?;
-    let module_bytes = std::fs::metadata(stage.join(format!("{OUT_NAME}_bg.wasm")))?.len();
-    let boot = boot_js(&parts_by_split(&split)?, module_bytes as usize);
-    std::fs::write(stage.join("boot.js"), boot)?;
+    let bundles = bundle::write(&stage, &parts_by_split(&split)?)?;
+    std::fs::write(stage.join("boot.js"), bundle::boot_js(&bundles)?)?;
+    let loader = stage.join("__wasm_split.js");
+    let routed = bundle::route_through_bundles(
+        &std::fs::read_to_string(&loader)?,
+        split.split_modules.len(),
+    )?;
+    std::fs::write(&loader, routed)?;
     let mut css = String::new();
     for style in STYLES {
         css.push_str(&std::fs::read_to_string(root().join(style))?);

@@ -7,6 +7,10 @@
 //! The paths mirror the route table in the console (`src/app.rs`); a path it does not know
 //! lands on no group.
 
+/// The split module of the console itself (`src/console.rs`): what every page after signing in
+/// needs, and all a page in no group (the start page) needs.
+pub const CONSOLE_SPLIT: &str = "console";
+
 /// A group of pages that arrives as one module in the split build (`crate::pages`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Group {

@@ -7,7 +7,7 @@
 use std::cell::RefCell;
 
 use js_sys::{Function, Object, Promise, Reflect, JSON};
-use larder_start::{config, form, language, login};
+use larder_start::{config, form, landing, language, login};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, spawn_local, JsFuture};
@@ -30,7 +30,8 @@ struct Started {
     texts: Option<JsValue>,
     config: JsValue,
     start_texts: JsValue,
-    /// The split module of the page the sign-in will land on, fetched with the console's.
+    /// The split module of the page the sign-in will land on, fetched with the console's; the
+    /// console's own for a page in no group.
     group: JsValue,
 }
 
@@ -40,7 +41,7 @@ thread_local! {
 
 /// Runs the form; `load_console(group)` fetches and starts the console's module (with the
 /// files of `group`, the split module of the page the sign-in will land on) and resolves to its
-/// exports.
+/// exports. Called without a group, it fetches the console's main module alone.
 #[wasm_bindgen]
 pub fn run(load_console: Function) {
     spawn_local(async move {
@@ -98,7 +99,7 @@ async fn begin(load_console: &Function) -> Option<()> {
             texts,
             config,
             start_texts,
-            group: landing_group(&window).map_or(JsValue::UNDEFINED, JsValue::from_str),
+            group: JsValue::from_str(landing_group(&window).unwrap_or(landing::CONSOLE_SPLIT)),
         })
     });
     if let Some(root) = window.document()?.document_element() {

@@ -1,0 +1,99 @@
+// The loader index.html runs (written into each build by xtask/src/split.rs, which fills in
+// BUNDLED). It starts the start-up module (crates/start) and hands it `loadConsole`, which the
+// start-up module calls once "Sign in" works, naming the split module of the page the sign-in
+// will land on.
+import start, { run } from "./start.js";
+
+// The split modules with a bundle, `parts_<split>.wasm`: one file holding the console's main
+// module and every part that split needs, one after another, behind a table of their names and
+// lengths (xtask/src/split/bundle.rs). One answer instead of some 30: on a phone line each file
+// cost a round trip and its headers, and compressed together they are 15 % smaller (issue 24).
+const BUNDLED = __BUNDLED__;
+
+// Once a bundle is asked for: its parts' answers by name, when its table has arrived. Each is
+// taken once (by `loadConsole`, or the split loader `__wasm_split.js`, whose fetches call
+// `part`); a load tried again, and a part the bundle does not hold, fetch the part's own file.
+let bundle;
+
+export function part(name, url) {
+  if (bundle === undefined) return fetch(url);
+  return bundle.then((parts) => {
+    const answer = parts.get(name);
+    if (answer === undefined) return fetch(url);
+    parts.delete(name);
+    return answer;
+  });
+}
+
+const own = (name) => new URL(name, import.meta.url);
+
+// Streams the bundle of `split` and settles each part's answer once its last byte is here, so
+// the console's module compiles while the page's parts still arrive. A bundle that fails, or
+// ends short, leaves the parts it did not deliver to their own files (and so to "Try again").
+function fetchBundle(split) {
+  if (bundle !== undefined || !BUNDLED.includes(split)) return;
+  const file = `parts_${split}.wasm`;
+  const parts = new Map();
+  let tabled;
+  bundle = new Promise((resolve) => { tabled = resolve; });
+  let table = [], settle = [], next = 0;
+  const rest = () => {
+    tabled(parts);
+    for (; next < table.length; next++) settle[next](fetch(own(table[next][0])));
+  };
+  (async () => {
+    const answer = await fetch(own(file));
+    if (!answer.ok) throw new Error(`${file}: ${answer.status}`);
+    const reader = answer.body.getReader();
+    // The table's length (4 bytes, little-endian), the table (JSON), then the parts.
+    let head = new Uint8Array(0), bytes, filled = 0, from = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      let chunk = value;
+      if (bytes === undefined) {
+        const joined = new Uint8Array(head.length + chunk.length);
+        joined.set(head);
+        joined.set(chunk, head.length);
+        head = joined;
+        if (head.length < 4) continue;
+        const length = new DataView(head.buffer).getUint32(0, true);
+        if (head.length < 4 + length) continue;
+        table = JSON.parse(new TextDecoder().decode(head.subarray(4, 4 + length)));
+        for (const [name] of table) {
+          parts.set(name, new Promise((resolve) => { settle.push(resolve); }));
+        }
+        tabled(parts);
+        bytes = new Uint8Array(table.reduce((sum, [, size]) => sum + size, 0));
+        chunk = head.subarray(4 + length);
+      }
+      if (filled + chunk.length > bytes.length) throw new Error(`${file} is longer than its table`);
+      bytes.set(chunk, filled);
+      filled += chunk.length;
+      while (next < table.length && filled >= from + table[next][1]) {
+        const to = from + table[next][1];
+        const body = bytes.slice(from, to);
+        settle[next](new Response(body, { headers: { "content-type": "application/wasm" } }));
+        from = to;
+        next++;
+      }
+    }
+    if (bytes === undefined || next < table.length) throw new Error(`${file} ended short`);
+  })().catch(rest);
+}
+
+async function loadConsole(split) {
+  fetchBundle(split);
+  const module = part("larder_bg.wasm", own("larder_bg.wasm"));
+  module.catch(() => {});
+  // The glue and the split loader it imports, asked for together (one after another they took
+  // three round trips).
+  const [larder] = await Promise.all([import("./larder.js"), import("./__wasm_split.js")]);
+  const wasm = await larder.default({ module_or_path: module });
+  // For the bench: the module's exports, its memory among them.
+  dispatchEvent(new CustomEvent("larder-started", { detail: { wasm } }));
+  return larder;
+}
+
+await start({ module_or_path: own("start_bg.wasm") });
+run(loadConsole);
