@@ -86,10 +86,11 @@ pub fn build(dist: &str, public_url: Option<&str>) -> Result<PathBuf> {
     copy_locales(&dir)?;
     precompress(&dir)?;
     eprintln!(
-        "dist: {} with {} chunks: {}",
+        "dist: {} with {} chunks: {}; bundles: {}",
         built.folder,
         built.chunks.len(),
-        built.chunks.join(", ")
+        built.chunks.join(", "),
+        built.bundles.join(", ")
     );
     Ok(dir)
 }

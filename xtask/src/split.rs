@@ -56,6 +56,8 @@ fn parts_by_split(split: &wasm_split_cli_support::SplitWasm) -> Result<Vec<(Stri
 pub struct Build {
     pub folder: String,
     pub chunks: Vec<String>,
+    /// Each bundle's file and how many parts it holds.
+    pub bundles: Vec<String>,
 }
 
 /// The console's release compile for the splitter (`cargo` and these): `cargo xtask test` also
@@ -186,7 +188,15 @@ pub fn build(dist: &Path) -> Result<Build> {
         .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .collect();
     chunks.sort();
-    Ok(Build { folder, chunks })
+    let bundles = bundles
+        .iter()
+        .map(|b| format!("{} ({} parts)", b.file, b.parts.len()))
+        .collect();
+    Ok(Build {
+        folder,
+        chunks,
+        bundles,
+    })
 }
 
 /// `wasm-opt -Oz` in place, with the features rustc emits for wasm32 (the chunks carry no
