@@ -334,7 +334,7 @@ fn first_load(dist: &Path) -> Result<Vec<Figure>> {
     names.sort();
     // What index.html loads before "Sign in" works; the console's main module (larder_bg.wasm,
     // larder.js, __wasm_split.js) comes afterwards, fetched by the start-up module.
-    let start_up = ["start_bg.wasm", "start.js", "boot.js", "larder.css"];
+    let start_up = ["start_bg.wasm", "start.js", "boot.js", "start.css"];
     let mut figures = Vec::new();
     let mut totals = [0.0; 3];
     for name in &names {

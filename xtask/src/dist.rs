@@ -286,7 +286,7 @@ mod tests {
         assert!(
             html.contains("<script type=\"module\" src=\"/console/larder-0123/boot.js\"></script>")
         );
-        assert!(html.contains("href=\"/console/larder-0123/larder.css\""));
+        assert!(html.contains("href=\"/console/larder-0123/start.css\""));
         let policy = html.find("Content-Security-Policy").unwrap();
         assert!(policy < html.find("<script").unwrap());
         assert!(policy < html.find("<link").unwrap());

@@ -22,8 +22,11 @@ use crate::process::{command, exec, root};
 
 /// The wasm-bindgen output's name: `larder.js` and `larder_bg.wasm`.
 const OUT_NAME: &str = "larder";
-/// The style sheets, in the order index.html names them.
-pub const STYLES: [&str; 2] = ["style/main.css", "style/records.css"];
+/// The sign-in form's style sheet (`start.css`), which index.html links.
+const START_STYLES: [&str; 1] = ["style/base.css"];
+/// The console's style sheets, in the order index.html names them after the form's: one
+/// `larder.css`, which `boot.js` links with the console's module, once "Sign in" works.
+const CONSOLE_STYLES: [&str; 2] = ["style/main.css", "style/records.css"];
 /// The start-up module's output name: `start.js` and `start_bg.wasm` (crates/start).
 const START_OUT_NAME: &str = "start";
 
@@ -169,12 +172,17 @@ pub fn build(dist: &Path) -> Result<Build> {
         split.split_modules.len(),
     )?;
     std::fs::write(&loader, routed)?;
-    let mut css = String::new();
-    for style in STYLES {
-        css.push_str(&std::fs::read_to_string(root().join(style))?);
-        css.push('\n');
+    for (sheet, styles) in [
+        (START_OUT_NAME, &START_STYLES[..]),
+        (OUT_NAME, &CONSOLE_STYLES[..]),
+    ] {
+        let mut css = String::new();
+        for style in styles {
+            css.push_str(&std::fs::read_to_string(root().join(style))?);
+            css.push('\n');
+        }
+        std::fs::write(stage.join(format!("{sheet}.css")), css)?;
     }
-    std::fs::write(stage.join(format!("{OUT_NAME}.css")), css)?;
 
     let folder = format!("{OUT_NAME}-{:016x}", hash_folder(&stage)?);
     let destination = dist.join(&folder);
@@ -226,7 +234,7 @@ fn optimise(module: &Path) -> Result<()> {
 pub fn head_tags(base: &str, folder: &str) -> String {
     let at = format!("{base}{folder}");
     [
-        format!("<link rel=\"stylesheet\" href=\"{at}/{OUT_NAME}.css\">"),
+        format!("<link rel=\"stylesheet\" href=\"{at}/{START_OUT_NAME}.css\">"),
         format!("<link rel=\"modulepreload\" href=\"{at}/{START_OUT_NAME}.js\">"),
         format!(
             "<link rel=\"preload\" href=\"{at}/{START_OUT_NAME}_bg.wasm\" as=\"fetch\" type=\"application/wasm\" crossorigin>"

@@ -82,13 +82,29 @@ function fetchBundle(split) {
   })().catch(rest);
 }
 
+// The console's style sheet (the form's, start.css, is the page's own): loaded before the
+// console shows anything. One that fails does not stop the console; loading it again does.
+function linkStyles() {
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = own("larder.css").href;
+  const loaded = new Promise((resolve) => {
+    link.onload = resolve;
+    link.onerror = () => { link.remove(); styled = undefined; resolve(); };
+  });
+  document.head.append(link);
+  return loaded;
+}
+
+let styled;
 async function loadConsole(split) {
   fetchBundle(split);
+  styled ??= linkStyles();
   const module = part("larder_bg.wasm", own("larder_bg.wasm"));
   module.catch(() => {});
   // The glue and the split loader it imports, asked for together (one after another they took
   // three round trips).
-  const [larder] = await Promise.all([import("./larder.js"), import("./__wasm_split.js")]);
+  const [larder] = await Promise.all([import("./larder.js"), import("./__wasm_split.js"), styled]);
   const wasm = await larder.default({ module_or_path: module });
   // For the bench: the module's exports, its memory among them.
   dispatchEvent(new CustomEvent("larder-started", { detail: { wasm } }));
