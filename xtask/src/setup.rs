@@ -64,7 +64,7 @@ fn wasm_bindgen_cli(installed: &mut Vec<String>) -> Result<()> {
         // 39 MB; the console's own, 0.15 against 0.13 s). Level 0 compiled in 50 s but ran 6x
         // slower (13.8 s on that module), which the wasm tests would pay back.
         exec(
-            &mut command(
+            command(
                 "cargo",
                 &[
                     "install",
