@@ -27,58 +27,33 @@ export function part(name, url) {
 
 const own = (name) => new URL(name, import.meta.url);
 
+__READ_BUNDLE__
+
 // Streams the bundle of `split` and settles each part's answer once its last byte is here, so
 // the console's module compiles while the page's parts still arrive. A bundle that fails, or
 // ends short, leaves the parts it did not deliver to their own files (and so to "Try again").
 function fetchBundle(split) {
   if (bundle !== undefined || !BUNDLED.includes(split)) return;
-  const file = `parts_${split}.wasm`;
   const parts = new Map();
   let tabled;
   bundle = new Promise((resolve) => { tabled = resolve; });
-  let table = [], settle = [], next = 0;
+  let table = [], next = 0;
+  const settle = [];
   const rest = () => {
     tabled(parts);
     for (; next < table.length; next++) settle[next](fetch(own(table[next][0])));
   };
   (async () => {
-    const answer = await fetch(own(file));
-    if (!answer.ok) throw new Error(`${file}: ${answer.status}`);
-    const reader = answer.body.getReader();
-    // The table's length (4 bytes, little-endian), the table (JSON), then the parts.
-    let head = new Uint8Array(0), bytes, filled = 0, from = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      let chunk = value;
-      if (bytes === undefined) {
-        const joined = new Uint8Array(head.length + chunk.length);
-        joined.set(head);
-        joined.set(chunk, head.length);
-        head = joined;
-        if (head.length < 4) continue;
-        const length = new DataView(head.buffer).getUint32(0, true);
-        if (head.length < 4 + length) continue;
-        table = JSON.parse(new TextDecoder().decode(head.subarray(4, 4 + length)));
-        for (const [name] of table) {
-          parts.set(name, new Promise((resolve) => { settle.push(resolve); }));
-        }
-        tabled(parts);
-        bytes = new Uint8Array(table.reduce((sum, [, size]) => sum + size, 0));
-        chunk = head.subarray(4 + length);
-      }
-      if (filled + chunk.length > bytes.length) throw new Error(`${file} is longer than its table`);
-      bytes.set(chunk, filled);
-      filled += chunk.length;
-      while (next < table.length && filled >= from + table[next][1]) {
-        const to = from + table[next][1];
-        const body = bytes.slice(from, to);
-        settle[next](new Response(body, { headers: { "content-type": "application/wasm" } }));
-        from = to;
-        next++;
-      }
-    }
-    if (bytes === undefined || next < table.length) throw new Error(`${file} ended short`);
+    const answer = await fetch(own(`parts_${split}.wasm`));
+    if (!answer.ok) throw new Error(`parts_${split}.wasm: ${answer.status}`);
+    await readBundle(answer.body, (entries) => {
+      table = entries;
+      for (const [name] of table) parts.set(name, new Promise((resolve) => { settle.push(resolve); }));
+      tabled(parts);
+    }, (index, bytes) => {
+      settle[index](new Response(bytes, { headers: { "content-type": "application/wasm" } }));
+      next = index + 1;
+    });
   })().catch(rest);
 }
 

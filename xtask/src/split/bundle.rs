@@ -83,14 +83,19 @@ pub fn write(stage: &Path, parts_by_split: &[(String, Vec<String>)]) -> Result<V
 /// a millisecond on a phone line.
 pub fn boot_js(bundles: &[Bundle]) -> Result<String> {
     let splits: Vec<&str> = bundles.iter().map(|b| b.split.as_str()).collect();
-    let code: Vec<&str> = include_str!("boot.js")
+    let reader = code(include_str!("read_bundle.js")).replacen("export async", "async", 1);
+    Ok(code(include_str!("boot.js"))
+        .replace("__BUNDLED__", &serde_json::to_string(&splits)?)
+        .replace("__READ_BUNDLE__", reader.trim_end()))
+}
+
+/// `js` without its comment lines.
+fn code(js: &str) -> String {
+    let lines: Vec<&str> = js
         .lines()
         .filter(|line| !line.trim_start().starts_with("//"))
         .collect();
-    Ok(code
-        .join("\n")
-        .replace("__BUNDLED__", &serde_json::to_string(&splits)?)
-        + "\n")
+    lines.join("\n") + "\n"
 }
 
 /// The split loader the splitter wrote, each of its `fetch`es of a part made a call of
@@ -200,5 +205,28 @@ mod tests {
         let boot = boot_js(&bundles).unwrap();
         assert!(boot.contains("const BUNDLED = [\"console\",\"household_pages\"];"));
         assert!(boot.starts_with("import start"), "no comment lines");
+        assert!(boot.contains("\nasync function readBundle(body, tabled, delivered) {"));
+        assert!(
+            !boot.contains("__BUNDLED__") && !boot.contains("__READ_BUNDLE__"),
+            "every placeholder filled"
+        );
+    }
+
+    /// The reader `boot.js` copies (`read_bundle.js`) against the parts its bundles were made
+    /// of, in Node.js (which the journeys need too): `read_bundle.test.mjs`.
+    #[test]
+    fn the_bundle_reader_gives_back_each_part() {
+        let test = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/split/read_bundle.test.mjs");
+        let out = std::process::Command::new("node")
+            .arg("--test")
+            .arg(&test)
+            .output()
+            .expect("node runs");
+        assert!(
+            out.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 }
