@@ -16,9 +16,9 @@ use anyhow::{bail, Context, Result};
 use larder_start::landing::CONSOLE_SPLIT;
 
 use crate::files::{on_both_cores, walk};
+use crate::process::{command, exec, root};
 
 mod bundle;
-use crate::process::{command, exec, root};
 
 /// The wasm-bindgen output's name: `larder.js` and `larder_bg.wasm`.
 const OUT_NAME: &str = "larder";
