@@ -192,7 +192,7 @@ pub fn start(console: &str, runs: usize, throttled: bool, refine: bool) -> Resul
             kilobytes(field(&result, "console", "page_bytes")),
         )
         .note(format!(
-            "of which wasm modules {:.0} KB (median); target 150 KB",
+            "wasm modules still arriving at the press, whole: {:.0} KB (median; a bundle asked for before the press counts whole); target 150 KB",
             median(&field(&result, "console", "page_wasm_bytes")) / 1000.0
         )),
     );
