@@ -333,7 +333,8 @@ fn first_load(dist: &Path) -> Result<Vec<Figure>> {
         .collect();
     names.sort();
     // What index.html loads before "Sign in" works; the console's main module (larder_bg.wasm,
-    // larder.js, __wasm_split.js) comes afterwards, fetched by the start-up module.
+    // in a bundle `parts_*.wasm` with a landing's parts), its glue (larder.js, __wasm_split.js)
+    // and its style sheet (larder.css) come afterwards, fetched by the start-up module.
     let start_up = ["start_bg.wasm", "start.js", "boot.js", "start.css"];
     let mut figures = Vec::new();
     let mut totals = [0.0; 3];
