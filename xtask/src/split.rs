@@ -166,6 +166,7 @@ pub fn build(dist: &Path) -> Result<Build> {
     on_both_cores(&modules, |module| optimise(module))?;
     let bundles = bundle::write(&stage, &parts_by_split(&split)?)?;
     std::fs::write(stage.join("boot.js"), bundle::boot_js(&bundles)?)?;
+    std::fs::write(stage.join("read_bundle.js"), bundle::reader_js())?;
     let loader = stage.join("__wasm_split.js");
     let routed = bundle::route_through_bundles(
         &std::fs::read_to_string(&loader)?,

@@ -27,8 +27,6 @@ export function part(name, url) {
 
 const own = (name) => new URL(name, import.meta.url);
 
-__READ_BUNDLE__
-
 // Streams the bundle of `split` and settles each part's answer once its last byte is here, so
 // the console's module compiles while the page's parts still arrive. A bundle that fails, or
 // ends short, leaves the parts it did not deliver to their own files (and so to "Try again").
@@ -43,9 +41,14 @@ function fetchBundle(split) {
     tabled(parts);
     for (; next < table.length; next++) settle[next](fetch(own(table[next][0])));
   };
+  // The reader is a module of its own, asked for beside the bundle: not among the bytes
+  // before "Sign in" works.
+  const reader = import("./read_bundle.js");
+  reader.catch(() => {});
   (async () => {
     const answer = await fetch(own(`parts_${split}.wasm`));
     if (!answer.ok) throw new Error(`parts_${split}.wasm: ${answer.status}`);
+    const { readBundle } = await reader;
     await readBundle(answer.body, (entries) => {
       table = entries;
       for (const [name] of table) parts.set(name, new Promise((resolve) => { settle.push(resolve); }));

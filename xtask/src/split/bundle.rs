@@ -83,10 +83,13 @@ pub fn write(stage: &Path, parts_by_split: &[(String, Vec<String>)]) -> Result<V
 /// a millisecond on a phone line.
 pub fn boot_js(bundles: &[Bundle]) -> Result<String> {
     let splits: Vec<&str> = bundles.iter().map(|b| b.split.as_str()).collect();
-    let reader = code(include_str!("read_bundle.js")).replacen("export async", "async", 1);
-    Ok(code(include_str!("boot.js"))
-        .replace("__BUNDLED__", &serde_json::to_string(&splits)?)
-        .replace("__READ_BUNDLE__", reader.trim_end()))
+    Ok(code(include_str!("boot.js")).replace("__BUNDLED__", &serde_json::to_string(&splits)?))
+}
+
+/// `read_bundle.js`, the bundle reader `boot.js` imports when it asks for a bundle, without its
+/// comment lines.
+pub fn reader_js() -> String {
+    code(include_str!("read_bundle.js"))
 }
 
 /// `js` without its comment lines.
@@ -205,11 +208,9 @@ mod tests {
         let boot = boot_js(&bundles).unwrap();
         assert!(boot.contains("const BUNDLED = [\"console\",\"household_pages\"];"));
         assert!(boot.starts_with("import start"), "no comment lines");
-        assert!(boot.contains("\nasync function readBundle(body, tabled, delivered) {"));
-        assert!(
-            !boot.contains("__BUNDLED__") && !boot.contains("__READ_BUNDLE__"),
-            "every placeholder filled"
-        );
+        assert!(boot.contains("import(\"./read_bundle.js\")"));
+        assert!(!boot.contains("__BUNDLED__"), "the placeholder filled");
+        assert!(reader_js().starts_with("export async function readBundle("));
     }
 
     /// The reader `boot.js` copies (`read_bundle.js`) against the parts its bundles were made

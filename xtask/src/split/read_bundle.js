@@ -4,8 +4,9 @@
 // once each part's last byte is. Throws on anything else (a table too long or malformed, a part
 // that is not a module of this folder, bytes beyond the table's, a bundle that ends short):
 // the caller then fetches the parts not delivered from their own files.
-// `split/boot.js` holds a copy (`cargo xtask dist` puts it in place of __READ_BUNDLE__), and
-// `read_bundle.test.mjs` tests this file against the parts it was made of.
+// `split/boot.js` imports it once it asks for a bundle (`cargo xtask dist` writes it beside
+// `boot.js`, without its comment lines), and `read_bundle.test.mjs` tests this file against
+// the parts it was made of.
 export async function readBundle(body, tabled, delivered) {
   const MAX_TABLE = 65536, MAX_PARTS = 64 << 20;
   const reader = body.getReader();
