@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { armFault, coldStart, faultControl, goInApp, moduleFiles, person } from './helpers';
+import { armFault, BUNDLE, bundleFiles, coldStart, faultControl, goInApp, moduleFiles, person } from './helpers';
 
 // The console arrives in parts (cargo xtask dist splits it): the start-up module that makes
 // index.html's form sign in, the console, and its pages. A part that does not arrive says so and
@@ -126,7 +126,7 @@ function watchRequests(page: Page) {
 
 /** The split modules of pages and the console (`split_*.wasm`) and the bundles that hold a
  * landing's (`parts_*.wasm`) among `seen`, by file name, each once. */
-const splitModules = (seen: string[]) => [...new Set(seen.filter((p) => /\/(split|parts)_[a-z_]+\.wasm$/.test(p)).map((p) => p.split('/').pop()!))];
+const splitModules = (seen: string[]) => [...new Set(seen.filter((p) => new RegExp(`/(split_[a-z_]+|${BUNDLE})\\.wasm$`).test(p)).map((p) => p.split('/').pop()!))];
 
 /** The console's wasm files whose bytes came over the network more than once. */
 async function fetchedOnce(page: Page) {
@@ -157,7 +157,7 @@ async function typeOwner(page: Page, who: string) {
 // that does not arrive costs nothing but time: each part comes from its own file.
 test('a bundle that does not arrive: the console and the page come part by part', async ({ page }) => {
   const seen = watchRequests(page);
-  await page.route('**/parts_*.wasm', (route) => route.abort('internetdisconnected'));
+  await page.route(bundleFiles, (route) => route.abort('internetdisconnected'));
   await page.goto('household');
   await typeOwner(page, 'olivia');
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -168,7 +168,7 @@ test('a bundle that does not arrive: the console and the page come part by part'
 
 test('a bundle cut short: what arrived is used, the rest comes part by part', async ({ page }) => {
   const seen = watchRequests(page);
-  await page.route('**/parts_*.wasm', async (route) => {
+  await page.route(bundleFiles, async (route) => {
     const whole = await (await route.fetch()).body();
     // The table and the main module arrive (it is first, about a third of the bundle); the
     // console's and the page's modules, last, do not.

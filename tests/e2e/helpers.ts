@@ -182,18 +182,25 @@ export const TEXTBOOK_REPLACEMENT = {
   ],
 };
 
+/** A bundle's file name without `.wasm` (`parts_<split>`, xtask/src/split/bundle.rs), as a
+ * pattern. */
+export const BUNDLE = 'parts_[a-z_]+';
+
 /** Lighthouse's mobile throttling, as the bench's start measurement (xtask/src/bench/browser.mjs). */
 const MOBILE = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
 
 /** The console's modules: its main module and glue (fetched by the start-up module once the form
  * works), the chunks they share, the pages' modules, and the bundles that hold the main module
  * and a landing's parts (`parts_<split>.wasm`, xtask/src/split/bundle.rs). */
-const SPLIT_MODULE = /\/((chunk_\d+|split_[a-z_]+|parts_[a-z_]+|larder_bg)\.wasm|larder\.js)(\?|$)/;
+const SPLIT_MODULE = new RegExp(`/((chunk_\\d+|split_[a-z_]+|${BUNDLE}|larder_bg)\\.wasm|larder\\.js)(\\?|$)`);
 
 /** The console's main module `name` (`larder_bg`) or a split module's (`split_console`), as a
  * route pattern: its own file and every bundle, which holds the main module and the parts of a
  * landing. A module made not to arrive must come neither way. */
-export const moduleFiles = (name: string) => new RegExp(`/(${name}|parts_[a-z_]+)\\.wasm$`);
+export const moduleFiles = (name: string) => new RegExp(`/(${name}|${BUNDLE})\\.wasm$`);
+
+/** Every bundle's file, as a route pattern. */
+export const bundleFiles = new RegExp(`/${BUNDLE}\\.wasm$`);
 
 /** One cold load of the sign-in page in a fresh context under mobile throttling: when "Sign in"
  * was first enabled and when each split module was requested, both in ms since navigation

@@ -346,7 +346,7 @@ fn first_load(dist: &Path) -> Result<Vec<Figure>> {
         }
         let when = if at_start {
             "at start"
-        } else if name.starts_with("parts_") {
+        } else if name.starts_with(crate::split::bundle::FILE_PREFIX) {
             "the main module and a landing's parts in one file, after \"Sign in\" works"
         } else {
             "loaded when needed"

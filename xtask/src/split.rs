@@ -18,7 +18,7 @@ use larder_start::landing::CONSOLE_SPLIT;
 use crate::files::{on_both_cores, walk};
 use crate::process::{command, exec, root};
 
-mod bundle;
+pub mod bundle;
 
 /// The wasm-bindgen output's name: `larder.js` and `larder_bg.wasm`.
 const OUT_NAME: &str = "larder";

@@ -4,7 +4,7 @@
 // will land on.
 import start, { run } from "./start.js";
 
-// The split modules with a bundle, `parts_<split>.wasm`: one file holding the console's main
+// Each split module's bundle file (`parts_<split>.wasm`): one file holding the console's main
 // module and every part that split needs, one after another, behind a table of their names and
 // lengths (xtask/src/split/bundle.rs). One answer instead of some 30: on a phone line each file
 // cost a round trip and its headers, and compressed together they are 15 % smaller (issue 24).
@@ -31,7 +31,8 @@ const own = (name) => new URL(name, import.meta.url);
 // the console's module compiles while the page's parts still arrive. A bundle that fails, or
 // ends short, leaves the parts it did not deliver to their own files (and so to "Try again").
 function fetchBundle(split) {
-  if (bundle !== undefined || !BUNDLED.includes(split)) return;
+  const file = BUNDLED[split];
+  if (bundle !== undefined || file === undefined) return;
   const parts = new Map();
   let tabled;
   bundle = new Promise((resolve) => { tabled = resolve; });
@@ -46,8 +47,8 @@ function fetchBundle(split) {
   const reader = import("./read_bundle.js");
   reader.catch(() => {});
   (async () => {
-    const answer = await fetch(own(`parts_${split}.wasm`));
-    if (!answer.ok) throw new Error(`parts_${split}.wasm: ${answer.status}`);
+    const answer = await fetch(own(file));
+    if (!answer.ok) throw new Error(`${file}: ${answer.status}`);
     const { readBundle } = await reader;
     await readBundle(answer.body, (entries) => {
       table = entries;

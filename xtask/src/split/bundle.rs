@@ -27,10 +27,13 @@ pub struct Bundle {
     pub parts: Vec<(String, usize)>,
 }
 
-/// The bundle file of a split module: `parts_<split>.wasm` (`.wasm`, so a CDN serves and
-/// compresses it as it does the modules).
-pub fn file_name(split: &str) -> String {
-    format!("parts_{split}.wasm")
+/// How a bundle's file name starts: `parts_<split>.wasm` (`.wasm`, so a CDN serves and
+/// compresses it as it does the modules). `boot.js` is handed each name (`BUNDLED`).
+pub const FILE_PREFIX: &str = "parts_";
+
+/// The bundle file of a split module.
+fn file_name(split: &str) -> String {
+    format!("{FILE_PREFIX}{split}.wasm")
 }
 
 /// Writes, in `stage`, one bundle for the console (`console`, the first of `parts_by_split`)
@@ -78,12 +81,15 @@ pub fn write(stage: &Path, parts_by_split: &[(String, Vec<String>)]) -> Result<V
         .collect()
 }
 
-/// `boot.js` (the template `split/boot.js`) with the split modules that have a bundle, and
-/// without its comment lines: it is fetched before "Sign in" works, where every 200 bytes cost
-/// a millisecond on a phone line.
+/// `boot.js` (the template `split/boot.js`) with each split module's bundle file, and without
+/// its comment lines: it is fetched before "Sign in" works, where every 200 bytes cost a
+/// millisecond on a phone line.
 pub fn boot_js(bundles: &[Bundle]) -> Result<String> {
-    let splits: Vec<&str> = bundles.iter().map(|b| b.split.as_str()).collect();
-    Ok(code(include_str!("boot.js")).replace("__BUNDLED__", &serde_json::to_string(&splits)?))
+    let files: serde_json::Map<String, serde_json::Value> = bundles
+        .iter()
+        .map(|b| (b.split.clone(), b.file.clone().into()))
+        .collect();
+    Ok(code(include_str!("boot.js")).replace("__BUNDLED__", &serde_json::to_string(&files)?))
 }
 
 /// `read_bundle.js`, the bundle reader `boot.js` imports when it asks for a bundle, without its
@@ -206,7 +212,9 @@ mod tests {
         );
         assert_eq!(bundles[1].parts[3], ("chunk_2.wasm".to_string(), 4));
         let boot = boot_js(&bundles).unwrap();
-        assert!(boot.contains("const BUNDLED = [\"console\",\"household_pages\"];"));
+        assert!(boot.contains(
+            "const BUNDLED = {\"console\":\"parts_console.wasm\",\"household_pages\":\"parts_household_pages.wasm\"};"
+        ));
         assert!(boot.starts_with("import start"), "no comment lines");
         assert!(boot.contains("import(\"./read_bundle.js\")"));
         assert!(!boot.contains("__BUNDLED__"), "the placeholder filled");
