@@ -207,6 +207,9 @@ export const bundleFiles = new RegExp(`/${BUNDLE}\\.wasm$`);
  * (issue 26: a start that waits for a chunk starts 500 ms later). */
 export async function coldStart(browser: Browser) {
   const context = await browser.newContext();
+  // Where the load is, for the message of one that stalls (each step below is bounded, so a
+  // stall names itself instead of running out the test's whole time).
+  let step = 'opening the page';
   try {
     const page = await context.newPage();
     // The journeys' guard watches its own page only: this one's errors are returned.
@@ -220,9 +223,12 @@ export async function coldStart(browser: Browser) {
     await cdp.send('Network.emulateNetworkConditions', MOBILE);
     // Wall-clock times (ms), turned into page time below through the page's time origin.
     const requested: { name: string; wall: number }[] = [];
+    const pending = new Map<string, string>();
     cdp.on('Network.requestWillBeSent', (e) => {
+      pending.set(e.requestId, new URL(e.request.url).pathname.split('/').pop()!);
       if (SPLIT_MODULE.test(e.request.url)) requested.push({ name: e.request.url.split('/').pop()!, wall: e.wallTime * 1000 });
     });
+    for (const done of ['Network.loadingFinished', 'Network.loadingFailed'] as const) cdp.on(done, (e) => pending.delete(e.requestId));
     // The moment the button is enabled, as a person would meet it (the bench's own watch).
     await page.addInitScript(() => {
       const seen = () => {
@@ -234,16 +240,43 @@ export async function coldStart(browser: Browser) {
       };
       new MutationObserver(seen).observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
     });
-    await page.goto('sign-in');
-    await page.waitForFunction(() => (window as unknown as { __signInAt?: number }).__signInAt !== undefined);
+    // Only the button is waited for: the page's `load` event is not what a person meets, and
+    // once the form works the console's files may hold it back on this line.
+    const stalled = async () => {
+      const shown = await page.evaluate(() => `${document.readyState}; button "${document.querySelector('form button')?.textContent ?? 'none'}"`).catch((e) => `${e}`);
+      return `a cold load stalled ${step} (${shown}; still loading: ${[...pending.values()].join(' ') || 'nothing'})`;
+    };
+    try {
+      await page.goto('sign-in', { waitUntil: 'commit', timeout: 60_000 });
+      step = 'waiting for "Sign in" to work';
+      await page.waitForFunction(() => (window as unknown as { __signInAt?: number }).__signInAt !== undefined, undefined, { polling: 50, timeout: 60_000 });
+    } catch (e) {
+      throw new Error(`${await stalled()}: ${e}`);
+    }
     const { signInAt, origin } = await page.evaluate(() => ({
       signInAt: (window as unknown as { __signInAt: number }).__signInAt,
       origin: performance.timeOrigin,
     }));
     const modules = requested.map((r) => ({ name: r.name, at: r.wall - origin }));
+    // What the console fetched after "Sign in" is still arriving on the throttled line: lifted,
+    // and the page left, so closing does not wait on it.
+    step = 'closing';
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await page.goto('about:blank');
     return { signInAt, modules, errors, early: modules.filter((m) => m.at < signInAt) };
   } finally {
-    await context.close();
+    await bounded(context.close(), 30_000, `closing a cold load's browser context (${step})`);
+  }
+}
+
+/** `work`, or an error naming `what` once `ms` have passed. */
+async function bounded<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} took over ${ms} ms`)), ms); });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
