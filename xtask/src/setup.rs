@@ -132,7 +132,7 @@ fn browser(installed: &mut Vec<String>) -> Result<()> {
     Ok(())
 }
 
-/// Playwright and binaryen (wasm-opt) from package-lock.json.
+/// Playwright, binaryen (wasm-opt) and terser from package-lock.json.
 fn npm_packages(installed: &mut Vec<String>) -> Result<()> {
     if output("npm", &["--version"]).is_none() {
         apt_install(&["nodejs", "npm"], installed)?;
@@ -143,7 +143,8 @@ fn npm_packages(installed: &mut Vec<String>) -> Result<()> {
     if std::fs::read(&marker).ok().as_deref() != Some(lock.as_slice()) {
         exec(&mut command("npm", &["ci", "--no-audit", "--no-fund"]))?;
         std::fs::write(&marker, &lock)?;
-        installed.push("npm packages (@playwright/test, @axe-core/playwright, binaryen)".into());
+        installed
+            .push("npm packages (@playwright/test, @axe-core/playwright, binaryen, terser)".into());
     }
     Ok(())
 }

@@ -81,30 +81,19 @@ pub fn write(stage: &Path, parts_by_split: &[(String, Vec<String>)]) -> Result<V
         .collect()
 }
 
-/// `boot.js` (the template `split/boot.js`) with each split module's bundle file, and without
-/// its comment lines: it is fetched before "Sign in" works, where every 200 bytes cost a
-/// millisecond on a phone line.
+/// `boot.js` (the template `split/boot.js`) with each split module's bundle file. The build
+/// minifies it with every script (`split::minify`).
 pub fn boot_js(bundles: &[Bundle]) -> Result<String> {
     let files: serde_json::Map<String, serde_json::Value> = bundles
         .iter()
         .map(|b| (b.split.clone(), b.file.clone().into()))
         .collect();
-    Ok(code(include_str!("boot.js")).replace("__BUNDLED__", &serde_json::to_string(&files)?))
+    Ok(include_str!("boot.js").replace("__BUNDLED__", &serde_json::to_string(&files)?))
 }
 
-/// `read_bundle.js`, the bundle reader `boot.js` imports when it asks for a bundle, without its
-/// comment lines.
-pub fn reader_js() -> String {
-    code(include_str!("read_bundle.js"))
-}
-
-/// `js` without its comment lines.
-fn code(js: &str) -> String {
-    let lines: Vec<&str> = js
-        .lines()
-        .filter(|line| !line.trim_start().starts_with("//"))
-        .collect();
-    lines.join("\n") + "\n"
+/// `read_bundle.js`, the bundle reader `boot.js` imports when it asks for a bundle.
+pub fn reader_js() -> &'static str {
+    include_str!("read_bundle.js")
 }
 
 /// The split loader the splitter wrote, each of its `fetch`es of a part made a call of
@@ -215,25 +204,45 @@ mod tests {
         assert!(boot.contains(
             "const BUNDLED = {\"console\":\"parts_console.wasm\",\"household_pages\":\"parts_household_pages.wasm\"};"
         ));
-        assert!(boot.starts_with("import start"), "no comment lines");
         assert!(boot.contains("import(\"./read_bundle.js\")"));
         assert!(!boot.contains("__BUNDLED__"), "the placeholder filled");
-        assert!(reader_js().starts_with("export async function readBundle("));
+        assert!(reader_js().contains("export async function readBundle("));
     }
 
-    /// The reader `boot.js` copies (`read_bundle.js`) against the parts its bundles were made
-    /// of, in Node.js (which the journeys need too): `read_bundle.test.mjs`.
+    /// The reader `boot.js` imports (`read_bundle.js`) against the parts its bundles were made
+    /// of, in Node.js (which the journeys need too): `read_bundle.test.mjs`, on the reader as
+    /// written and on what ships, minified by the build's own step.
     #[test]
     fn the_bundle_reader_gives_back_each_part() {
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/split/read_bundle.js");
+        run_reader_test(&source);
+        let shipped =
+            std::env::temp_dir().join(format!("larder-read-bundle-{}", std::process::id()));
+        std::fs::create_dir_all(&shipped).unwrap();
+        let minified = shipped.join("read_bundle.js");
+        std::fs::copy(&source, &minified).unwrap();
+        crate::split::minify(&minified).unwrap();
+        let (before, after) = (
+            std::fs::read(&source).unwrap(),
+            std::fs::read(&minified).unwrap(),
+        );
+        assert!(after.len() < before.len(), "the shipped reader is minified");
+        run_reader_test(&minified);
+        std::fs::remove_dir_all(&shipped).unwrap();
+    }
+
+    fn run_reader_test(reader: &Path) {
         let test = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/split/read_bundle.test.mjs");
         let out = std::process::Command::new("node")
             .arg("--test")
             .arg(&test)
+            .env("READ_BUNDLE", reader)
             .output()
             .expect("node runs");
         assert!(
             out.status.success(),
-            "{}{}",
+            "{}: {}{}",
+            reader.display(),
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );

@@ -1,10 +1,12 @@
 // The bundle reader (read_bundle.js) against the parts a bundle was made of: random parts, cut
 // into the stream's chunks at random places, come back whole, in order, each once; a bundle
 // cut short, too long or with a bad table throws, having delivered only whole parts.
-// Run by `cargo test -p xtask` (split::bundle's tests), or `node --test` on this file.
+// Run by `cargo test -p xtask` (split::bundle's tests) on the reader as written and as it ships,
+// minified; or `node --test` on this file.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readBundle } from './read_bundle.js';
+// The reader as written, or the file READ_BUNDLE names (the build's minified copy).
+const { readBundle } = await import(process.env.READ_BUNDLE ?? './read_bundle.js');
 
 /** A deterministic generator, so a failure can be replayed from its seed. */
 function random(seed) {
