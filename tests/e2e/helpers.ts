@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, Browser, Page, APIRequestContext } from '@playwright/test';
+import { expect, test, Browser, CDPSession, Page, APIRequestContext } from '@playwright/test';
 
 // The console may be hosted under a sub-path (`LARDER_E2E_PREFIX=/console/ cargo xtask test`;
 // BASE_URL then ends with it): pages are relative to BASE_URL (`page.goto('sign-in')`, never
@@ -210,6 +210,8 @@ export async function coldStart(browser: Browser) {
   // Where the load is, for the message of one that stalls (each step below is bounded, so a
   // stall names itself instead of running out the test's whole time).
   let step = 'opening the page';
+  // For closing: the page and the session that throttles it.
+  let opened: { page: Page; cdp: CDPSession } | undefined;
   try {
     const page = await context.newPage();
     // The journeys' guard watches its own page only: this one's errors are returned.
@@ -219,6 +221,7 @@ export async function coldStart(browser: Browser) {
       if (m.type() === 'error' && /panicked|Content Security Policy|RuntimeError/.test(m.text())) errors.push(m.text());
     });
     const cdp = await context.newCDPSession(page);
+    opened = { page, cdp };
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', MOBILE);
     // Wall-clock times (ms), turned into page time below through the page's time origin.
@@ -258,14 +261,25 @@ export async function coldStart(browser: Browser) {
       origin: performance.timeOrigin,
     }));
     const modules = requested.map((r) => ({ name: r.name, at: r.wall - origin }));
-    // What the console fetched after "Sign in" is still arriving on the throttled line: lifted,
-    // and the page left, so closing does not wait on it.
     step = 'closing';
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-    await page.goto('about:blank');
     return { signInAt, modules, errors, early: modules.filter((m) => m.at < signInAt) };
   } finally {
-    await bounded(context.close(), 30_000, `closing a cold load's browser context (${step})`);
+    // What the console fetched after "Sign in" may still be arriving on the throttled line: the
+    // throttling is lifted and the page left first, so closing does not wait on it. A browser
+    // that still takes over 30 s to close a context (CI once ran out the test's 240 s, and no
+    // step of a load could be named) is reported beside the results: by then the load's
+    // findings are in hand, or its own error is on its way.
+    const close = async () => {
+      if (opened) {
+        await opened.cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+        await opened.page.goto('about:blank');
+      }
+      await context.close();
+    };
+    await bounded(close(), 30_000, `closing a cold load's browser context (${step})`).catch((e) => {
+      console.warn(`${e}`);
+      test.info().annotations.push({ type: 'warning', description: `${e}` });
+    });
   }
 }
 
