@@ -62,7 +62,9 @@ fn wasm_bindgen_cli(installed: &mut Vec<String>) -> Result<()> {
         // Optimised at level 1, not 3: alone on this machine its compile took 121 s against
         // 198 s, and its runs stay about as fast (2.3 against 2.1 s on the largest test module,
         // 39 MB; the console's own, 0.15 against 0.13 s). Level 0 compiled in 50 s but ran 6x
-        // slower (13.8 s on that module), which the wasm tests would pay back.
+        // slower (13.8 s on that module), which the wasm tests would pay back. Without its
+        // default feature, TLS (rustls and ring): the test runner talks plain HTTP to
+        // ChromeDriver and its own server on this machine; 108 s against 121 s here.
         exec(
             command(
                 "cargo",
@@ -72,6 +74,7 @@ fn wasm_bindgen_cli(installed: &mut Vec<String>) -> Result<()> {
                     "wasm-bindgen-cli",
                     "--version",
                     &version,
+                    "--no-default-features",
                 ],
             )
             .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "1"),

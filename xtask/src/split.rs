@@ -247,7 +247,7 @@ fn optimise(module: &Path) -> Result<()> {
 }
 
 /// terser in place, as an ES module. The glue wasm-bindgen writes is readable, not small:
-/// minified, what comes before "Sign in" works (`start.js`, `boot.js`) is 1.5 KB brotli smaller,
+/// minified, what comes before "Sign in" works (`start.js`, `boot.js`) is 1.4 KB brotli smaller,
 /// and the console's glue and loaders 2.8 KB.
 pub(crate) fn minify(script: &Path) -> Result<()> {
     let path = path_str(script)?;
