@@ -5,8 +5,8 @@
 // that is not a module of this folder, bytes beyond the table's, a bundle that ends short):
 // the caller then fetches the parts not delivered from their own files.
 // `split/boot.js` imports it once it asks for a bundle (`cargo xtask dist` writes it beside
-// `boot.js`, without its comment lines), and `read_bundle.test.mjs` tests this file against
-// the parts it was made of.
+// `boot.js`, minified), and `read_bundle.test.mjs` tests this file, and its minified copy,
+// against the parts it was made of.
 export async function readBundle(body, tabled, delivered) {
   const MAX_TABLE = 65536, MAX_PARTS = 64 << 20;
   const reader = body.getReader();
