@@ -126,7 +126,8 @@ function watchRequests(page: Page) {
 
 /** The split modules of pages and the console (`split_*.wasm`) and the bundles that hold a
  * landing's (`parts_*.wasm`) among `seen`, by file name, each once. */
-const splitModules = (seen: string[]) => [...new Set(seen.filter((p) => new RegExp(`/(split_[a-z_]+|${BUNDLE})\\.wasm$`).test(p)).map((p) => p.split('/').pop()!))];
+const SPLIT_OR_BUNDLE = new RegExp(`/(split_[a-z_]+|${BUNDLE})\\.wasm$`);
+const splitModules = (seen: string[]) => [...new Set(seen.filter((p) => SPLIT_OR_BUNDLE.test(p)).map((p) => p.split('/').pop()!))];
 
 /** The console's wasm files whose bytes came over the network more than once. */
 async function fetchedOnce(page: Page) {

@@ -179,16 +179,10 @@ pub fn build(dist: &Path) -> Result<Build> {
         split.split_modules.len(),
     )?;
     std::fs::write(&loader, routed)?;
-    let scripts: Vec<_> = [
-        START_OUT_NAME,
-        "boot",
-        "read_bundle",
-        OUT_NAME,
-        "__wasm_split",
-    ]
-    .iter()
-    .map(|name| stage.join(format!("{name}.js")))
-    .collect();
+    // Every script the page may load, whoever wrote it (wasm-bindgen, the splitter, this).
+    let mut scripts = Vec::new();
+    walk(&stage, &mut scripts)?;
+    scripts.retain(|file| file.extension().is_some_and(|e| e == "js"));
     on_both_cores(&scripts, |script| minify(script))?;
     for (sheet, styles) in [
         (START_OUT_NAME, &START_STYLES[..]),
