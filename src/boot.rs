@@ -116,14 +116,24 @@ pub async fn take_over(config: Option<String>, start_texts: Option<String>) {
 
 /// A press of the start-up module's "Sign in", with the sign-in's answer when it sent one
 /// (`status` 0: it sent none, because the form lacks something or no answer came; this
-/// module's client signs in itself then, or says what is missing).
-pub fn pressed(status: u16, body: Option<String>) {
-    let answer = (status != 0).then(|| HttpResponse {
-        status,
-        headers: Vec::new(),
-        body: body.unwrap_or_default(),
-    });
-    wasm_bindgen_futures::spawn_local(submit(answer));
+/// module's client signs in itself then, or says what is missing), and its read of the
+/// owner's household when it made one (`household_status` 0: none; the page reads it then).
+pub fn pressed(
+    status: u16,
+    body: Option<String>,
+    household_status: u16,
+    household_body: Option<String>,
+) {
+    let answer = |status: u16, body: Option<String>| {
+        (status != 0).then(|| HttpResponse {
+            status,
+            headers: Vec::new(),
+            body: body.unwrap_or_default(),
+        })
+    };
+    let sign_in = answer(status, body);
+    let household = answer(household_status, household_body);
+    wasm_bindgen_futures::spawn_local(submit(sign_in, household));
 }
 
 /// Puts config.json's configuration in use and chooses the language (the form's texts from the
@@ -222,7 +232,7 @@ fn enable_sign_in() {
     };
     let on_submit = Closure::<dyn Fn(web_sys::Event)>::new(|event: web_sys::Event| {
         event.prevent_default();
-        wasm_bindgen_futures::spawn_local(submit(None));
+        wasm_bindgen_futures::spawn_local(submit(None, None));
     });
     let _ = form.add_event_listener_with_callback("submit", on_submit.as_ref().unchecked_ref());
     on_submit.forget();
@@ -231,15 +241,16 @@ fn enable_sign_in() {
 }
 
 /// Signs in with the form's credentials (`answer`: the start-up module sent the sign-in and
-/// this is what came back), then shows the console or what went wrong.
-async fn submit(answer: Option<HttpResponse>) {
+/// this is what came back; `household`: its read of `households/me`), then shows the console
+/// or what went wrong.
+async fn submit(answer: Option<HttpResponse>, household: Option<HttpResponse>) {
     let value = |id: &str| input(id).map(|i| i.value()).unwrap_or_default();
     let (name, secret) = (value(NAME), value(SECRET));
     let machine = input(MACHINE).is_some_and(|i| i.checked());
     let Some(client) = CLIENT.with(|c| c.borrow().clone()) else {
         return;
     };
-    let signed_in = attempt(&client, machine, &name, &secret, answer).await;
+    let signed_in = attempt(&client, machine, &name, &secret, answer, household).await;
     if signed_in.is_ok() {
         if let Some(secret) = input(SECRET) {
             secret.set_value("");
@@ -261,6 +272,7 @@ async fn submit(answer: Option<HttpResponse>) {
             let missing = || crate::error_text::missing_credentials(machine, &name, &secret);
             let error = error
                 .unwrap_or_else(|| ApiError::InvalidCredentials(missing().unwrap_or_default()));
+            drop_preview();
             set_button(&t("Sign in"), false);
             show_error(&error);
         }
@@ -276,6 +288,7 @@ async fn attempt(
     name: &str,
     secret: &str,
     answer: Option<HttpResponse>,
+    household: Option<HttpResponse>,
 ) -> Result<Identity, Option<ApiError>> {
     if crate::error_text::missing_credentials(machine, name, secret).is_some() {
         return Err(None);
@@ -288,7 +301,7 @@ async fn attempt(
     let credentials = credentials.map_err(Some)?;
     clear_error();
     set_button(&t("Signing in…"), true);
-    crate::prefetch::sign_in(client, credentials, answer)
+    crate::prefetch::sign_in(client, credentials, answer, household)
         .await
         .map_err(Some)
 }
@@ -310,8 +323,20 @@ async fn open_console(identity: Option<Identity>) {
     let _ = crate::console::open(client, identity).await;
 }
 
+/// The start-up module's view of the household gives way to the form again (the sign-in
+/// failed), or to the console's own words (its module did not come).
+fn drop_preview() {
+    if let Some(preview) = element(larder_start::form::PREVIEW) {
+        preview.remove();
+    }
+    if let Some(section) = shell_element("section") {
+        let _ = section.remove_attribute("hidden");
+    }
+}
+
 /// Only ever called after [`open_console`]'s wait for the whole catalog.
 fn show_console_missing(identity: Option<Identity>) {
+    drop_preview();
     let Some(section) = shell_element("section") else {
         return;
     };

@@ -16,11 +16,17 @@ pub async fn take_over(config: Option<String>, start_texts: Option<String>) {
 }
 
 /// For the start-up module: a press of "Sign in", with its sign-in's answer (`status` 0: none
-/// was sent; see `boot::pressed`).
+/// was sent) and its read of the owner's household (`household_status` 0: none; see
+/// `boot::pressed`).
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
-pub fn pressed(status: u16, body: Option<String>) {
-    larder::boot::pressed(status, body);
+pub fn pressed(
+    status: u16,
+    body: Option<String>,
+    household_status: u16,
+    household_body: Option<String>,
+) {
+    larder::boot::pressed(status, body, household_status, household_body);
 }
 
 #[cfg(not(target_arch = "wasm32"))]

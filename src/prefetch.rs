@@ -11,7 +11,7 @@
 use std::cell::RefCell;
 
 use futures::channel::oneshot;
-use larder_api::households::own_household_from;
+use larder_api::households::{own_household_answered, own_household_from};
 use larder_api::transport::HttpResponse;
 use larder_api::{ApiError, Credentials, Household, Identity};
 use serde_json::Value;
@@ -70,14 +70,18 @@ pub async fn while_typing() {
 }
 
 /// Signs in (or reads `answer`, the start-up module's sign-in); the moment the token is held,
-/// starts the remembered page's reads.
+/// starts the remembered page's reads, or keeps `household`, the start-up module's read of
+/// `households/me` made with that answer's token, for the page.
 pub async fn sign_in(
     client: &ApiClient,
     credentials: Credentials,
     answer: Option<HttpResponse>,
+    household: Option<HttpResponse>,
 ) -> Result<Identity, ApiError> {
     let reader = client.clone();
-    let with_token = move || start_reads(reader);
+    // Only beside the answer whose token read it: a sign-in of the console's own reads anew.
+    let household = household.filter(|_| answer.is_some());
+    let with_token = move || start_reads(reader, household);
     match answer {
         Some(answer) => {
             client
@@ -88,7 +92,7 @@ pub async fn sign_in(
     }
 }
 
-fn start_reads(client: ApiClient) {
+fn start_reads(client: ApiClient, household: Option<HttpResponse>) {
     if !remembered().is_some_and(|l| l.reads_own_household) {
         return;
     }
@@ -99,6 +103,12 @@ fn start_reads(client: ApiClient) {
     };
     // A sign-in again (after a failed identity question) replaces an earlier read.
     OWN_HOUSEHOLD.with(|slot| *slot.borrow_mut() = Some(started));
+    // Read by the start-up module: kept as the client reads its own; one the client would
+    // have tried again is read again here.
+    if let Some(read) = household.and_then(own_household_answered) {
+        let _ = answer_to.send(read);
+        return;
+    }
     wasm_bindgen_futures::spawn_local(async move {
         let _ = answer_to.send(client.own_household_answer().await);
     });

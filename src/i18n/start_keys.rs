@@ -27,4 +27,7 @@ pub const START_KEYS: &[&str] = &[
     // The start-up module's own (crates/start): the console's module did not arrive.
     "The console could not be loaded",
     "Try again",
+    // ... and "My household" shown before the console arrives (crates/start/src/web/preview.rs).
+    "Members",
+    "Loading the console…",
 ];

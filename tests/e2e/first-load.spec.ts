@@ -1,6 +1,6 @@
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { armFault, BUNDLE, bundleFiles, coldStart, faultControl, goInApp, moduleFiles, person } from './helpers';
+import { api, apiToken, armFault, BUNDLE, bundleFiles, coldStart, faultControl, goInApp, moduleFiles, person, scan } from './helpers';
 
 // The console arrives in parts (cargo xtask dist splits it): the start-up module that makes
 // index.html's form sign in, the console, and its pages. A part that does not arrive says so and
@@ -148,6 +148,18 @@ const notAhead = (module: string) => module !== 'split_member_pages.wasm';
 
 const householdReads = (seen: string[]) => seen.filter((p) => p.endsWith('/api/v1/households/me'));
 
+/** The start-up module's view of the household (crates/start/src/form.rs `PREVIEW`). */
+const PREVIEW = 'boot-preview';
+
+/** The names of `who`'s household's members, in the order `households/me` gives them. */
+async function ownMembers(request: APIRequestContext, who: string) {
+  const token = await apiToken(request, who, `${who}-demo`);
+  const answer = await request.get(api('households/me'), { headers: { Authorization: `Bearer ${token}` } });
+  expect(answer.ok(), await answer.text()).toBeTruthy();
+  const body = await answer.json();
+  return ((body.result ?? body).members as { name: string }[]).map((m) => m.name);
+}
+
 async function typeOwner(page: Page, who: string) {
   const { username, password } = person(who);
   await page.getByLabel('Username').fill(username);
@@ -207,7 +219,7 @@ test('a bookmark to /household brings its module while the person types, and rea
 });
 
 test('a bookmark to /household whose early read fails shows the page\'s error, and "Try again" reads anew', async ({ page, request }) => {
-  await armFault(request, 'GET', '/api/v1/households/me', Array(4).fill({ kind: 'html' }));
+  await armFault(request, 'GET', '/api/v1/households/me', Array(5).fill({ kind: 'html' }));
   try {
     const seen = watchRequests(page);
     await page.goto('household');
@@ -216,11 +228,62 @@ test('a bookmark to /household whose early read fails shows the page\'s error, a
     const alert = page.getByRole('alert').filter({ hasText: 'Bad Gateway' });
     await expect(alert).toBeVisible({ timeout: 20_000 });
     await expect(page.getByRole('heading', { name: 'My household', level: 1 })).toBeVisible();
-    // The client's own retries, no second read on top of them.
-    expect(householdReads(seen)).toHaveLength(4);
+    // The start-up module's read (its 502 shows nothing), then the client's own with its
+    // retries: the failed early read is not taken for the page's answer.
+    expect(householdReads(seen)).toHaveLength(5);
+    await expect(page.locator(`#${PREVIEW}`)).toHaveCount(0);
     await alert.getByRole('button', { name: 'Try again' }).click();
     await expect(page.getByRole('heading', { name: 'The Parkers', level: 1 })).toBeVisible();
-    expect(householdReads(seen)).toHaveLength(5);
+    expect(householdReads(seen)).toHaveLength(6);
+  } finally {
+    await request.delete(faultControl());
+  }
+});
+
+// The start-up module reads the household the moment the token arrives and shows its name and
+// members (read-only) until the console's module has come; the page then takes that answer.
+test('a bookmark to /household shows the members before the console\'s module arrives', async ({ page, request }) => {
+  const seen = watchRequests(page);
+  const members = await ownMembers(request, 'olivia');
+  expect(members.length, 'the demo household has members').toBeGreaterThan(0);
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  await page.route(bundleFiles, async (route) => { await held; await route.continue(); });
+  await page.goto('household');
+  await typeOwner(page, 'olivia');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const preview = page.locator(`#${PREVIEW}`);
+  await expect(preview.getByRole('heading', { name: 'The Parkers', level: 1 })).toBeVisible();
+  await expect(preview.getByRole('heading', { name: 'Members', level: 2 })).toBeVisible();
+  await expect(preview.getByRole('listitem')).toHaveText(members);
+  await expect(preview.getByRole('status')).toHaveText('Loading the console…');
+  await expect(page.getByLabel('Password'), 'the form gives way').toBeHidden();
+  await expect(preview.getByRole('button'), 'nothing that does not work yet').toHaveCount(0);
+  await scan(page, 'the household before the console');
+  release();
+  await expect(page.getByRole('heading', { name: /^Members \(\d+\)$/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Edit household' })).toBeVisible();
+  await expect(preview).toHaveCount(0);
+  expect(householdReads(seen), 'the page took the early read').toHaveLength(1);
+});
+
+test('a sign-in that fails after the members were shown gives the form back, with the error', async ({ page, request }) => {
+  // The console's identity question (after the token) fails; the start-up module had already
+  // read and shown the household.
+  await armFault(request, 'GET', '/api/v1/system/ping', Array(4).fill({ kind: 'html' }));
+  try {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    await page.route(bundleFiles, async (route) => { await held; await route.continue(); });
+    await page.goto('household');
+    await typeOwner(page, 'olivia');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.locator(`#${PREVIEW}`).getByRole('heading', { name: 'The Parkers' })).toBeVisible();
+    release();
+    await expect(page.getByRole('alert').filter({ hasText: 'Bad Gateway' })).toBeVisible({ timeout: 20_000 });
+    await expect(page.locator(`#${PREVIEW}`)).toHaveCount(0);
+    await expect(page.getByLabel('Password')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
   } finally {
     await request.delete(faultControl());
   }

@@ -9,7 +9,7 @@ use crate::config::Api;
 use crate::error::ApiError;
 use crate::records::path_segment;
 use crate::request::{Method, Request};
-use crate::transport::Transport;
+use crate::transport::{HttpRequest, HttpResponse, Transport};
 use crate::types::{
     Household, HouseholdChanges, Member, MemberChanges, Message, NewHousehold, NewMember, Profile,
     ProfileChanges, ProfileInput,
@@ -49,6 +49,17 @@ fn none_if_missing<R>(result: Result<R, ApiError>) -> Result<Option<R>, ApiError
     }
 }
 
+/// `households/me`'s answer when someone else sent the request (the start-up module, the
+/// moment its sign-in's token arrived): read as [`Client::own_household_answer`] reads its own.
+/// `None` for an answer the client would have tried again (no answer, a 401 before renewal, a
+/// 5xx, a throttle): the caller sends the read itself then, with the client's retries.
+pub fn own_household_answered(response: HttpResponse) -> Option<Result<Option<Value>, ApiError>> {
+    match response.status {
+        200 | 404 => Some(none_if_missing(crate::client::interpret(response))),
+        _ => None,
+    }
+}
+
 /// The household in an answer of [`Client::own_household_answer`].
 pub fn own_household_from(answer: Option<Value>) -> Result<Option<Household>, ApiError> {
     answer.map(decode).transpose()
@@ -66,6 +77,15 @@ impl<T: Transport> Client<T> {
     /// `GET households/me`: the caller's household, `None` when they own none.
     pub async fn own_household(&self) -> Result<Option<Household>, ApiError> {
         own_household_from(self.own_household_answer().await?)
+    }
+
+    /// The request [`Client::own_household_answer`] sends, without its token: the start-up
+    /// module sends the same one (`larder_start::household`, held equal by its tests).
+    pub fn own_household_request(&self) -> HttpRequest {
+        self.http_request(
+            &Request::new(Api::System, Method::Get, "households/me"),
+            None,
+        )
     }
 
     /// [`Client::own_household`]'s answer, not yet decoded (`None` when they own none): a
@@ -255,5 +275,43 @@ impl<T: Transport> Client<T> {
             self.execute(Request::new(Api::System, Method::Delete, path))
                 .await?,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_answer_handed_over_is_read_as_the_clients_own() {
+        let household =
+            json!({"id": "h-1", "name": "The Parkers", "members": [{"id": "m-1", "name": "Ann"}]});
+        // Wrapped (the reference service) or bare (production): the household either way.
+        for body in [
+            json!({"success": true, "result": household}),
+            household.clone(),
+        ] {
+            let answer = own_household_answered(HttpResponse::json(200, &body));
+            let read = own_household_from(answer.expect("used").expect("read"));
+            assert_eq!(
+                read.expect("decoded").expect("a household").name,
+                "The Parkers"
+            );
+        }
+        // No household is not an error.
+        let none = HttpResponse::json(404, &json!({"detail": "User does not own a household"}));
+        assert!(matches!(own_household_answered(none), Some(Ok(None))));
+        // A malformed 200 is the page's error to show (with its "Try again").
+        let broken = own_household_answered(HttpResponse::text(200, "{not json"));
+        assert!(matches!(broken, Some(Err(ApiError::Decode { .. }))));
+    }
+
+    #[test]
+    fn answers_the_client_would_retry_are_read_again() {
+        for status in [0, 401, 403, 429, 500, 502, 503] {
+            let answer = HttpResponse::json(status, &json!({"detail": "no"}));
+            assert!(own_household_answered(answer).is_none(), "{status}");
+        }
     }
 }

@@ -14,3 +14,8 @@ pub const PERSON: &str = "boot-person";
 /// The attribute the start-up module sets on the shell once it runs the form: the console's
 /// module then leaves the form to it and waits to be handed each press.
 pub const TAKEN: &str = "data-start";
+
+/// The start-up module's view of the owner's household, shown between the sign-in and the
+/// console (`crates/start/src/web/preview.rs`): the console's module removes it with the shell,
+/// or, when the sign-in ends in an error, removes it and shows the form again.
+pub const PREVIEW: &str = "boot-preview";

@@ -6,10 +6,12 @@
 //! (the `larder` crate) takes over from there. Both must choose the same language and send the
 //! same request and fetch the same page's module ahead, so those rules live here, once: the
 //! console calls [`language::pick`] and [`landing::landing`], and `tests/request.rs` holds
-//! [`login::request`] equal to the API client's own sign-in request.
+//! [`login::request`] and [`household`]'s read of the owner's household (shown before the
+//! console arrives) equal to the API client's own.
 
 pub mod config;
 pub mod form;
+pub mod household;
 pub mod json;
 pub mod landing;
 pub mod language;

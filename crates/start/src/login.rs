@@ -7,7 +7,7 @@
 use crate::json::string;
 
 /// The API's path prefix, as in `larder_contract::API_PREFIX` (held equal by the test).
-const API_PREFIX: &str = "/api/v1";
+pub(crate) const API_PREFIX: &str = "/api/v1";
 
 /// How long the sign-in may take when config.json says nothing: the contract's 30 s, as the
 /// client's `DEFAULT_TIMEOUT_MS` (held equal by the test).

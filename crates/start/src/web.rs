@@ -6,16 +6,17 @@
 
 use std::cell::RefCell;
 
-use js_sys::{Function, Object, Promise, Reflect, JSON};
+use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
 use larder_start::{config, form, landing, language, login};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, spawn_local, JsFuture};
 use web_sys::{Element, HtmlButtonElement, HtmlInputElement, RequestInit, Response};
 
+mod preview;
 mod reading;
 
-use reading::{choose, config_text, field, landing_group, text_of};
+use reading::{choose, config_text, field, landing_of, text_of};
 
 const CONFIG: &str = "config.json";
 
@@ -33,6 +34,8 @@ struct Started {
     /// The split module of the page the sign-in will land on, fetched with the console's; the
     /// console's own for a page in no group.
     group: JsValue,
+    /// Whether that page starts with the owner's household: read the moment the token arrives.
+    reads_own_household: bool,
 }
 
 thread_local! {
@@ -90,6 +93,7 @@ async fn begin(load_console: &Function) -> Option<()> {
     if lang != "en" && texts.is_none() {
         return None;
     }
+    let landing = landing_of(&window);
     STARTED.with(|s| {
         *s.borrow_mut() = Some(Started {
             load_console: load_console.clone(),
@@ -99,7 +103,10 @@ async fn begin(load_console: &Function) -> Option<()> {
             texts,
             config,
             start_texts,
-            group: JsValue::from_str(landing_group(&window).unwrap_or(landing::CONSOLE_SPLIT)),
+            group: JsValue::from_str(
+                landing.map_or(landing::CONSOLE_SPLIT, |l| l.group.split_name()),
+            ),
+            reads_own_household: landing.is_some_and(|l| l.reads_own_household),
         })
     });
     if let Some(root) = window.document()?.document_element() {
@@ -195,12 +202,14 @@ fn enable(form: &Element) {
 
 /// A press: the sign-in goes out at once, and its answer (or `pressed(0)` when nothing was
 /// sent: the form lacks something, or the request failed) goes to the console's module, whose
-/// API client reads it and which shows what follows.
+/// API client reads it and which shows what follows. For "My household", the household is read
+/// the moment the token arrives and shown until the console comes (`preview`), and that answer
+/// goes along.
 async fn press() {
-    let Some((system_base, timeout_ms)) = STARTED.with(|s| {
+    let Some((system_base, timeout_ms, reads_own_household)) = STARTED.with(|s| {
         s.borrow()
             .as_ref()
-            .map(|s| (s.system_base.clone(), s.timeout_ms))
+            .map(|s| (s.system_base.clone(), s.timeout_ms, s.reads_own_household))
     }) else {
         return;
     };
@@ -210,13 +219,16 @@ async fn press() {
     let (name, secret) = (value(form::NAME), value(form::SECRET));
     set_button(&t("Signing in…"), true);
     let answer = if login::complete(&name, &secret) {
-        send(
-            login::request(&system_base, machine(), &name, &secret),
-            timeout_ms,
-        )
-        .await
+        let request = login::request(&system_base, machine(), &name, &secret);
+        send(&request.url, Some(&request.body), None, timeout_ms).await
     } else {
         None
+    };
+    let household = match &answer {
+        Some((200, body)) if reads_own_household => {
+            preview::read_and_show(&system_base, timeout_ms, body).await
+        }
+        _ => None,
     };
     let exports = JsFuture::from(console()).await.unwrap_or(JsValue::NULL);
     let handed = !exports.is_null()
@@ -225,7 +237,9 @@ async fn press() {
             .and_then(|f| f.dyn_into::<Function>().ok())
             .map(|pressed| {
                 let (status, body) = answer.unwrap_or((0, JsValue::UNDEFINED));
-                pressed.call2(&JsValue::UNDEFINED, &JsValue::from(status), &body)
+                let (read, household) = household.unwrap_or((0, JsValue::UNDEFINED));
+                let arguments = Array::of4(&status.into(), &body, &read.into(), &household);
+                pressed.apply(&JsValue::UNDEFINED, &arguments)
             })
             .is_some_and(|called| called.is_ok());
     if !handed {
@@ -233,18 +247,29 @@ async fn press() {
     }
 }
 
-/// The sign-in's status and body; `None` when no answer came (the console's client tries).
-async fn send(request: login::Request, timeout_ms: u32) -> Option<(u16, JsValue)> {
+/// A request's status and body: a POST of the JSON `body`, else a GET, with `authorization`
+/// when given; `None` when no answer came (the console's client tries).
+async fn send(
+    url: &str,
+    body: Option<&str>,
+    authorization: Option<&str>,
+    timeout_ms: u32,
+) -> Option<(u16, JsValue)> {
     let init = RequestInit::new();
-    init.set_method("POST");
-    init.set_body(&JsValue::from_str(&request.body));
     let headers = Object::new();
-    let _ = Reflect::set(&headers, &"Content-Type".into(), &"application/json".into());
+    if let Some(body) = body {
+        init.set_method("POST");
+        init.set_body(&JsValue::from_str(body));
+        let _ = Reflect::set(&headers, &"Content-Type".into(), &"application/json".into());
+    }
     let _ = Reflect::set(&headers, &"Accept".into(), &"application/json".into());
+    if let Some(authorization) = authorization {
+        let _ = Reflect::set(&headers, &"Authorization".into(), &authorization.into());
+    }
     init.set_headers(&headers);
     init.set_signal(Some(&web_sys::AbortSignal::timeout_with_u32(timeout_ms)));
     let window = web_sys::window()?;
-    let answer = JsFuture::from(window.fetch_with_str_and_init(&request.url, &init)).await;
+    let answer = JsFuture::from(window.fetch_with_str_and_init(url, &init)).await;
     let response: Response = answer.ok()?.dyn_into().ok()?;
     let body = JsFuture::from(response.text().ok()?).await.ok()?;
     Some((response.status(), body))
@@ -305,6 +330,7 @@ fn forget_console() {
 /// The console's module did not come: said in the form, and the button tries again.
 fn console_missing() {
     forget_console();
+    preview::undo();
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };

@@ -4,8 +4,8 @@
 use larder_api::transport::fake::FakeTransport;
 use larder_api::transport::HttpResponse;
 use larder_api::{Client, ClientConfig, Credentials};
-use larder_start::login;
-use serde_json::Value;
+use larder_start::{household, login};
+use serde_json::{json, Value};
 
 fn client_request(
     system_base: &str,
@@ -80,4 +80,51 @@ fn the_timeout_is_the_clients_default() {
         u64::from(login::TIMEOUT_MS),
         larder_api::config::DEFAULT_TIMEOUT_MS
     );
+}
+
+/// The client's own `households/me` request, at `system_base`.
+fn client_household_request(system_base: &str) -> larder_api::transport::HttpRequest {
+    let transport = FakeTransport::new(0, |_| Ok(HttpResponse::text(500, "unused")));
+    let config = ClientConfig::split("https://data.example.org", system_base);
+    Client::new(transport, config).own_household_request()
+}
+
+#[test]
+fn the_household_is_read_with_the_clients_request() {
+    for base in [
+        "https://system.example.org",
+        "http://127.0.0.1:8080/",
+        "https://x.example/sub//",
+    ] {
+        let theirs = client_household_request(base);
+        assert_eq!(theirs.method, "GET");
+        assert_eq!(household::own_household_url(base), theirs.url, "{base}");
+        // It asks for JSON, as the start-up module does; the token is added by each.
+        assert_eq!(theirs.header("accept"), Some("application/json"));
+        assert_eq!(theirs.body, None);
+    }
+    assert_eq!(household::bearer("abc"), "Bearer abc");
+}
+
+#[test]
+fn the_token_is_the_one_the_client_reads() {
+    use larder_api::auth::token_from_answer;
+    let answers = [
+        json!({"success": true, "result": {"access_token": "a", "expires_in": 300}}),
+        json!({"access_token": "bare"}),
+        json!({"result": {"token": "t", "access_token": "a"}}),
+        json!({"result": {"token": "", "jwt": "j"}}),
+        json!({"result": {"jwt": "j", "access_token": "a"}}),
+        json!({"result": {"access_token": 5}}),
+        json!({"result": {}}),
+        json!({"token": "outer", "result": {"access_token": "inner"}}),
+    ];
+    for answer in answers {
+        let theirs = token_from_answer(&HttpResponse::json(200, &answer), 0)
+            .ok()
+            .map(|t| t.value);
+        let result = answer.get("result").unwrap_or(&answer).clone();
+        let ours = household::token(|key| result.get(key)?.as_str().map(str::to_string));
+        assert_eq!(ours, theirs, "{answer}");
+    }
 }

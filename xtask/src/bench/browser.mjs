@@ -40,10 +40,13 @@ const MOBILE = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, up
 
 /** Records, in page time (ms since navigation start): when a `form` is first in the DOM, and
  * when a form's sign-in button is first enabled (the moment signing in works), with the bytes
- * on the wire by then (navigation and every resource finished by then, headers included); and
- * the frame in which a level-1 heading reading `until` (the page after signing in) is first
- * painted. `label` is the button's text in the page's language, when not English ("Σύνδεση"). */
-const WATCH_SIGN_IN = ({ until, label }) => {
+ * on the wire by then (navigation and every resource finished by then, headers included); the
+ * frame in which a level-1 heading reading `until` (the page after signing in) is first
+ * painted with list items beside it (the members: the start-up module's view of the household
+ * or the console's page, whichever comes first); and the frame in which a button reading
+ * `working` (the console's page, working) is first painted. `label` is the button's text in
+ * the page's language, when not English ("Σύνδεση"). */
+const WATCH_SIGN_IN = ({ until, working, label }) => {
   window.__bytesUntil = (t) => {
     const nav = performance.getEntriesByType('navigation')[0];
     let sum = nav ? nav.transferSize : 0;
@@ -58,9 +61,15 @@ const WATCH_SIGN_IN = ({ until, label }) => {
     const now = performance.now();
     if (window.__formAt === undefined && document.querySelector('form')) window.__formAt = now;
     if (until && window.__headingAt === undefined
-      && [...document.querySelectorAll('h1')].some((h) => h.textContent.trim() === until)) {
+      && [...document.querySelectorAll('h1')].some((h) => h.textContent.trim() === until
+        && h.closest('section, main')?.querySelector('li'))) {
       window.__headingAt = null;
       requestAnimationFrame(() => { window.__headingAt = performance.now(); });
+    }
+    if (working && window.__workingAt === undefined
+      && [...document.querySelectorAll('button')].some((b) => b.textContent.trim() === working)) {
+      window.__workingAt = null;
+      requestAnimationFrame(() => { window.__workingAt = performance.now(); });
     }
     if (window.__signInAt === undefined) {
       // A button, or an `<input type=submit>` (Refine's headless AuthPage has one).
@@ -94,7 +103,7 @@ async function startOnce(url, violations, throttled, user, until, check, locale,
       await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
       await cdp.send('Network.emulateNetworkConditions', MOBILE);
     }
-    await page.addInitScript(WATCH_SIGN_IN, { until: until ?? null, label: label ?? null });
+    await page.addInitScript(WATCH_SIGN_IN, { until: until ?? null, working: until ? 'Edit household' : null, label: label ?? null });
     await page.goto(url, { waitUntil: 'commit' });
     await page.waitForFunction(() => window.__signInAt !== undefined, null, { timeout: 60_000, polling: 'raf' });
     await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, null, { timeout: 60_000 });
@@ -112,6 +121,7 @@ async function startOnce(url, violations, throttled, user, until, check, locale,
       await page.locator('#boot-secret').press('Enter');
       await page.getByRole('heading', { name: until, level: 1 }).waitFor({ timeout: 60_000 });
       await page.waitForFunction(() => typeof window.__headingAt === 'number', null, { timeout: 60_000, polling: 'raf' });
+      await page.waitForFunction(() => typeof window.__workingAt === 'number', null, { timeout: 60_000, polling: 'raf' });
       const after = await page.evaluate((t0) => {
         const shown = window.__headingAt;
         const all = window.__bytesUntil(shown);
@@ -128,6 +138,7 @@ async function startOnce(url, violations, throttled, user, until, check, locale,
         // From opening the link (navigation start is page time 0) and from pressing Sign in.
         return {
           open_ms: shown, page_ms: shown - t0, page_bytes: all.bytes - before.bytes,
+          working_ms: window.__workingAt, working_page_ms: window.__workingAt - t0,
           page_wasm_bytes: wasm, pressed_ms: t0, shown_ms: shown, waterfall,
         };
       }, pressed);

@@ -27,9 +27,9 @@ pub(super) async fn config_text(fetching: Promise) -> Option<JsValue> {
     }
 }
 
-/// The split module of the page the sign-in will land on: the page opened, or the sign-in
-/// page's `next` (`larder_start::landing`, the console's own rule).
-pub(super) fn landing_group(window: &web_sys::Window) -> Option<&'static str> {
+/// The page the sign-in will land on: the page opened, or the sign-in page's `next`
+/// (`larder_start::landing`, the console's own rule).
+pub(super) fn landing_of(window: &web_sys::Window) -> Option<landing::Landing> {
     let location = window.location();
     let (path, search) = (location.pathname().ok()?, location.search().ok()?);
     let base = window.document()?.base_uri().ok()??;
@@ -42,11 +42,7 @@ pub(super) fn landing_group(window: &web_sys::Window) -> Option<&'static str> {
     let next = web_sys::UrlSearchParams::new_with_str(&search)
         .ok()?
         .get("next");
-    Some(
-        landing::after_sign_in(&inside, next.as_deref())?
-            .group
-            .split_name(),
-    )
+    landing::after_sign_in(&inside, next.as_deref())
 }
 
 /// A successful answer's text, else `NULL`.
