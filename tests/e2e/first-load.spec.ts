@@ -306,6 +306,25 @@ test('a deep link to the knowledge base brings that group\'s module while the pe
 test.describe('in Greek', () => {
   test.use({ locale: 'el-GR' });
 
+  test('the household shown before the console is in Greek, and passes axe', async ({ page }) => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    await page.route(bundleFiles, async (route) => { await held; await route.continue(); });
+    await page.goto('household');
+    const { username, password } = person('olivia');
+    await page.locator('#boot-name').fill(username);
+    await page.locator('#boot-secret').fill(password);
+    await page.getByRole('button', { name: 'Σύνδεση' }).click();
+    const preview = page.locator(`#${PREVIEW}`);
+    await expect(preview.getByRole('heading', { name: 'The Parkers', level: 1 })).toBeVisible();
+    await expect(preview.getByRole('heading', { level: 2 })).toHaveText('Μέλη');
+    await expect(preview.getByRole('status')).toHaveText('Φόρτωση της κονσόλας…');
+    await scan(page, 'the household before the console, in Greek');
+    release();
+    await expect(page.getByRole('button', { name: 'Επεξεργασία νοικοκυριού' })).toBeVisible();
+    await expect(preview).toHaveCount(0);
+  });
+
   test('"Sign in" works with the start-up catalog alone; the form and its errors are in Greek', async ({ page }) => {
     // The moment the button is enabled, in page time.
     await page.addInitScript(() => {
