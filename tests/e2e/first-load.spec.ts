@@ -270,7 +270,7 @@ test('a bookmark to /household shows the members before the console\'s module ar
 test('a sign-in that fails after the members were shown gives the form back, with the error', async ({ page, request }) => {
   // The console's identity question (after the token) fails; the start-up module had already
   // read and shown the household.
-  await armFault(request, 'GET', '/api/v1/system/ping', Array(4).fill({ kind: 'html' }));
+  await armFault(request, 'GET', '/api/v1/system/ping', [{ kind: 'status', status: 403 }]);
   try {
     let release!: () => void;
     const held = new Promise<void>((resolve) => { release = resolve; });
@@ -280,7 +280,7 @@ test('a sign-in that fails after the members were shown gives the form back, wit
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.locator(`#${PREVIEW}`).getByRole('heading', { name: 'The Parkers' })).toBeVisible();
     release();
-    await expect(page.getByRole('alert').filter({ hasText: 'Bad Gateway' })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('alert').filter({ hasText: 'Injected fault: status 403.' })).toBeVisible();
     await expect(page.locator(`#${PREVIEW}`)).toHaveCount(0);
     await expect(page.getByLabel('Password')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
