@@ -116,24 +116,15 @@ pub async fn take_over(config: Option<String>, start_texts: Option<String>) {
 
 /// A press of the start-up module's "Sign in", with the sign-in's answer when it sent one
 /// (`status` 0: it sent none, because the form lacks something or no answer came; this
-/// module's client signs in itself then, or says what is missing), and its read of the
-/// owner's household when it made one (`household_status` 0: none; the page reads it then).
-pub fn pressed(
-    status: u16,
-    body: Option<String>,
-    household_status: u16,
-    household_body: Option<String>,
-) {
-    let answer = |status: u16, body: Option<String>| {
-        (status != 0).then(|| HttpResponse {
-            status,
-            headers: Vec::new(),
-            body: body.unwrap_or_default(),
-        })
-    };
-    let sign_in = answer(status, body);
-    let household = answer(household_status, household_body);
-    wasm_bindgen_futures::spawn_local(submit(sign_in, household));
+/// module's client signs in itself then, or says what is missing), and the promise of its read
+/// of the owner's household when it started one (see `crate::prefetch::sign_in`).
+pub fn pressed(status: u16, body: Option<String>, household: Option<js_sys::Promise>) {
+    let answer = (status != 0).then(|| HttpResponse {
+        status,
+        headers: Vec::new(),
+        body: body.unwrap_or_default(),
+    });
+    wasm_bindgen_futures::spawn_local(submit(answer, household));
 }
 
 /// Puts config.json's configuration in use and chooses the language (the form's texts from the
@@ -243,7 +234,7 @@ fn enable_sign_in() {
 /// Signs in with the form's credentials (`answer`: the start-up module sent the sign-in and
 /// this is what came back; `household`: its read of `households/me`), then shows the console
 /// or what went wrong.
-async fn submit(answer: Option<HttpResponse>, household: Option<HttpResponse>) {
+async fn submit(answer: Option<HttpResponse>, household: Option<js_sys::Promise>) {
     let value = |id: &str| input(id).map(|i| i.value()).unwrap_or_default();
     let (name, secret) = (value(NAME), value(SECRET));
     let machine = input(MACHINE).is_some_and(|i| i.checked());
@@ -288,7 +279,7 @@ async fn attempt(
     name: &str,
     secret: &str,
     answer: Option<HttpResponse>,
-    household: Option<HttpResponse>,
+    household: Option<js_sys::Promise>,
 ) -> Result<Identity, Option<ApiError>> {
     if crate::error_text::missing_credentials(machine, name, secret).is_some() {
         return Err(None);

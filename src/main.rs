@@ -16,17 +16,13 @@ pub async fn take_over(config: Option<String>, start_texts: Option<String>) {
 }
 
 /// For the start-up module: a press of "Sign in", with its sign-in's answer (`status` 0: none
-/// was sent) and its read of the owner's household (`household_status` 0: none; see
+/// was sent) and, for "My household", a promise of its read of the owner's household (see
 /// `boot::pressed`).
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
-pub fn pressed(
-    status: u16,
-    body: Option<String>,
-    household_status: u16,
-    household_body: Option<String>,
-) {
-    larder::boot::pressed(status, body, household_status, household_body);
+pub fn pressed(status: u16, body: Option<String>, household: wasm_bindgen::JsValue) {
+    use wasm_bindgen::JsCast;
+    larder::boot::pressed(status, body, household.dyn_into().ok());
 }
 
 #[cfg(not(target_arch = "wasm32"))]

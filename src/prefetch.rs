@@ -11,10 +11,13 @@
 use std::cell::RefCell;
 
 use futures::channel::oneshot;
+use js_sys::Promise;
 use larder_api::households::{own_household_answered, own_household_from};
 use larder_api::transport::HttpResponse;
 use larder_api::{ApiError, Credentials, Household, Identity};
 use serde_json::Value;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 
 use crate::pages::Page;
 use crate::ApiClient;
@@ -70,13 +73,15 @@ pub async fn while_typing() {
 }
 
 /// Signs in (or reads `answer`, the start-up module's sign-in); the moment the token is held,
-/// starts the remembered page's reads, or keeps `household`, the start-up module's read of
-/// `households/me` made with that answer's token, for the page.
+/// starts the remembered page's reads. `household` is the start-up module's read of
+/// `households/me` with that answer's token (a promise of `[status, body]`, or of null when
+/// it got none), started as the token arrived and shown by it meanwhile: the page takes its
+/// answer instead of asking again.
 pub async fn sign_in(
     client: &ApiClient,
     credentials: Credentials,
     answer: Option<HttpResponse>,
-    household: Option<HttpResponse>,
+    household: Option<Promise>,
 ) -> Result<Identity, ApiError> {
     let reader = client.clone();
     // Only beside the answer whose token read it: a sign-in of the console's own reads anew.
@@ -92,7 +97,7 @@ pub async fn sign_in(
     }
 }
 
-fn start_reads(client: ApiClient, household: Option<HttpResponse>) {
+fn start_reads(client: ApiClient, household: Option<Promise>) {
     if !remembered().is_some_and(|l| l.reads_own_household) {
         return;
     }
@@ -103,15 +108,30 @@ fn start_reads(client: ApiClient, household: Option<HttpResponse>) {
     };
     // A sign-in again (after a failed identity question) replaces an earlier read.
     OWN_HOUSEHOLD.with(|slot| *slot.borrow_mut() = Some(started));
-    // Read by the start-up module: kept as the client reads its own; one the client would
-    // have tried again is read again here.
-    if let Some(read) = household.and_then(own_household_answered) {
-        let _ = answer_to.send(read);
-        return;
-    }
     wasm_bindgen_futures::spawn_local(async move {
-        let _ = answer_to.send(client.own_household_answer().await);
+        let early = match household {
+            Some(read) => early_answer(read).await,
+            None => None,
+        };
+        let answer = match early {
+            Some(answer) => answer,
+            None => client.own_household_answer().await,
+        };
+        let _ = answer_to.send(answer);
     });
+}
+
+/// The start-up module's read, as the client reads its own answers; `None` when it got none,
+/// or one the client would have tried again (read again then, with the client's retries).
+async fn early_answer(read: Promise) -> Option<Answer> {
+    let pair: js_sys::Array = JsFuture::from(read).await.ok()?.dyn_into().ok()?;
+    let status = u16::try_from(pair.get(0).as_f64()? as u32).ok()?;
+    let body = pair.get(1).as_string()?;
+    own_household_answered(HttpResponse {
+        status,
+        headers: Vec::new(),
+        body,
+    })
 }
 
 /// Drops a read started at sign-in that no page took. Every other way in or out (the console's

@@ -267,6 +267,25 @@ test('a bookmark to /household shows the members before the console\'s module ar
   expect(householdReads(seen), 'the page took the early read').toHaveLength(1);
 });
 
+test('a slow early read of the household does not hold the console back', async ({ page }) => {
+  const seen = watchRequests(page);
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  await page.route('**/api/v1/households/me', async (route) => { await held; await route.continue(); });
+  await page.goto('household');
+  await typeOwner(page, 'olivia');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  // Signed in, and the page waits for the read the start-up module started: no second one.
+  await expect(page.getByText(`Signed in as ${person('olivia').username}`)).toBeVisible();
+  await expect(page.getByText('Loading your household…')).toBeVisible();
+  expect(householdReads(seen)).toHaveLength(1);
+  release();
+  await expect(page.getByRole('heading', { name: 'The Parkers', level: 1 })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Edit household' })).toBeVisible();
+  await expect(page.locator(`#${PREVIEW}`)).toHaveCount(0);
+  expect(householdReads(seen)).toHaveLength(1);
+});
+
 test('a sign-in that fails after the members were shown gives the form back, with the error', async ({ page, request }) => {
   // The console's identity question (after the token) fails; the start-up module had already
   // read and shown the household.

@@ -6,7 +6,7 @@
 
 use std::cell::RefCell;
 
-use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
+use js_sys::{Function, Object, Promise, Reflect, JSON};
 use larder_start::{config, form, landing, language, login};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -203,8 +203,8 @@ fn enable(form: &Element) {
 /// A press: the sign-in goes out at once, and its answer (or `pressed(0)` when nothing was
 /// sent: the form lacks something, or the request failed) goes to the console's module, whose
 /// API client reads it and which shows what follows. For "My household", the household is read
-/// the moment the token arrives and shown until the console comes (`preview`), and that answer
-/// goes along.
+/// the moment the token arrives and shown until the console comes (`preview`); the console is
+/// handed the read as a promise, so its own questions do not wait for it.
 async fn press() {
     let Some((system_base, timeout_ms, reads_own_household)) = STARTED.with(|s| {
         s.borrow()
@@ -226,9 +226,9 @@ async fn press() {
     };
     let household = match &answer {
         Some((200, body)) if reads_own_household => {
-            preview::read_and_show(&system_base, timeout_ms, body).await
+            preview::read_and_show(system_base, timeout_ms, body.clone()).into()
         }
-        _ => None,
+        _ => JsValue::UNDEFINED,
     };
     let exports = JsFuture::from(console()).await.unwrap_or(JsValue::NULL);
     let handed = !exports.is_null()
@@ -237,9 +237,7 @@ async fn press() {
             .and_then(|f| f.dyn_into::<Function>().ok())
             .map(|pressed| {
                 let (status, body) = answer.unwrap_or((0, JsValue::UNDEFINED));
-                let (read, household) = household.unwrap_or((0, JsValue::UNDEFINED));
-                let arguments = Array::of4(&status.into(), &body, &read.into(), &household);
-                pressed.apply(&JsValue::UNDEFINED, &arguments)
+                pressed.call3(&JsValue::UNDEFINED, &status.into(), &body, &household)
             })
             .is_some_and(|called| called.is_ok());
     if !handed {

@@ -8,30 +8,35 @@
 //! Nothing here is required: a sign-in answer without a token, a household read that fails or
 //! an answer of another shape shows nothing, and the console reads the household itself.
 
-use js_sys::{Array, Object, Reflect, JSON};
+use js_sys::{Array, Object, Promise, Reflect, JSON};
 use larder_start::{form, household};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::Element;
+use wasm_bindgen_futures::future_to_promise;
+use web_sys::{Element, HtmlButtonElement};
 
 use super::{element, send, t};
 
 /// Reads the household with the token of `sign_in` (the sign-in's answer, a 200) and shows
-/// it; the read's status and body for the console, `None` when it was not sent or no answer
-/// came.
-pub(super) async fn read_and_show(
-    system_base: &str,
-    timeout_ms: u32,
-    sign_in: &JsValue,
-) -> Option<(u16, JsValue)> {
-    let answer = result_of(sign_in)?;
-    let token = household::token(|key| Reflect::get(&answer, &key.into()).ok()?.as_string())?;
-    let url = household::own_household_url(system_base);
-    let (status, body) = send(&url, None, Some(&household::bearer(&token)), timeout_ms).await?;
-    if status == 200 {
-        show(&body);
-    }
-    Some((status, body))
+/// it while the sign-in is still under way. Resolves to the read's `[status, body]` for the
+/// console, or `NULL` when none was sent or no answer came (the console then reads it itself);
+/// never rejects.
+pub(super) fn read_and_show(system_base: String, timeout_ms: u32, sign_in: JsValue) -> Promise {
+    future_to_promise(async move {
+        let read = async {
+            let answer = result_of(&sign_in)?;
+            let token =
+                household::token(|key| Reflect::get(&answer, &key.into()).ok()?.as_string())?;
+            let url = household::own_household_url(&system_base);
+            let bearer = household::bearer(&token);
+            let (status, body) = send(&url, None, Some(&bearer), timeout_ms).await?;
+            if status == 200 {
+                show(&body);
+            }
+            Some(Array::of2(&status.into(), &body).into())
+        };
+        Ok(read.await.unwrap_or(JsValue::NULL))
+    })
 }
 
 /// An answer's `result`, or the answer itself when it has none (production's sign-in and
@@ -41,13 +46,24 @@ fn result_of(body: &JsValue) -> Option<Object> {
         .ok()?
         .dyn_into::<Object>()
         .ok()?;
+    // As the client: a `result` that is there but not an object holds no token, no household.
     match Reflect::get(&answer, &"result".into()) {
-        Ok(result) if result.is_object() => result.dyn_into().ok(),
-        _ => Some(answer),
+        Ok(result) if result.is_undefined() => Some(answer),
+        Ok(result) => result.dyn_into().ok(),
+        Err(_) => None,
     }
 }
 
+/// Shown only while the sign-in is under way (the button disabled): a read that comes after the
+/// sign-in failed, or after "Try again" was offered, must not hide the form.
 fn show(body: &JsValue) {
+    let under_way = element(form::SHELL)
+        .and_then(|s| s.query_selector("form button").ok().flatten())
+        .and_then(|b| b.dyn_into::<HtmlButtonElement>().ok())
+        .is_some_and(|b| b.disabled());
+    if !under_way {
+        return;
+    }
     let sign_in = element(form::SHELL).and_then(|s| s.query_selector("section").ok().flatten());
     let (Some(sign_in), Some(preview)) = (sign_in, view(body)) else {
         return;
