@@ -1,6 +1,6 @@
 import { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { api, apiToken, createRecord, goInApp, signIn } from './helpers';
+import { api, apiToken, bundleFiles, createRecord, goInApp, person, signIn } from './helpers';
 
 // Text from the service is data: markup, scripts and `javascript:` URLs in any field render inert.
 const payloads = {
@@ -62,6 +62,37 @@ test('script payloads in records, households, members and profiles render as tex
   // Leave noah without a household, and the knowledge base without the payload.
   expect((await request.delete(api(`households/${householdId}`), { headers: noah })).status()).toBe(200);
   expect((await request.delete(api(`articles/${slug}`), { headers: curator })).status()).toBe(200);
+});
+
+// The start-up module shows the household's names before the console arrives
+// (crates/start/src/web/preview.rs): text there too.
+test('script payloads in a household\'s names render as text before the console arrives', async ({ page, request }) => {
+  page.on('dialog', (dialog) => { throw new Error(`a dialog opened: ${dialog.message()}`); });
+  const noah = { Authorization: `Bearer ${await apiToken(request, 'noah', 'noah-demo')}` };
+  const household = await request.post(api('households'), {
+    headers: noah, data: { name: payloads.img, members: [{ name: payloads.script, age_group: 'adult' }] },
+  });
+  expect(household.ok()).toBeTruthy();
+  try {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    await page.route(bundleFiles, async (route) => { await held; await route.continue(); });
+    await page.goto('household');
+    const { username, password } = person('noah');
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const preview = page.locator('#boot-preview');
+    await expect(preview.getByRole('heading', { level: 1 })).toHaveText(payloads.img);
+    await expect(preview.getByRole('listitem')).toHaveText([payloads.script]);
+    await expectInert(page);
+    release();
+    await expect(page.getByRole('button', { name: 'Edit household' })).toBeVisible();
+    await expectInert(page);
+  } finally {
+    const id = (await household.json()).result.id;
+    expect((await request.delete(api(`households/${id}`), { headers: noah })).status()).toBe(200);
+  }
 });
 
 test('script payloads in guides, guidelines, textbooks, passages, food tables and artifacts render as text', async ({ page, request }) => {
