@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { api, apiToken, armFault, BUNDLE, bundleFiles, coldStart, faultControl, goInApp, moduleFiles, person, scan } from './helpers';
+import { api, apiToken, armFault, BUNDLE, bundleFiles, coldStart, faultControl, goInApp, holdBack, moduleFiles, person, scan } from './helpers';
 
 // The console arrives in parts (cargo xtask dist splits it): the start-up module that makes
 // index.html's form sign in, the console, and its pages. A part that does not arrive says so and
@@ -43,9 +43,7 @@ test('the console whose module does not arrive after signing in offers "Try agai
 // once the form works, and its API client reads the answer it is handed.
 test('the sign-in goes out before the console\'s module has arrived, and only once', async ({ page }) => {
   const seen = watchRequests(page);
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => { release = resolve; });
-  await page.route(moduleFiles('larder_bg'), async (route) => { await held; await route.continue(); });
+  const release = await holdBack(page, moduleFiles('larder_bg'));
   await page.goto('sign-in');
   await page.getByLabel('Username').fill('curator');
   await page.getByLabel('Password').fill('curator-demo');
@@ -246,9 +244,7 @@ test('a bookmark to /household shows the members before the console\'s module ar
   const seen = watchRequests(page);
   const members = await ownMembers(request, 'olivia');
   expect(members.length, 'the demo household has members').toBeGreaterThan(0);
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => { release = resolve; });
-  await page.route(bundleFiles, async (route) => { await held; await route.continue(); });
+  const release = await holdBack(page, bundleFiles);
   await page.goto('household');
   await typeOwner(page, 'olivia');
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -269,9 +265,7 @@ test('a bookmark to /household shows the members before the console\'s module ar
 
 test('a slow early read of the household does not hold the console back', async ({ page }) => {
   const seen = watchRequests(page);
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => { release = resolve; });
-  await page.route('**/api/v1/households/me', async (route) => { await held; await route.continue(); });
+  const release = await holdBack(page, '**/api/v1/households/me');
   await page.goto('household');
   await typeOwner(page, 'olivia');
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -291,9 +285,7 @@ test('a sign-in that fails after the members were shown gives the form back, wit
   // read and shown the household.
   await armFault(request, 'GET', '/api/v1/system/ping', [{ kind: 'status', status: 403 }]);
   try {
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => { release = resolve; });
-    await page.route(bundleFiles, async (route) => { await held; await route.continue(); });
+    const release = await holdBack(page, bundleFiles);
     await page.goto('household');
     await typeOwner(page, 'olivia');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -326,9 +318,7 @@ test.describe('in Greek', () => {
   test.use({ locale: 'el-GR' });
 
   test('the household shown before the console is in Greek, and passes axe', async ({ page }) => {
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => { release = resolve; });
-    await page.route(bundleFiles, async (route) => { await held; await route.continue(); });
+    const release = await holdBack(page, bundleFiles);
     await page.goto('household');
     const { username, password } = person('olivia');
     await page.locator('#boot-name').fill(username);

@@ -73,6 +73,15 @@ export async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
+/** Holds back every request to `url` until the function it returns is called: what the page
+ * shows while a file or an answer is still on its way. */
+export async function holdBack(page: Page, url: string | RegExp) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  await page.route(url, async (route) => { await held; await route.continue(); });
+  return release;
+}
+
 /** A bearer token straight from the service, for arranging state behind the page's back (on
  * realprod it lives `LARDER_REALPROD_TTL` seconds: take a new one rather than keeping it). */
 export async function apiToken(request: APIRequestContext, demoUsername = 'curator', demoPassword = 'curator-demo') {

@@ -1,6 +1,6 @@
 import { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { api, apiToken, bundleFiles, createRecord, goInApp, person, signIn } from './helpers';
+import { api, apiToken, bundleFiles, createRecord, goInApp, holdBack, person, signIn } from './helpers';
 
 // Text from the service is data: markup, scripts and `javascript:` URLs in any field render inert.
 const payloads = {
@@ -74,9 +74,7 @@ test('script payloads in a household\'s names render as text before the console 
   });
   expect(household.ok()).toBeTruthy();
   try {
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => { release = resolve; });
-    await page.route(bundleFiles, async (route) => { await held; await route.continue(); });
+    const release = await holdBack(page, bundleFiles);
     await page.goto('household');
     const { username, password } = person('noah');
     await page.getByLabel('Username').fill(username);
