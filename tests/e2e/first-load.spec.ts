@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { api, apiToken, armFault, BUNDLE, bundleFiles, coldStart, faultControl, goInApp, holdBack, moduleFiles, person, scan } from './helpers';
+import { api, apiToken, armFault, BUNDLE, bundleFiles, coldStart, faultControl, goInApp, holdBack, moduleFiles, person, scan, typeOwner } from './helpers';
 
 // The console arrives in parts (cargo xtask dist splits it): the start-up module that makes
 // index.html's form sign in, the console, and its pages. A part that does not arrive says so and
@@ -156,12 +156,6 @@ async function ownMembers(request: APIRequestContext, who: string) {
   expect(answer.ok(), await answer.text()).toBeTruthy();
   const body = await answer.json();
   return ((body.result ?? body).members as { name: string }[]).map((m) => m.name);
-}
-
-async function typeOwner(page: Page, who: string) {
-  const { username, password } = person(who);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
 }
 
 // The bundle is one file for the bookmark's some 30 parts (xtask/src/split/bundle.rs). A bundle

@@ -47,6 +47,13 @@ export async function signIn(page: Page, demoUsername: string, demoPassword: str
   await expect(page.getByText(`Signed in as ${username}`)).toBeVisible();
 }
 
+/** Types demo person `who`'s credentials into the English sign-in form, without pressing. */
+export async function typeOwner(page: Page, who: string) {
+  const { username, password } = person(who);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+}
+
 /** Moves inside the single-page app without reloading it (a reload would sign out). */
 export async function goInApp(page: Page, path: string) {
   // The router handles clicks on same-origin links, as it does for a person clicking one.

@@ -332,8 +332,7 @@ fn console_missing() {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
-    let button = element(form::SHELL).and_then(|s| s.query_selector("form button").ok().flatten());
-    let (Some(button), Ok(alert)) = (button, document.create_element("p")) else {
+    let (Some(button), Ok(alert)) = (button(), document.create_element("p")) else {
         return;
     };
     let _ = alert.set_attribute("role", "alert");
@@ -363,13 +362,20 @@ async fn after_paint() {
 }
 
 fn set_button(text: &str, disabled: bool) {
-    let button = element(form::SHELL)
-        .and_then(|s| s.query_selector("form button").ok().flatten())
-        .and_then(|b| b.dyn_into::<HtmlButtonElement>().ok());
-    if let Some(button) = button {
+    if let Some(button) = button() {
         button.set_text_content(Some(text));
         button.set_disabled(disabled);
     }
+}
+
+/// The form's button ("Sign in", "Signing in…", "Try again").
+fn button() -> Option<HtmlButtonElement> {
+    shell_element("form button")?.dyn_into().ok()
+}
+
+/// The first element in index.html's shell matching `selector`.
+fn shell_element(selector: &str) -> Option<Element> {
+    element(form::SHELL)?.query_selector(selector).ok()?
 }
 
 fn machine() -> bool {

@@ -13,9 +13,9 @@ use larder_start::{form, household};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::future_to_promise;
-use web_sys::{Element, HtmlButtonElement};
+use web_sys::Element;
 
-use super::{element, send, t};
+use super::{button, element, send, shell_element, t};
 
 /// Reads the household with the token of `sign_in` (the sign-in's answer, a 200) and shows
 /// it while the sign-in is still under way. Resolves to the read's `[status, body]` for the
@@ -57,15 +57,10 @@ fn result_of(body: &JsValue) -> Option<Object> {
 /// Shown only while the sign-in is under way (the button disabled): a read that comes after the
 /// sign-in failed, or after "Try again" was offered, must not hide the form.
 fn show(body: &JsValue) {
-    let under_way = element(form::SHELL)
-        .and_then(|s| s.query_selector("form button").ok().flatten())
-        .and_then(|b| b.dyn_into::<HtmlButtonElement>().ok())
-        .is_some_and(|b| b.disabled());
-    if !under_way {
+    if !button().is_some_and(|b| b.disabled()) {
         return;
     }
-    let sign_in = element(form::SHELL).and_then(|s| s.query_selector("section").ok().flatten());
-    let (Some(sign_in), Some(preview)) = (sign_in, view(body)) else {
+    let (Some(sign_in), Some(preview)) = (shell_element("section"), view(body)) else {
         return;
     };
     if let Some(page) = sign_in.parent_node() {
@@ -114,9 +109,7 @@ pub(super) fn undo() {
     if let Some(preview) = element(form::PREVIEW) {
         preview.remove();
     }
-    if let Some(sign_in) =
-        element(form::SHELL).and_then(|s| s.query_selector("section").ok().flatten())
-    {
+    if let Some(sign_in) = shell_element("section") {
         let _ = sign_in.remove_attribute("hidden");
     }
 }
