@@ -5,6 +5,7 @@ mod dist;
 mod files;
 mod fuzz;
 mod journeys;
+mod lint;
 mod load;
 mod process;
 mod realprod;

@@ -13,60 +13,26 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 
 use crate::journeys::{e2e_prefix, log_path, PLAYWRIGHT_DIST};
+use crate::lint::{self, linted_cargo};
 use crate::process::{command, exec, root, Server};
 
 /// A named check.
 type Step = (&'static str, fn() -> Result<()>);
 
-/// The checks that build and run natively and in wasm, in order.
-const CHECKS: [Step; 5] = [
+/// The checks that build and run natively and in wasm, in order. Clippy's lints run inside
+/// the two test builds (see `lint`).
+const CHECKS: [Step; 3] = [
     ("format", || {
         exec(&mut command("cargo", &["fmt", "--all", "--", "--check"]))
     }),
-    ("clippy (native)", || {
-        exec(&mut command(
-            "cargo",
-            &[
-                "clippy",
-                "--workspace",
-                "--all-targets",
-                "--",
-                "-D",
-                "warnings",
-            ],
-        ))
+    ("native: clippy and tests", || {
+        lint::check_the_wrapper()?;
+        exec(&mut linted_cargo(&["test", "--workspace"])?)
     }),
-    // Also checks the unsplit build (feature `split` off) that `trunk serve` makes, and the
-    // start-up module (crates/start).
-    ("clippy (wasm32)", || {
-        exec(&mut command(
-            "cargo",
-            &[
-                "clippy",
-                "--target",
-                "wasm32-unknown-unknown",
-                "-p",
-                "larder",
-                "-p",
-                "larder-api",
-                "-p",
-                "larder-contract",
-                // The start-up module's browser binary, which needs its feature.
-                "-p",
-                "larder-start",
-                "--features",
-                "larder-start/web",
-                "--all-targets",
-                "--",
-                "-D",
-                "warnings",
-            ],
-        ))
-    }),
-    ("native tests", || {
-        exec(&mut command("cargo", &["test", "--workspace"]))
-    }),
-    ("browser tests (wasm-bindgen-test in Chromium)", wasm_tests),
+    (
+        "wasm32: clippy, and the browser tests (wasm-bindgen-test in Chromium)",
+        wasm_tests,
+    ),
 ];
 
 /// Runs setup, the checks beside the console's release build, the journeys, and the load.
@@ -237,19 +203,19 @@ impl ConsoleBuild {
     }
 }
 
+/// The server the journeys and the wasm tests talk to: the one `cargo test --workspace` built.
+/// Asked for with the same command and wrapper, so nothing is rebuilt; `cargo build
+/// --package larder-server` resolved other features and rebuilt it (22 s on a fresh machine).
 fn debug_server() -> Result<std::path::PathBuf> {
-    exec(&mut command(
-        "cargo",
-        &["build", "--package", "larder-server"],
-    ))?;
+    exec(&mut linted_cargo(&["test", "--workspace", "--no-run"])?)?;
     Ok(root().join("target/debug/larder-server"))
 }
 
 /// The packages whose tests run in the browser.
 const WASM_TEST_PACKAGES: [(&str, &str); 2] = [("larder", "."), ("larder-api", "crates/api")];
 
-/// The test targets of `package_dir` that hold wasm-bindgen tests: only those are built for
-/// wasm32, rather than every native test file compiled and linked for nothing.
+/// The test targets of `package_dir` that hold wasm-bindgen tests: only those run in the
+/// browser (every target is compiled for wasm32 before, for its lints).
 fn wasm_test_targets(package_dir: &str) -> Result<Vec<String>> {
     let mut targets = Vec::new();
     for entry in std::fs::read_dir(root().join(package_dir).join("tests"))? {
@@ -266,7 +232,25 @@ fn wasm_test_targets(package_dir: &str) -> Result<Vec<String>> {
     Ok(targets)
 }
 
-/// The wasm tests call a real server; its address reaches them at compile time.
+/// The crates linted for wasm32, every target: the console in its unsplit build (feature
+/// `split` off, as `trunk serve` and the wasm tests build it), its API client and contract, and
+/// the start-up module's browser binary, which needs its feature.
+const WASM_LINTED: [&str; 10] = [
+    "--target",
+    "wasm32-unknown-unknown",
+    "-p",
+    "larder",
+    "-p",
+    "larder-api",
+    "-p",
+    "larder-contract",
+    "-p",
+    "larder-start",
+];
+
+/// Every wasm32 target compiled and linted, then the wasm-bindgen tests run. The wasm tests
+/// call a real server; its address reaches them at compile time. Both cargo runs select the
+/// same packages and features, so the second compiles nothing.
 fn wasm_tests() -> Result<()> {
     let server = Server::start(
         &debug_server()?,
@@ -281,23 +265,25 @@ fn wasm_tests() -> Result<()> {
             "--fault-injection",
         ],
     )?;
-    // One cargo run for both packages: run one by one, the second rebuilt larder-api and
-    // larder-contract with its own feature set (25 s on a fresh machine). A `--test` name
-    // needs to exist in one of the packages only.
-    let mut args = vec!["test", "--target", "wasm32-unknown-unknown"];
+    let mut selection = vec!["test"];
+    selection.extend(WASM_LINTED);
+    selection.extend(["--features", "larder-start/web"]);
+    let mut everything = selection.clone();
+    everything.extend(["--all-targets", "--no-run"]);
+    exec(linted_cargo(&everything)?.env("LARDER_TEST_SERVER", &server.url))?;
+    // A `--test` name needs to exist in one of the packages only.
     let mut targets = Vec::new();
     for (package, dir) in WASM_TEST_PACKAGES {
         let found = wasm_test_targets(dir)?;
         if found.is_empty() {
             bail!("{package} has no wasm-bindgen tests in {dir}/tests");
         }
-        args.extend(["-p", package]);
         targets.extend(found);
     }
     targets.sort();
     targets.dedup();
     for target in &targets {
-        args.extend(["--test", target.as_str()]);
+        selection.extend(["--test", target.as_str()]);
     }
-    exec(command("cargo", &args).env("LARDER_TEST_SERVER", &server.url))
+    exec(linted_cargo(&selection)?.env("LARDER_TEST_SERVER", &server.url))
 }
