@@ -59,12 +59,13 @@ fn wasm_bindgen_cli(installed: &mut Vec<String>) -> Result<()> {
         output("wasm-bindgen-test-runner", &["--version"]).is_some_and(|v| v.ends_with(&version));
     if !(have_cli && have_runner) {
         // Without --locked: the CLI's own lockfile pins a crate release this registry lacks.
-        // Optimised at level 1, not 3: alone on this machine its compile took 121 s against
-        // 198 s, and its runs stay about as fast (2.3 against 2.1 s on the largest test module,
-        // 39 MB; the console's own, 0.15 against 0.13 s). Level 0 compiled in 50 s but ran 6x
-        // slower (13.8 s on that module), which the wasm tests would pay back. Without its
-        // default feature, TLS (rustls and ring): the test runner talks plain HTTP to
-        // ChromeDriver and its own server on this machine; 108 s against 121 s here.
+        // Unoptimised (level 0): alone on this machine its compile took 54 s against 127 s at
+        // level 1 (2026-11-27, 19:40 UTC). Its runs are slower but short since the test modules
+        // carry line tables only: 5.8 s against 1.8 s over the four wasm test modules and the
+        // start-up module, and the wasm tests' whole run 27 s against 25 s. (At level 0 with
+        // full debug information in the test modules, one 39 MB module took 13.8 s.) Without
+        // its default feature, TLS (rustls and ring): the test runner talks plain HTTP to
+        // ChromeDriver and its own server on this machine.
         exec(
             command(
                 "cargo",
@@ -77,7 +78,7 @@ fn wasm_bindgen_cli(installed: &mut Vec<String>) -> Result<()> {
                     "--no-default-features",
                 ],
             )
-            .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "1"),
+            .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0"),
         )?;
         installed.push(format!("wasm-bindgen-cli {version}"));
     }
