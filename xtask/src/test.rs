@@ -211,7 +211,7 @@ fn debug_server() -> Result<std::path::PathBuf> {
     Ok(root().join("target/debug/larder-server"))
 }
 
-/// The packages whose tests run in the browser.
+/// The packages whose tests run in the browser (among `WASM_LINTED`'s).
 const WASM_TEST_PACKAGES: [(&str, &str); 2] = [("larder", "."), ("larder-api", "crates/api")];
 
 /// The test targets of `package_dir` that hold wasm-bindgen tests: only those run in the
@@ -235,7 +235,7 @@ fn wasm_test_targets(package_dir: &str) -> Result<Vec<String>> {
 /// The crates linted for wasm32, every target: the console in its unsplit build (feature
 /// `split` off, as `trunk serve` and the wasm tests build it), its API client and contract, and
 /// the start-up module's browser binary, which needs its feature.
-const WASM_LINTED: [&str; 10] = [
+const WASM_LINTED: [&str; 12] = [
     "--target",
     "wasm32-unknown-unknown",
     "-p",
@@ -246,6 +246,8 @@ const WASM_LINTED: [&str; 10] = [
     "larder-contract",
     "-p",
     "larder-start",
+    "--features",
+    "larder-start/web",
 ];
 
 /// Every wasm32 target compiled and linted, then the wasm-bindgen tests run. The wasm tests
@@ -267,7 +269,6 @@ fn wasm_tests() -> Result<()> {
     )?;
     let mut selection = vec!["test"];
     selection.extend(WASM_LINTED);
-    selection.extend(["--features", "larder-start/web"]);
     let mut everything = selection.clone();
     everything.extend(["--all-targets", "--no-run"]);
     exec(linted_cargo(&everything)?.env("LARDER_TEST_SERVER", &server.url))?;
