@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { api, apiToken, armFault, BUNDLE, bundleFiles, coldStart, faultControl, goInApp, holdBack, moduleFiles, person, scan, typeOwner } from './helpers';
+import { api, apiToken, armFault, BUNDLE, bundleFiles, coldStart, faultControl, goInApp, holdBack, moduleFiles, person, scan, typeCredentials } from './helpers';
 
 // The console arrives in parts (cargo xtask dist splits it): the start-up module that makes
 // index.html's form sign in, the console, and its pages. A part that does not arrive says so and
@@ -164,7 +164,7 @@ test('a bundle that does not arrive: the console and the page come part by part'
   const seen = watchRequests(page);
   await page.route(bundleFiles, (route) => route.abort('internetdisconnected'));
   await page.goto('household');
-  await typeOwner(page, 'olivia');
+  await typeCredentials(page, 'olivia');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'The Parkers', level: 1 })).toBeVisible();
   expect(splitModules(seen).filter(notAhead).sort()).toEqual(['parts_household_pages.wasm', 'split_console.wasm', 'split_household_pages.wasm']);
@@ -180,7 +180,7 @@ test('a bundle cut short: what arrived is used, the rest comes part by part', as
     await route.fulfill({ status: 200, contentType: 'application/wasm', body: whole.subarray(0, Math.floor(whole.length * 0.6)) });
   });
   await page.goto('household');
-  await typeOwner(page, 'olivia');
+  await typeCredentials(page, 'olivia');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'The Parkers', level: 1 })).toBeVisible();
   expect(seen.filter((p) => p.endsWith('/larder_bg.wasm')), 'the main module came in the bundle').toEqual([]);
@@ -195,7 +195,7 @@ test('a bookmark to /household brings its module while the person types, and rea
   const twice = await fetchedOnce(page);
   await page.goto('household');
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fhousehold$/);
-  await typeOwner(page, 'olivia');
+  await typeCredentials(page, 'olivia');
   // One bundle: the console's main module and parts, and the household page's.
   await expect.poll(() => splitModules(seen), { timeout: 15_000 }).toEqual(['parts_household_pages.wasm']);
   expect(householdReads(seen), 'nothing is read before signing in').toEqual([]);
@@ -215,7 +215,7 @@ test('a bookmark to /household whose early read fails shows the page\'s error, a
   try {
     const seen = watchRequests(page);
     await page.goto('household');
-    await typeOwner(page, 'olivia');
+    await typeCredentials(page, 'olivia');
     await page.getByRole('button', { name: 'Sign in' }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'Bad Gateway' });
     await expect(alert).toBeVisible({ timeout: 20_000 });
@@ -240,7 +240,7 @@ test('a bookmark to /household shows the members before the console\'s module ar
   expect(members.length, 'the demo household has members').toBeGreaterThan(0);
   const release = await holdBack(page, bundleFiles);
   await page.goto('household');
-  await typeOwner(page, 'olivia');
+  await typeCredentials(page, 'olivia');
   await page.getByRole('button', { name: 'Sign in' }).click();
   const preview = page.locator(`#${PREVIEW}`);
   await expect(preview.getByRole('heading', { name: 'The Parkers', level: 1 })).toBeVisible();
@@ -261,7 +261,7 @@ test('a slow early read of the household does not hold the console back', async 
   const seen = watchRequests(page);
   const release = await holdBack(page, '**/api/v1/households/me');
   await page.goto('household');
-  await typeOwner(page, 'olivia');
+  await typeCredentials(page, 'olivia');
   await page.getByRole('button', { name: 'Sign in' }).click();
   // Signed in, and the page waits for the read the start-up module started: no second one.
   await expect(page.getByText(`Signed in as ${person('olivia').username}`)).toBeVisible();
@@ -281,7 +281,7 @@ test('a sign-in that fails after the members were shown gives the form back, wit
   try {
     const release = await holdBack(page, bundleFiles);
     await page.goto('household');
-    await typeOwner(page, 'olivia');
+    await typeCredentials(page, 'olivia');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.locator(`#${PREVIEW}`).getByRole('heading', { name: 'The Parkers' })).toBeVisible();
     release();
@@ -297,7 +297,7 @@ test('a sign-in that fails after the members were shown gives the form back, wit
 test('a deep link to the knowledge base brings that group\'s module while the person types, no other', async ({ page }) => {
   const seen = watchRequests(page);
   await page.goto('records/articles');
-  await typeOwner(page, 'curator');
+  await typeCredentials(page, 'curator');
   await expect.poll(() => splitModules(seen), { timeout: 15_000 }).toEqual(['parts_knowledge_base_pages.wasm']);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Articles', level: 1 })).toBeVisible();

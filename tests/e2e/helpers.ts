@@ -39,17 +39,16 @@ export const userName = (username: string) => person(username).username;
 
 /** Signs in through the page, as a person (a demo person: mapped on realprod, see `person`). */
 export async function signIn(page: Page, demoUsername: string, demoPassword: string) {
-  const { username, password } = person(demoUsername, demoPassword);
   await page.goto('sign-in');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
+  await typeCredentials(page, demoUsername, demoPassword);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByText(`Signed in as ${username}`)).toBeVisible();
+  await expect(page.getByText(`Signed in as ${userName(demoUsername)}`)).toBeVisible();
 }
 
-/** Types demo person `who`'s credentials into the English sign-in form, without pressing. */
-export async function typeOwner(page: Page, who: string) {
-  const { username, password } = person(who);
+/** Types demo person `who`'s credentials (mapped on realprod, see `person`) into the English
+ * sign-in form, without pressing. */
+export async function typeCredentials(page: Page, who: string, demoPassword?: string) {
+  const { username, password } = person(who, demoPassword);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
 }

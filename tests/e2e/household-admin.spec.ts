@@ -1,5 +1,5 @@
 import { test, expect } from './fixtures';
-import { signIn, goInApp, screenshots, householdFor, removeHousehold, api, apiToken, person, userName } from './helpers';
+import { signIn, goInApp, screenshots, householdFor, removeHousehold, api, apiToken, typeCredentials, userName } from './helpers';
 
 // Households as administrators and owners use them beyond the basics: any household edited by an
 // administrator, fields cleared, profiles deleted and their properties edited, forms that keep
@@ -13,8 +13,7 @@ test.afterAll(async ({ request }) => { await removeHousehold(request, 'noah', 'n
 test('a cold link to an administrator page signs in and lands on it, query and all', async ({ page }) => {
   await page.goto('households?limit=10&offset=10');
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fhouseholds%3Flimit%3D10%26offset%3D10$/);
-  await page.getByLabel('Username').fill(person('admin').username);
-  await page.getByLabel('Password').fill(person('admin').password);
+  await typeCredentials(page, 'admin');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/households\?limit=10&offset=10$/);
   await expect(page.getByRole('heading', { name: 'Households', level: 1 })).toBeVisible();

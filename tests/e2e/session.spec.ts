@@ -1,5 +1,5 @@
 import { test, expect } from './fixtures';
-import { signIn, goInApp, apiToken, api, person, userName } from './helpers';
+import { signIn, goInApp, apiToken, api, person, typeCredentials, userName } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -74,8 +74,7 @@ test('the sign-in form is painted before config.json answers', async ({ page }) 
 test('a deep link opened without a session leads there after signing in', async ({ page }) => {
   await page.goto('household');
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fhousehold$/);
-  await page.getByLabel('Username').fill(person('olivia').username);
-  await page.getByLabel('Password').fill(person('olivia').password);
+  await typeCredentials(page, 'olivia');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/household$/);
   await expect(page.getByRole('heading', { name: 'The Parkers' })).toBeVisible();

@@ -1,5 +1,5 @@
 import { test, expect } from './fixtures';
-import { production, screenshots } from './helpers';
+import { holdBack, production, screenshots } from './helpers';
 
 test('a curator signs in, sees the articles, and signs out', async ({ page }) => {
   await page.goto('./');
@@ -70,9 +70,7 @@ test('nothing about the session is stored, and a reload signs out', async ({ pag
 
 test('the sign-in form is usable while the console loads, and what was typed carries over', async ({ page }) => {
   // Hold the wasm modules back, as a slow network would.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => { release = resolve; });
-  await page.route('**/*.wasm', async (route) => { await held; await route.continue(); });
+  const release = await holdBack(page, '**/*.wasm');
   const sent: string[] = [];
   page.on('request', (r) => sent.push(`${r.method()} ${r.url()} ${r.postData() ?? ''}`));
   await page.goto('sign-in');

@@ -1,6 +1,6 @@
 import { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { api, apiToken, bundleFiles, createRecord, goInApp, holdBack, signIn, typeOwner } from './helpers';
+import { api, apiToken, bundleFiles, createRecord, goInApp, holdBack, signIn, typeCredentials } from './helpers';
 
 // Text from the service is data: markup, scripts and `javascript:` URLs in any field render inert.
 const payloads = {
@@ -76,7 +76,7 @@ test('script payloads in a household\'s names render as text before the console 
   try {
     const release = await holdBack(page, bundleFiles);
     await page.goto('household');
-    await typeOwner(page, 'noah');
+    await typeCredentials(page, 'noah');
     await page.getByRole('button', { name: 'Sign in' }).click();
     const preview = page.locator('#boot-preview');
     await expect(preview.getByRole('heading', { level: 1 })).toHaveText(payloads.img);
