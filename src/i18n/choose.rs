@@ -20,7 +20,7 @@ use wasm_bindgen_futures::JsFuture;
 use super::{set, Catalog, Lang};
 
 // Shared with the start-up module, which chooses the form's language by the same rule.
-use larder_start::language::{REMEMBERED, START_CATALOG};
+use larder_start::language::{REMEMBERED, START_CATALOG, START_CATALOG_IN_PAGE};
 
 thread_local! {
     /// The languages `config.json` offers, for the language menu.
@@ -44,11 +44,19 @@ pub async fn start(default: Option<Lang>, offered: Vec<Lang>) {
     let _ = switch_to(lang).await;
 }
 
-/// The start-up catalog's text; `None` when there is none (a dev build has none) or it cannot
-/// be read. Read beside config.json (both preloaded): the language is known only with config's
-/// list, and asking afterwards would cost a round trip on a slow line.
+/// The start-up catalog's text: the built page's own data block, else the file (read beside
+/// config.json: the language is known only with config's list, and asking afterwards would cost
+/// a round trip on a slow line); `None` when there is none (a dev build has none) or it cannot
+/// be read.
 pub async fn start_texts() -> Option<String> {
-    fetch_text(START_CATALOG).await.ok()
+    let in_page = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(START_CATALOG_IN_PAGE))
+        .and_then(|block| block.text_content());
+    match in_page {
+        Some(text) => Some(text),
+        None => fetch_text(START_CATALOG).await.ok(),
+    }
 }
 
 /// Picks the language to start in and puts the sign-in form's texts in place: English at once,

@@ -88,6 +88,20 @@ export async function holdBack(page: Page, url: string | RegExp) {
   return release;
 }
 
+/** Serves every page (a document the browser navigates to) edited by `edit`, its headers kept:
+ * what a build or a host that differs from this one would send. */
+export async function editPages(page: Page, edit: (html: string) => string) {
+  await page.route((url) => !/\.[a-z0-9]+$/i.test(url.pathname) || url.pathname.endsWith('.html'), async (route) => {
+    if (route.request().resourceType() !== 'document') return route.fallback();
+    const answer = await route.fetch();
+    await route.fulfill({ response: answer, body: edit(await answer.text()) });
+  });
+}
+
+/** The start-up files a built page carries inside itself (xtask/src/start_page.rs), fetched only
+ * when its own start did not run. */
+export const START_FILES = /\/(start_bg\.wasm|start\.js|start\.css|start\.json)(\?|$)/;
+
 /** A bearer token straight from the service, for arranging state behind the page's back (on
  * realprod it lives `LARDER_REALPROD_TTL` seconds: take a new one rather than keeping it). */
 export async function apiToken(request: APIRequestContext, demoUsername = 'curator', demoPassword = 'curator-demo') {

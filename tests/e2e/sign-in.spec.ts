@@ -69,8 +69,9 @@ test('nothing about the session is stored, and a reload signs out', async ({ pag
 });
 
 test('the sign-in form is usable while the console loads, and what was typed carries over', async ({ page }) => {
-  // Hold the wasm modules back, as a slow network would.
-  const release = await holdBack(page, '**/*.wasm');
+  // Hold config.json back, as a slow network would: the start-up module (inside the page) waits
+  // for it before "Sign in" works.
+  const release = await holdBack(page, '**/config.json');
   const sent: string[] = [];
   page.on('request', (r) => sent.push(`${r.method()} ${r.url()} ${r.postData() ?? ''}`));
   await page.goto('sign-in');

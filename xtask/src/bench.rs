@@ -313,9 +313,9 @@ fn finish(out: &Path, figures: &[Figure], not_measured: &[String]) -> Result<()>
     Ok(())
 }
 
-/// The split build's files, raw, gzip -9 and brotli 11: the start-up set `index.html` loads
-/// (the start-up module, its glue, the loader, style) and every module loaded later, each on
-/// its own.
+/// The split build's files, raw, gzip -9 and brotli 11: the start-up set (`index.html`, which
+/// carries the start-up module, its glue, style and catalog, and the loader it runs) and every
+/// module loaded later, each on its own.
 fn first_load(dist: &Path) -> Result<Vec<Figure>> {
     let folder = std::fs::read_dir(dist)?
         .filter_map(|e| e.ok())
@@ -332,38 +332,36 @@ fn first_load(dist: &Path) -> Result<Vec<Figure>> {
         .filter(|n| [".wasm", ".js", ".css"].iter().any(|ext| n.ends_with(ext)))
         .collect();
     names.sort();
-    // What index.html loads before "Sign in" works; the console's main module (larder_bg.wasm,
-    // in a bundle `parts_*.wasm` with a landing's parts), its glue (larder.js, __wasm_split.js)
-    // and its style sheet (larder.css) come afterwards, fetched by the start-up module.
-    let start_up = ["start_bg.wasm", "start.js", "boot.js", "start.css"];
-    let mut figures = Vec::new();
+    // What comes before "Sign in" works: the page and the loader it runs. The console's main
+    // module (larder_bg.wasm, in a bundle `parts_*.wasm` with a landing's parts), its glue
+    // (larder.js, __wasm_split.js) and its style sheet (larder.css) come afterwards, fetched by
+    // the start-up module. The start-up files (start_bg.wasm, start.js, start.css) are what the
+    // page carries, fetched only when a policy refuses the page's own script (start_page.rs).
     let mut totals = [0.0; 3];
+    let page = sizes_kb(&std::fs::read(dist.join("index.html"))?)?;
+    add_to(&mut totals, page);
+    let mut figures = vec![size_figure(
+        "index.html",
+        page,
+        "at start (the page, with the start-up module, its glue, style and catalog)",
+    )];
+    let carried = ["start_bg.wasm", "start.js", "start.css"];
     for name in &names {
         let sizes = sizes_kb(&std::fs::read(folder.join(name))?)?;
-        let at_start = start_up.contains(&name.as_str());
+        let at_start = name == "boot.js";
         if at_start {
             add_to(&mut totals, sizes);
         }
         let when = if at_start {
             "at start"
+        } else if carried.contains(&name.as_str()) {
+            "inside index.html; this file only when a policy refuses the page's script"
         } else if name.starts_with(crate::split::bundle::FILE_PREFIX) {
             "the main module and a landing's parts in one file, after \"Sign in\" works"
         } else {
             "loaded when needed"
         };
         figures.push(size_figure(name, sizes, when));
-    }
-    // The sign-in form's texts in every language: outside the folder (beside the catalogs), but
-    // preloaded with the start-up set, so counted in it.
-    let start_texts = dist.join("locales").join(crate::dist::START_CATALOG);
-    if let Ok(raw) = std::fs::read(&start_texts) {
-        let sizes = sizes_kb(&raw)?;
-        add_to(&mut totals, sizes);
-        figures.push(size_figure(
-            &format!("locales/{}", crate::dist::START_CATALOG),
-            sizes,
-            "at start (the sign-in form's texts, every language)",
-        ));
     }
     for (i, encoding) in ["raw", "gzip -9", "brotli"].iter().enumerate() {
         figures.push(

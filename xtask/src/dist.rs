@@ -8,7 +8,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
+use larder_contract::hosting::Inline;
+
 use crate::process::root;
+use crate::start_page::StartSet;
 
 /// The start-up catalog's keys: the larder crate's own list, compiled here as well (see there
 /// why one file serves both crates).
@@ -20,9 +23,9 @@ mod start_keys;
 /// No `'unsafe-inline'` anywhere: the console sizes elements through the CSS object model
 /// (Leptos `style:height=`, which the policy does not govern), never with `style` attributes,
 /// and the journeys fail on any violation.
-pub fn csp() -> String {
+pub fn csp(inline: &Inline) -> String {
     // The same policy `larder-server --static` sends as a header (which adds frame-ancestors).
-    larder_contract::hosting::policy(&[], false)
+    larder_contract::hosting::policy(&[], inline, false)
 }
 
 /// The `config.json` template: the format of src/config.rs, every key optional.
@@ -77,13 +80,23 @@ pub fn build(dist: &str, public_url: Option<&str>) -> Result<PathBuf> {
     std::fs::create_dir_all(&dir)?;
     let built = crate::split::build(&dir)?;
     remove_earlier_builds(&dir, &built.folder)?;
+    copy_locales(&dir)?;
     let source = std::fs::read_to_string(root().join("index.html"))?;
-    let html = page(&source, public_url.unwrap_or("/"), &built.folder)?;
-    let html = add_policy(&html)?;
+    let set = StartSet::read(
+        &dir.join(&built.folder),
+        &dir.join("locales").join(START_CATALOG),
+    )?;
+    let (html, inline) = page(&source, public_url.unwrap_or("/"), &built.folder, &set)?;
+    let html = add_policy(&html, &inline)?;
     std::fs::write(dir.join("index.html"), &html)?;
     std::fs::write(dir.join("404.html"), &html)?;
+    // The header policy for operators to copy (README, Hosting): a header without this build's
+    // hashes refuses the page's inline start, and the console starts a round trip later.
+    std::fs::write(
+        dir.join(POLICY_FILE),
+        larder_contract::hosting::policy(&[], &inline, true) + "\n",
+    )?;
     std::fs::write(dir.join("config.example.json"), CONFIG_EXAMPLE)?;
-    copy_locales(&dir)?;
     precompress(&dir)?;
     eprintln!(
         "dist: {} with {} chunks: {}; bundles: {}",
@@ -172,9 +185,14 @@ fn remove_earlier_builds(dir: &Path, keep: &str) -> Result<()> {
     Ok(())
 }
 
+/// The header policy of a build (its inline hashes, `frame-ancestors 'none'`), beside `index.html`.
+pub const POLICY_FILE: &str = "content-security-policy.txt";
+
 /// The page from the source `index.html` (written for trunk, which dev builds still use): the
-/// base for the public URL, and the built folder's tags in place of trunk's directives.
-fn page(source: &str, base: &str, folder: &str) -> Result<String> {
+/// base for the public URL, the start-up set (see start_page.rs) in place of trunk's directives,
+/// and the hashes its policy must allow.
+fn page(source: &str, base: &str, folder: &str, set: &StartSet) -> Result<(String, Inline)> {
+    let parts = crate::start_page::parts(set, base, &format!("{base}{folder}"))?;
     const BASE: &str = "<base data-trunk-public-url>";
     if !source.contains(BASE) {
         bail!("index.html has no `{BASE}`");
@@ -187,19 +205,27 @@ fn page(source: &str, base: &str, folder: &str) -> Result<String> {
         if line.contains(BASE) {
             lines.push(line.replace(BASE, &format!("<base href=\"{base}\">")));
             let indent = &line[..line.len() - line.trim_start().len()];
-            lines.push(format!("{indent}{}", crate::split::head_tags(base, folder)));
+            for tag in &parts.head {
+                lines.push(format!("{indent}{tag}"));
+            }
             continue;
         }
         lines.push(line.to_string());
     }
-    Ok(lines.join("\n") + "\n")
+    let mut html = lines.join("\n") + "\n";
+    // The data blocks last: the form is on screen before the module's bytes have arrived.
+    let end = html
+        .rfind("</body>")
+        .context("index.html has no `</body>`")?;
+    html.insert_str(end, &format!("{}\n", parts.body_end));
+    Ok((html, parts.inline))
 }
 
 /// Puts the policy right after `<meta charset>`, before anything it governs.
-fn add_policy(html: &str) -> Result<String> {
+fn add_policy(html: &str, inline: &Inline) -> Result<String> {
     let meta = format!(
         "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">",
-        csp()
+        csp(inline)
     );
     let charset = html
         .find("<meta charset")
@@ -279,19 +305,35 @@ mod tests {
 </html>"#;
 
     #[test]
-    fn the_page_names_the_build_under_the_policy() {
-        let html = add_policy(&page(SOURCE, "/console/", "larder-0123").unwrap()).unwrap();
+    fn the_page_carries_the_start_up_set_under_its_policy() {
+        let set = StartSet {
+            style: "form{margin:0}".into(),
+            glue: "function run(e){}function n(e){}export{n as initSync,run};".into(),
+            module: b"\0asm".to_vec(),
+            catalog: "{}".into(),
+        };
+        let (html, inline) = page(SOURCE, "/console/", "larder-0123", &set).unwrap();
+        let html = add_policy(&html, &inline).unwrap();
         assert!(!html.contains("data-trunk"));
         assert!(html.contains("<base href=\"/console/\">"));
         assert!(
             html.contains("<script type=\"module\" src=\"/console/larder-0123/boot.js\"></script>")
         );
-        assert!(html.contains("href=\"/console/larder-0123/start.css\""));
+        assert!(html.contains("<style>form{margin:0}</style>"));
         let policy = html.find("Content-Security-Policy").unwrap();
         assert!(policy < html.find("<script").unwrap());
         assert!(policy < html.find("<link").unwrap());
-        assert!(html.contains("<div id=\"boot-shell\">"));
-        assert!(page("<html></html>", "/", "x").is_err());
+        assert!(policy < html.find("<style").unwrap());
+        // The page's own policy allows its inline script and style, and the header the same.
+        assert_eq!(Inline::of_page(&html), inline);
+        assert!(html.contains(&format!("style-src 'self' {}", inline.style[0])));
+        // The data blocks come after the form.
+        assert!(
+            html.find("<div id=\"boot-shell\">").unwrap()
+                < html.find("id=\"start-module\"").unwrap()
+        );
+        assert!(html.find("id=\"start-module\"").unwrap() < html.find("</body>").unwrap());
+        assert!(page("<html></html>", "/", "x", &set).is_err());
     }
 
     #[test]

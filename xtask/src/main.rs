@@ -12,6 +12,7 @@ mod realprod;
 mod serve;
 mod setup;
 mod split;
+mod start_page;
 mod test;
 
 use std::time::Instant;

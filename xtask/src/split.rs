@@ -24,13 +24,13 @@ mod names;
 
 /// The wasm-bindgen output's name: `larder.js` and `larder_bg.wasm`.
 const OUT_NAME: &str = "larder";
-/// The sign-in form's style sheet (`start.css`), which index.html links.
+/// The sign-in form's style sheet (`start.css`), which index.html carries (start_page.rs).
 const START_STYLES: [&str; 1] = ["style/base.css"];
 /// The console's style sheets, in the order index.html names them after the form's: one
 /// `larder.css`, which `boot.js` links with the console's module, once "Sign in" works.
 const CONSOLE_STYLES: [&str; 2] = ["style/main.css", "style/records.css"];
 /// The start-up module's output name: `start.js` and `start_bg.wasm` (crates/start).
-const START_OUT_NAME: &str = "start";
+pub(crate) const START_OUT_NAME: &str = "start";
 
 /// The files of the console's split module and of each page group's, from the splitter's
 /// prefetch map (dependencies first, the module last).
@@ -249,32 +249,6 @@ pub(crate) fn minify(script: &Path) -> Result<()> {
         "terser",
         &[path, "--module", "--compress", "--mangle", "--output", path],
     ))
-}
-
-/// The tags index.html gets in place of trunk's: the style sheet, the loader, and preloads of
-/// what the start-up module needs at once. The console's module is not among them: the
-/// start-up module fetches it once "Sign in" works (issue 24).
-pub fn head_tags(base: &str, folder: &str) -> String {
-    let at = format!("{base}{folder}");
-    [
-        format!("<link rel=\"stylesheet\" href=\"{at}/{START_OUT_NAME}.css\">"),
-        format!("<link rel=\"modulepreload\" href=\"{at}/{START_OUT_NAME}.js\">"),
-        format!(
-            "<link rel=\"preload\" href=\"{at}/{START_OUT_NAME}_bg.wasm\" as=\"fetch\" type=\"application/wasm\" crossorigin>"
-        ),
-        // The start-up module reads config.json before it enables "Sign in": fetched beside the
-        // wasm rather than after it, this saves a round trip on a slow line.
-        format!("<link rel=\"preload\" href=\"{base}config.json\" as=\"fetch\" crossorigin>"),
-        // The sign-in form's texts in every language (a few hundred bytes): the language is
-        // chosen in the module (remembered, the browser's, config's), so all come, and a
-        // language other than English costs no round trip before "Sign in" works (issue 24).
-        format!(
-            "<link rel=\"preload\" href=\"{base}locales/{}\" as=\"fetch\" crossorigin>",
-            crate::dist::START_CATALOG
-        ),
-        format!("<script type=\"module\" src=\"{at}/boot.js\"></script>"),
-    ]
-    .join("\n    ")
 }
 
 /// FNV-1a over every file's relative name and bytes, in name order.

@@ -111,19 +111,122 @@ pub mod hosting {
         "form-action 'self'",
     ];
 
-    /// The whole policy: `connect-src 'self'` plus `api_origins`, and `frame-ancestors 'none'`
-    /// when sent as a header (a `<meta>` policy cannot carry it).
-    pub fn policy(api_origins: &[String], header: bool) -> String {
+    /// The page's own inline script and style, allowed by their hashes (`'sha256-…'`): the
+    /// start-up set comes inside `index.html`, so "Sign in" works after one round trip, not two
+    /// (issue 24). Nothing else inline is allowed.
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    pub struct Inline {
+        pub script: Vec<String>,
+        pub style: Vec<String>,
+    }
+
+    impl Inline {
+        /// The hashes a built page's own `<meta>` policy allows, for the header that must allow
+        /// them too (a browser enforces both). None when the page has no such policy.
+        pub fn of_page(html: &str) -> Inline {
+            let mut inline = Inline::default();
+            let Some(content) = meta_policy(html) else {
+                return inline;
+            };
+            for directive in content.split(';') {
+                let mut words = directive.split_whitespace();
+                let into = match words.next() {
+                    Some("script-src") => &mut inline.script,
+                    Some("style-src") => &mut inline.style,
+                    _ => continue,
+                };
+                into.extend(words.filter(|w| is_hash(w)).map(str::to_string));
+            }
+            inline
+        }
+    }
+
+    /// `'sha256-<base64>'` and nothing else: a page cannot widen the header with other sources.
+    fn is_hash(word: &str) -> bool {
+        word.strip_prefix("'sha256-")
+            .and_then(|rest| rest.strip_suffix('\''))
+            .is_some_and(|b64| {
+                b64.len() == 44
+                    && b64
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+            })
+    }
+
+    fn meta_policy(html: &str) -> Option<&str> {
+        let at = html.find("http-equiv=\"Content-Security-Policy\"")?;
+        let rest = &html[at..];
+        let start = rest.find("content=\"")? + "content=\"".len();
+        let len = rest[start..].find('"')?;
+        Some(&rest[start..start + len])
+    }
+
+    /// The whole policy: `connect-src 'self'` plus `api_origins`, the page's `inline` hashes, and
+    /// `frame-ancestors 'none'` when sent as a header (a `<meta>` policy cannot carry it).
+    pub fn policy(api_origins: &[String], inline: &Inline, header: bool) -> String {
         let mut connect = String::from("connect-src 'self'");
         for origin in api_origins {
             connect.push(' ');
             connect.push_str(origin);
         }
-        let mut directives: Vec<String> = POLICY_BASE.iter().map(|d| d.to_string()).collect();
+        let mut directives: Vec<String> = POLICY_BASE
+            .iter()
+            .map(|d| {
+                let hashes = match d.split_whitespace().next() {
+                    Some("script-src") => &inline.script,
+                    Some("style-src") => &inline.style,
+                    _ => return d.to_string(),
+                };
+                std::iter::once(*d)
+                    .chain(hashes.iter().map(String::as_str))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
         directives.insert(3, connect);
         if header {
             directives.push("frame-ancestors 'none'".into());
         }
         directives.join("; ")
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        const SCRIPT: &str = "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='";
+        const STYLE: &str = "'sha256-RFWPLDbv2BY+rCkDzsE+0fr8ylGr2R2faWMhq4lfEQc='";
+
+        #[test]
+        fn the_pages_hashes_reach_the_header_and_nothing_else_does() {
+            let inline = Inline {
+                script: vec![SCRIPT.into()],
+                style: vec![STYLE.into()],
+            };
+            let meta = policy(&[], &inline, false);
+            let page = format!(
+                "<head><meta charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"{meta}\"></head>"
+            );
+            assert_eq!(Inline::of_page(&page), inline);
+            let header = policy(
+                &["https://api.example.org".into()],
+                &Inline::of_page(&page),
+                true,
+            );
+            assert!(header.contains(&format!("script-src 'self' 'wasm-unsafe-eval' {SCRIPT};")));
+            assert!(header.contains(&format!("style-src 'self' {STYLE};")));
+            assert!(header.ends_with("frame-ancestors 'none'"));
+            // A page's policy that names other sources does not widen the header.
+            let wide = page.replace(
+                SCRIPT,
+                &format!("'unsafe-inline' https://evil.example {SCRIPT} 'sha256-short='"),
+            );
+            assert_eq!(Inline::of_page(&wide).script, vec![SCRIPT.to_string()]);
+            assert_eq!(Inline::of_page("<html></html>"), Inline::default());
+            assert_eq!(
+                policy(&[], &Inline::default(), false),
+                "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; connect-src 'self'; img-src 'self' https: data:; object-src 'none'; base-uri 'self'; form-action 'self'"
+            );
+        }
     }
 }

@@ -304,3 +304,63 @@ async fn the_console_is_sent_with_security_headers() {
     assert_eq!(headers["x-content-type-options"], "nosniff");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_deep_link_gets_the_pages_own_precompressed_copy() {
+    // The page carries the start-up set (some 100 KB raw): a deep link must get the build's
+    // brotli, as `/index.html` does, not the compression layer's quicker, larger one.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("index.html"),
+        "<!doctype html><title>raw</title>",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("index.html.br"), b"the build's brotli").unwrap();
+    let server = TestServer::start(&["--static", dir.path().to_str().unwrap()]).await;
+    let accept = [("accept-encoding", "gzip, br".to_string())];
+    for path in ["/household", "/records/articles", "/index.html"] {
+        let (status, headers, body) = server.oneshot_root("GET", path, &accept, Vec::new()).await;
+        assert_eq!(status, 200, "{path}");
+        assert_eq!(headers["content-encoding"], "br", "{path}");
+        assert_eq!(body, b"the build's brotli", "{path}");
+    }
+    let (_, headers, body) = server
+        .oneshot_root("GET", "/household", &[], Vec::new())
+        .await;
+    assert!(!headers.contains_key("content-encoding"));
+    assert_eq!(body, b"<!doctype html><title>raw</title>");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_header_allows_the_pages_own_inline_start_and_nothing_more() {
+    // A built page allows its inline script and style by their hashes (cargo xtask dist); the
+    // header, which the browser enforces beside the page's own policy, must allow them too.
+    let script = "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='";
+    let style = "'sha256-RFWPLDbv2BY+rCkDzsE+0fr8ylGr2R2faWMhq4lfEQc='";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("index.html"),
+        format!(
+            "<!doctype html><meta charset=\"utf-8\"><meta http-equiv=\"Content-Security-Policy\" \
+             content=\"default-src 'self'; script-src 'self' 'wasm-unsafe-eval' {script} 'unsafe-inline'; \
+             style-src 'self' {style}\"><title>c</title>"
+        ),
+    )
+    .unwrap();
+    let server = TestServer::start(&["--static", dir.path().to_str().unwrap()]).await;
+    let (_, headers, _) = server
+        .oneshot_root("GET", "/household", &[], Vec::new())
+        .await;
+    let policy = headers["content-security-policy"].to_str().unwrap();
+    assert!(
+        policy.contains(&format!("script-src 'self' 'wasm-unsafe-eval' {script};")),
+        "{policy}"
+    );
+    assert!(
+        policy.contains(&format!("style-src 'self' {style};")),
+        "{policy}"
+    );
+    assert!(!policy.contains("unsafe-inline"), "{policy}");
+    server.stop().await;
+}

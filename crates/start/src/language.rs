@@ -6,6 +6,9 @@ pub const REMEMBERED: &str = "larder.language";
 /// The start-up catalog, relative to the document: the sign-in form's texts in every language
 /// but English (written by `cargo xtask dist`).
 pub const START_CATALOG: &str = "locales/start.json";
+/// The id of the data block that carries the same catalog inside a built `index.html`, read
+/// instead of the file: one round trip less before "Sign in" works (issue 24).
+pub const START_CATALOG_IN_PAGE: &str = "start-catalog";
 
 /// The primary subtag of a tag such as `hu`, `hu-HU` or `EL_gr`, lower-cased.
 pub fn primary(tag: &str) -> String {

@@ -16,7 +16,7 @@ use web_sys::{Element, HtmlButtonElement, HtmlInputElement, RequestInit, Respons
 mod preview;
 mod reading;
 
-use reading::{choose, config_text, field, landing_of, text_of};
+use reading::{catalog_in_page, choose, config_text, field, landing_of, text_of};
 
 const CONFIG: &str = "config.json";
 
@@ -59,11 +59,19 @@ pub fn run(load_console: Function) {
 async fn begin(load_console: &Function) -> Option<()> {
     let window = web_sys::window()?;
     let shell = window.document()?.get_element_by_id(form::SHELL)?;
-    // Both preloaded by index.html; asked for together.
+    // config.json is preloaded by index.html. The start-up catalog is inside the built page;
+    // a page without it (an older build) has it preloaded beside config.json.
+    let document = window.document()?;
     let config = window.fetch_with_str(CONFIG);
-    let start_texts = window.fetch_with_str(language::START_CATALOG);
+    let start_texts = match catalog_in_page(&document) {
+        Some(text) => Ok(JsValue::from(text)),
+        None => Err(window.fetch_with_str(language::START_CATALOG)),
+    };
     let config = config_text(config).await?;
-    let start_texts = text_of(JsFuture::from(start_texts).await.ok()?).await;
+    let start_texts = match start_texts {
+        Ok(text) => text,
+        Err(fetching) => text_of(JsFuture::from(fetching).await.ok()?).await,
+    };
     let file = match config.as_string() {
         Some(text) => JSON::parse(&text).ok()?.dyn_into::<Object>().ok()?,
         None => Object::new(),

@@ -1,8 +1,8 @@
-// The loader index.html runs (written into each build by xtask/src/split.rs, which fills in
-// BUNDLED). It starts the start-up module (crates/start) and hands it `loadConsole`, which the
-// start-up module calls once "Sign in" works, naming the split module of the page the sign-in
-// will land on.
-import start, { run } from "./start.js";
+// The console's loader (written into each build by xtask/src/split.rs, which fills in BUNDLED
+// and STARTED). The start-up module (crates/start) comes inside index.html and calls
+// `loadConsole` from here once "Sign in" works, naming the split module of the page the sign-in
+// will land on (xtask/src/start_page.rs). When the page's own start did not run, this starts the
+// same module from its files (below).
 
 // Each split module's bundle file (`parts_<split>.wasm`): one file holding the console's main
 // module and every part that split needs, one after another, behind a table of their names and
@@ -90,5 +90,18 @@ async function loadConsole(split) {
   return larder;
 }
 
-await start({ module_or_path: own("start_bg.wasm") });
-run(loadConsole);
+export { loadConsole };
+
+// The page's inline start sets STARTED once its module runs. Without it, the policy refused the
+// inline script (a policy header that does not carry this build's hashes: README, Hosting) or
+// the module did not start: the same start from its files, a round trip later, with the form's
+// style sheet (refused beside the script).
+if (!globalThis[__STARTED__]) {
+  const style = document.createElement("link");
+  style.rel = "stylesheet";
+  style.href = own("start.css").href;
+  document.head.append(style);
+  const { default: start, run } = await import("./start.js");
+  await start({ module_or_path: own("start_bg.wasm") });
+  run(loadConsole);
+}

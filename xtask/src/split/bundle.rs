@@ -88,7 +88,12 @@ pub fn boot_js(bundles: &[Bundle]) -> Result<String> {
         .iter()
         .map(|b| (b.split.clone(), b.file.clone().into()))
         .collect();
-    Ok(include_str!("boot.js").replace("__BUNDLED__", &serde_json::to_string(&files)?))
+    Ok(include_str!("boot.js")
+        .replace("__BUNDLED__", &serde_json::to_string(&files)?)
+        .replace(
+            "__STARTED__",
+            &serde_json::to_string(crate::start_page::STARTED)?,
+        ))
 }
 
 /// `read_bundle.js`, the bundle reader `boot.js` imports when it asks for a bundle.
@@ -206,6 +211,11 @@ mod tests {
         ));
         assert!(boot.contains("import(\"./read_bundle.js\")"));
         assert!(!boot.contains("__BUNDLED__"), "the placeholder filled");
+        assert!(
+            boot.contains("globalThis[\"larderStartedInPage\"]"),
+            "the flag named"
+        );
+        assert!(!boot.contains("__STARTED__"));
         assert!(reader_js().contains("export async function readBundle("));
     }
 

@@ -9,6 +9,14 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::Response;
 
+/// The start-up catalog `cargo xtask dist` writes into the page, as a data block (which the
+/// policy does not govern: it is never run).
+pub(super) fn catalog_in_page(document: &web_sys::Document) -> Option<String> {
+    document
+        .get_element_by_id(language::START_CATALOG_IN_PAGE)?
+        .text_content()
+}
+
 /// config.json's text; `NULL` when there is none (absent, or a host's HTML for a missing
 /// file), as the console reads it; `None` when it could not be read (the console says why).
 pub(super) async fn config_text(fetching: Promise) -> Option<JsValue> {
