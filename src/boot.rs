@@ -72,7 +72,7 @@ pub fn start() {
     }
     wire_kind_switch(&document);
     wasm_bindgen_futures::spawn_local(async move {
-        // The form's texts in every language come beside config.json (both preloaded).
+        // The form's texts in every language: the page's own, or fetched beside config.json.
         let start_texts = crate::i18n::choose::start_texts();
         let (loaded, start_texts) = futures::future::join(crate::config::load(), start_texts).await;
         if !configure(&client, loaded, start_texts).await {

@@ -4,7 +4,7 @@
 //!
 //! The sign-in form does not wait for a whole catalog (13-15 KB compressed, a round trip after
 //! config.json on a slow line): it starts with the start-up catalog, `locales/start.json` (the
-//! form's texts in every language, preloaded by index.html beside config.json, see
+//! form's texts in every language, inside the built index.html, see
 //! [`super::start_keys`]), and the chosen language's whole catalog comes in the background once
 //! "Sign in" works. [`ready`] waits for it before anything else is shown: an error after
 //! pressing Sign in, the console.

@@ -1,8 +1,10 @@
 //! `cargo xtask dist`: the static console for any CDN, under a strict Content-Security-Policy.
 //!
-//! The split build (see split.rs) in a folder named by its hash, an `index.html` that loads it
-//! through an external module under the policy (a `<meta>` tag), a `404.html` copy for hosts that
-//! serve it on unknown paths, a `config.example.json` template, and precompressed copies.
+//! The split build (see split.rs) in a folder named by its hash, an `index.html` that carries the
+//! start-up set (start_page.rs) and loads the rest through an external module under the policy
+//! (a `<meta>` tag, its inline script and style allowed by their hashes), a `404.html` copy for
+//! hosts that serve it on unknown paths, the header policy for operators, a
+//! `config.example.json` template, and precompressed copies.
 
 use std::path::{Path, PathBuf};
 

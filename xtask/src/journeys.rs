@@ -86,7 +86,7 @@ pub fn both_wires_then_realprod(server: &Path) -> Result<()> {
     })
 }
 
-/// The `dist` build (external loader, strict Content-Security-Policy) served by `server` under
+/// The `dist` build (its start inside the page, strict Content-Security-Policy) served by `server` under
 /// the prefix above, driven by Playwright in Debian's Chromium against one wire.
 fn wire(server: &Path, wire: &str) -> Result<()> {
     let started = Instant::now();

@@ -98,7 +98,7 @@ pub fn parts(set: &StartSet, base: &str, at: &str) -> Result<Parts> {
 }
 
 /// The glue, then the module compiled from the page's bytes and started with the console's
-/// loader from `boot.js` (asked for once "Sign in" works).
+/// loader from `boot.js` (the page's next script, so already there when "Sign in" works).
 fn inline_script(glue: &str, at: &str) -> Result<String> {
     if glue.contains("</script") || glue.contains("<!--") {
         bail!("start.js holds `</script` or `<!--`: it cannot go inside the page");

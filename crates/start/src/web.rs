@@ -2,7 +2,8 @@
 //!
 //! Kept small on purpose: no `format!`, no panicking calls, no collections; every browser call
 //! that fails leaves the form to the console's module, which runs it as it would without this
-//! one (`boot.js` loads this module, then hands [`run`] the loader of the console's).
+//! one (`index.html` starts this module from its own bytes, or `boot.js` from its files, and hands
+//! [`run`] the loader of the console's).
 
 use std::cell::RefCell;
 
