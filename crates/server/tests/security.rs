@@ -269,20 +269,25 @@ fn a_token_ttl_must_be_a_sane_number_of_seconds() {
     }
 }
 
+/// A server hosting a console folder of `files` (name, contents); the folder lives as long as the
+/// returned guard.
+async fn console_of(files: &[(&str, &[u8])]) -> (tempfile::TempDir, TestServer) {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, contents) in files {
+        std::fs::write(dir.path().join(name), contents).unwrap();
+    }
+    let server = TestServer::start(&["--static", dir.path().to_str().unwrap()]).await;
+    (dir, server)
+}
+
 #[tokio::test]
 async fn the_console_is_sent_with_security_headers() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("index.html"),
-        "<!doctype html><title>c</title>",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("config.json"),
-        r#"{"data_api_base": "https://data.example.org/", "system_api_base": "https://system.example.org"}"#,
-    )
-    .unwrap();
-    let server = TestServer::start(&["--static", dir.path().to_str().unwrap()]).await;
+    let config = r#"{"data_api_base": "https://data.example.org/", "system_api_base": "https://system.example.org"}"#;
+    let (_dir, server) = console_of(&[
+        ("index.html", b"<!doctype html><title>c</title>"),
+        ("config.json", config.as_bytes()),
+    ])
+    .await;
     let (_, headers, _) = server
         .oneshot_root("GET", "/household", &[], Vec::new())
         .await;
@@ -309,14 +314,11 @@ async fn the_console_is_sent_with_security_headers() {
 async fn a_deep_link_gets_the_pages_own_precompressed_copy() {
     // The page carries the start-up set (some 100 KB raw): a deep link must get the build's
     // brotli, as `/index.html` does, not the compression layer's quicker, larger one.
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("index.html"),
-        "<!doctype html><title>raw</title>",
-    )
-    .unwrap();
-    std::fs::write(dir.path().join("index.html.br"), b"the build's brotli").unwrap();
-    let server = TestServer::start(&["--static", dir.path().to_str().unwrap()]).await;
+    let (_dir, server) = console_of(&[
+        ("index.html", b"<!doctype html><title>raw</title>"),
+        ("index.html.br", b"the build's brotli"),
+    ])
+    .await;
     let accept = [("accept-encoding", "gzip, br".to_string())];
     for path in ["/household", "/records/articles", "/index.html"] {
         let (status, headers, body) = server.oneshot_root("GET", path, &accept, Vec::new()).await;
@@ -338,17 +340,12 @@ async fn the_header_allows_the_pages_own_inline_start_and_nothing_more() {
     // header, which the browser enforces beside the page's own policy, must allow them too.
     let script = "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='";
     let style = "'sha256-RFWPLDbv2BY+rCkDzsE+0fr8ylGr2R2faWMhq4lfEQc='";
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("index.html"),
-        format!(
-            "<!doctype html><meta charset=\"utf-8\"><meta http-equiv=\"Content-Security-Policy\" \
-             content=\"default-src 'self'; script-src 'self' 'wasm-unsafe-eval' {script} 'unsafe-inline'; \
-             style-src 'self' {style}\"><title>c</title>"
-        ),
-    )
-    .unwrap();
-    let server = TestServer::start(&["--static", dir.path().to_str().unwrap()]).await;
+    let page = format!(
+        "<!doctype html><meta charset=\"utf-8\"><meta http-equiv=\"Content-Security-Policy\" \
+         content=\"default-src 'self'; script-src 'self' 'wasm-unsafe-eval' {script} 'unsafe-inline'; \
+         style-src 'self' {style}\"><title>c</title>"
+    );
+    let (_dir, server) = console_of(&[("index.html", page.as_bytes())]).await;
     let (_, headers, _) = server
         .oneshot_root("GET", "/household", &[], Vec::new())
         .await;
