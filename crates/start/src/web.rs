@@ -59,10 +59,10 @@ pub fn run(load_console: Function) {
 
 async fn begin(load_console: &Function) -> Option<()> {
     let window = web_sys::window()?;
-    let shell = window.document()?.get_element_by_id(form::SHELL)?;
+    let document = window.document()?;
+    let shell = document.get_element_by_id(form::SHELL)?;
     // config.json is preloaded by index.html. The start-up catalog is inside the built page;
     // a page without it (an older build) has it preloaded beside config.json.
-    let document = window.document()?;
     let config = window.fetch_with_str(CONFIG);
     let start_texts = match catalog_in_page(&document) {
         Some(text) => Ok(JsValue::from(text)),
@@ -118,7 +118,7 @@ async fn begin(load_console: &Function) -> Option<()> {
             reads_own_household: landing.is_some_and(|l| l.reads_own_household),
         })
     });
-    if let Some(root) = window.document()?.document_element() {
+    if let Some(root) = document.document_element() {
         let _ = root.set_attribute("lang", &lang);
     }
     // Marked taken only with a form to run: otherwise the console's module runs the page.
