@@ -82,12 +82,9 @@ pub fn build(dist: &str, public_url: Option<&str>) -> Result<PathBuf> {
     std::fs::create_dir_all(&dir)?;
     let built = crate::split::build(&dir)?;
     remove_earlier_builds(&dir, &built.folder)?;
-    copy_locales(&dir)?;
+    let start_texts = copy_locales(&dir)?;
     let source = std::fs::read_to_string(root().join("index.html"))?;
-    let set = StartSet::read(
-        &dir.join(&built.folder),
-        &dir.join("locales").join(START_CATALOG),
-    )?;
+    let set = StartSet::read(&dir.join(&built.folder), start_texts)?;
     let (html, inline) = page(&source, public_url.unwrap_or("/"), &built.folder, &set)?;
     let html = add_policy(&html, &inline)?;
     std::fs::write(dir.join("index.html"), &html)?;
@@ -112,8 +109,9 @@ pub fn build(dist: &str, public_url: Option<&str>) -> Result<PathBuf> {
 
 /// The languages' catalogs, fetched when a language is chosen: `locales/<code>.json` beside
 /// `index.html` (revalidated like it, so a deploy's new texts arrive); and the start-up catalog
-/// `locales/start.json` made from them, which index.html preloads.
-fn copy_locales(dir: &Path) -> Result<()> {
+/// made from them, returned for the page to carry and written to `locales/start.json` for a page
+/// of an earlier build that fetches it.
+fn copy_locales(dir: &Path) -> Result<String> {
     let target = dir.join("locales");
     if target.exists() {
         std::fs::remove_dir_all(&target)?;
@@ -133,8 +131,9 @@ fn copy_locales(dir: &Path) -> Result<()> {
         }
     }
     catalogs.sort();
-    std::fs::write(target.join(START_CATALOG), start_catalog(&catalogs)?)?;
-    Ok(())
+    let start_texts = start_catalog(&catalogs)?;
+    std::fs::write(target.join(START_CATALOG), &start_texts)?;
+    Ok(start_texts)
 }
 
 /// The start-up catalog's file under `locales/` (src/i18n/choose.rs reads it by this name).

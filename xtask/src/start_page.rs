@@ -33,9 +33,9 @@ pub struct StartSet {
 }
 
 impl StartSet {
-    /// `start.css`, `start.js` and `start_bg.wasm` of the built `folder`, and the start-up
-    /// catalog at `catalog`.
-    pub fn read(folder: &Path, catalog: &Path) -> Result<StartSet> {
+    /// `start.css`, `start.js` and `start_bg.wasm` of the built `folder`, with the start-up
+    /// catalog `dist` made.
+    pub fn read(folder: &Path, catalog: String) -> Result<StartSet> {
         let name = crate::split::START_OUT_NAME;
         let read = |file: &str| {
             let path = folder.join(file);
@@ -45,8 +45,7 @@ impl StartSet {
             style: String::from_utf8(read(&format!("{name}.css"))?)?,
             glue: String::from_utf8(read(&format!("{name}.js"))?)?,
             module: read(&format!("{name}_bg.wasm"))?,
-            catalog: std::fs::read_to_string(catalog)
-                .with_context(|| format!("reading {}", catalog.display()))?,
+            catalog,
         })
     }
 }
@@ -138,7 +137,7 @@ fn exported(glue: &str, name: &str) -> Option<String> {
 }
 
 /// A policy source for `text`: `'sha256-<base64 of its UTF-8's digest>'`.
-pub fn sha256(text: &str) -> String {
+fn sha256(text: &str) -> String {
     let digest = Sha256::digest(text.as_bytes());
     format!(
         "'sha256-{}'",
