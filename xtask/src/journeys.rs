@@ -86,9 +86,47 @@ pub fn both_wires_then_realprod(server: &Path) -> Result<()> {
     })
 }
 
+/// `cargo xtask journeys [--wire W] [--build] [SPEC...]`: chosen journeys (all when none) against
+/// one larder-server wire (`reference` by default), on the journeys' console build, which is
+/// built first when missing or when `--build` asks for it. For working on a feature; `cargo
+/// xtask test` runs every journey on both wires.
+pub fn chosen(args: &[String]) -> Result<()> {
+    let mut wire_name = "reference".to_string();
+    let mut build = false;
+    let mut specs = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--wire" => wire_name = args.next().context("--wire needs a name")?.clone(),
+            "--build" => build = true,
+            spec => specs.push(spec.to_string()),
+        }
+    }
+    if !matches!(wire_name.as_str(), "reference" | "production") {
+        bail!("--wire is `reference` or `production`, not `{wire_name}`");
+    }
+    if build || !root().join(PLAYWRIGHT_DIST).join("index.html").is_file() {
+        crate::dist::build(PLAYWRIGHT_DIST, Some(&e2e_prefix()))?;
+    }
+    crate::process::exec(&mut crate::process::command(
+        "cargo",
+        &["build", "--package", "larder-server"],
+    ))?;
+    run_wire(
+        &root().join("target/debug/larder-server"),
+        &wire_name,
+        Some(&specs),
+    )
+}
+
 /// The `dist` build (its start inside the page, strict Content-Security-Policy) served by `server` under
 /// the prefix above, driven by Playwright in Debian's Chromium against one wire.
 fn wire(server: &Path, wire: &str) -> Result<()> {
+    run_wire(server, wire, None)
+}
+
+/// [`wire`], with the journeys `specs` when given (every one of the wire's otherwise).
+fn run_wire(server: &Path, wire: &str, specs: Option<&[String]>) -> Result<()> {
     let started = Instant::now();
     let prefix = e2e_prefix();
     let server = Server::start(
@@ -115,10 +153,10 @@ fn wire(server: &Path, wire: &str) -> Result<()> {
     )?;
     let base_url = format!("{}{prefix}", server.url);
     let mut args = vec!["playwright", "test"];
-    if wire == "production" {
-        args.extend_from_slice(PRODUCTION_WIRE_JOURNEYS);
-    } else {
-        args.extend_from_slice(&["--grep-invert", ONE_WIRE_TAG]);
+    match specs {
+        Some(specs) if !specs.is_empty() => args.extend(specs.iter().map(String::as_str)),
+        _ if wire == "production" => args.extend_from_slice(PRODUCTION_WIRE_JOURNEYS),
+        _ => args.extend_from_slice(&["--grep-invert", ONE_WIRE_TAG]),
     }
     let result = run_logged(&args, &base_url, wire, &format!("journeys-{wire}"));
     eprintln!(

@@ -37,6 +37,10 @@ commands:
   bench-export CONSOLE_URL
                      the export figures only, against a server already running with
                      --demo --generate-articles 10000 (see xtask/src/bench/exports.rs)
+  journeys [--wire reference|production] [--build] [SPEC...]
+                     chosen journeys (all when none) against one larder-server wire, on the
+                     journeys' console build (target/playwright-dist; built when missing or
+                     with --build): for working on a feature
   realprod [SPEC...] the journeys against production's own households service only (the last step
                      of `test`): ../shared/realprod (or LARDER_REALPROD) started on PostgreSQL,
                      the console of target/playwright-dist behind its proxy, LARDER_WIRE=realprod
@@ -58,6 +62,7 @@ fn main() {
         Some("bench") => bench::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("realprod") => journeys::realprod(&args[1..]),
+        Some("journeys") => journeys::chosen(&args[1..]),
         Some("load") => load::run(&args[1..]),
         // Internal: the bench runs these in an optimised build.
         Some("bench-decode") => bench::decode_command(&args[1..]),
