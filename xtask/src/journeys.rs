@@ -63,12 +63,20 @@ const ONE_WIRE_TAG: &str = "@one-wire";
 /// Production's own service starts at once, beside both wires: on a fresh machine its start
 /// (a virtual environment from PyPI, PostgreSQL, the identity stand-in) took about a minute,
 /// which the production wire's journeys now hide.
-pub fn both_wires_then_realprod(server: &Path) -> Result<()> {
+/// Without a realprod directory (`cargo xtask test --realprod DIR`), the two wires only.
+pub fn both_wires_then_realprod(server: &Path, realprod: Option<&Path>) -> Result<()> {
     std::thread::scope(|scope| {
-        let stack = scope.spawn(crate::realprod::Stack::start);
+        let stack = realprod.map(|dir| scope.spawn(move || crate::realprod::Stack::start(dir)));
         let reference = scope.spawn(|| wire(server, "reference"));
         let production = scope.spawn(move || -> Result<()> {
             let wire_result = wire(server, "production");
+            let Some(stack) = stack else {
+                eprintln!(
+                    "production's own households service: not run (`cargo xtask test --realprod \
+                     DIR` runs it; CI does)"
+                );
+                return wire_result;
+            };
             let stack = stack
                 .join()
                 .map_err(|_| anyhow::anyhow!("starting production's own service panicked"))?;
@@ -166,15 +174,30 @@ fn run_wire(server: &Path, wire: &str, specs: Option<&[String]>) -> Result<()> {
     result
 }
 
-/// `specs` (all of [`REALPROD_JOURNEYS`] when empty) against production's own households
-/// service: the Playwright step's console build behind `proxy.py`, `LARDER_WIRE=realprod`.
-/// Fails when the service cannot start; stops it whatever the journeys do.
-pub fn realprod(specs: &[String]) -> Result<()> {
+/// `cargo xtask realprod [--realprod DIR] [SPEC...]`: `specs` (all of [`REALPROD_JOURNEYS`]
+/// when none) against production's own households service: the Playwright step's console build
+/// behind `proxy.py`, `LARDER_WIRE=realprod`. Fails when the service cannot start; stops it
+/// whatever the journeys do.
+pub fn realprod(args: &[String]) -> Result<()> {
+    let mut named = None;
+    let mut specs = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--realprod" => {
+                named = Some(PathBuf::from(
+                    args.next().context("--realprod needs a directory")?,
+                ))
+            }
+            spec => specs.push(spec.to_string()),
+        }
+    }
     let prefix = e2e_prefix();
     if !root().join(PLAYWRIGHT_DIST).join("index.html").is_file() {
         crate::dist::build(PLAYWRIGHT_DIST, Some(&prefix))?;
     }
-    realprod_on(crate::realprod::Stack::start()?, specs)
+    let dir = crate::realprod::directory(named.as_deref());
+    realprod_on(crate::realprod::Stack::start(&dir)?, &specs)
 }
 
 /// [`realprod`] on a stack already started.
@@ -182,7 +205,7 @@ fn realprod_on(stack: crate::realprod::Stack, specs: &[String]) -> Result<()> {
     let started = Instant::now();
     let prefix = e2e_prefix();
     let site = crate::realprod::site(&root().join(PLAYWRIGHT_DIST), &prefix)?;
-    let proxy = crate::realprod::Proxy::start(&site, &stack.base)?;
+    let proxy = crate::realprod::Proxy::start(&stack, &site)?;
     let base_url = format!("{}{prefix}", proxy.url);
     let mut args = vec!["playwright", "test"];
     if specs.is_empty() {

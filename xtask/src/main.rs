@@ -23,9 +23,11 @@ commands:
   setup              install what is missing: wasm target, wasm-bindgen-cli, chromium,
                      chromedriver, npm packages (skips what is there at the right version)
   serve [--port N]   build the console (release) and serve it with larder-server and demo data
-  test               run every check: fmt, clippy (native and wasm), native tests, browser tests,
-                     journeys on both wires and against production's own service, load;
-                     ends with each stage's time
+  test [--realprod DIR]
+                     run every check: fmt, clippy (native and wasm), native tests, browser tests,
+                     journeys on both wires, load; with --realprod DIR (CI passes
+                     ../shared/realprod) also the journeys against production's own households
+                     service started from DIR; ends with each stage's time
   dist [--public-url /sub/path/] [--dist DIR]
                      build the static console for any host into dist/: hashed assets, an
                      external loader under a strict Content-Security-Policy, 404.html,
@@ -41,8 +43,10 @@ commands:
                      chosen journeys (all when none) against one larder-server wire, on the
                      journeys' console build (target/playwright-dist; built when missing or
                      with --build): for working on a feature
-  realprod [SPEC...] the journeys against production's own households service only (the last step
-                     of `test`): ../shared/realprod (or LARDER_REALPROD) started on PostgreSQL,
+  realprod [--realprod DIR] [SPEC...]
+                     the journeys against production's own households service only (the last
+                     step of `test --realprod DIR`): DIR (else LARDER_REALPROD, else
+                     ../shared/realprod) started on PostgreSQL,
                      the console of target/playwright-dist behind its proxy, LARDER_WIRE=realprod
   fuzz [--cases N]   the property tests (client decoders, server request parsing) with N cases
                      each, 1,000,000 by default, in an optimised build (see RELIABILITY.md)
@@ -57,7 +61,7 @@ fn main() {
     let result = match args.first().map(String::as_str) {
         Some("setup") => setup::run().map(|_| ()),
         Some("serve") => serve::run(&args[1..]),
-        Some("test") => test::run(),
+        Some("test") => test::run(&args[1..]),
         Some("dist") => dist::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),

@@ -1,7 +1,9 @@
-//! Production's own households service for the journeys: `../shared/realprod` (beside the
-//! repository; `LARDER_REALPROD` names another place) starts wisefood-api, unmodified, on a
-//! throwaway PostgreSQL with an identity-server stand-in, and its `proxy.py` serves the console
-//! and `/api/v1/*` from one origin. Both stop when dropped, also when a journey fails.
+//! Production's own households service for the journeys: a realprod directory (named by
+//! `cargo xtask test --realprod DIR`, which CI passes; for `cargo xtask realprod`, by `--realprod
+//! DIR`, `LARDER_REALPROD`, or `../shared/realprod` beside the repository) starts wisefood-api,
+//! unmodified, on a throwaway PostgreSQL with an identity-server stand-in, and its `proxy.py`
+//! serves the console and `/api/v1/*` from one origin. Both stop when dropped, also when a
+//! journey fails.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -19,10 +21,13 @@ use crate::process::root;
 /// The client renews 10 s before expiry, so a session lasts 10 s between sign-ins.
 pub const ACCESS_TTL_SECS: u32 = 20;
 
-/// Where the realprod directory is: `LARDER_REALPROD`, else `../shared/realprod` from the root.
-pub fn directory() -> PathBuf {
-    std::env::var_os("LARDER_REALPROD")
-        .map(PathBuf::from)
+/// Where `cargo xtask realprod` finds the realprod directory: `named` (its `--realprod DIR`),
+/// else `LARDER_REALPROD`, else `../shared/realprod` from the root. `cargo xtask test` uses only
+/// its own `--realprod DIR`: a clone with nothing beside it runs without this stage.
+pub fn directory(named: Option<&Path>) -> PathBuf {
+    named
+        .map(Path::to_path_buf)
+        .or_else(|| std::env::var_os("LARDER_REALPROD").map(PathBuf::from))
         .unwrap_or_else(|| root().join("../shared/realprod"))
 }
 
@@ -30,6 +35,8 @@ pub fn directory() -> PathBuf {
 pub struct Stack {
     /// `http://127.0.0.1:PORT` of wisefood-api.
     pub base: String,
+    /// The realprod directory (its `start.sh` and `proxy.py`).
+    pub dir: PathBuf,
     state: PathBuf,
     start_script: PathBuf,
 }
@@ -37,15 +44,14 @@ pub struct Stack {
 impl Stack {
     /// Starts a fresh stack (stopping a leftover one of this checkout first, so every run begins
     /// with no households); fails with what to do when the directory or the stack is missing.
-    pub fn start() -> Result<Stack> {
-        let dir = directory();
+    pub fn start(dir: &Path) -> Result<Stack> {
+        let dir = dir.to_path_buf();
         let start_script = dir.join("start.sh");
         if !start_script.is_file() {
             bail!(
-                "production's households service is not where the journeys expect it: {} does \
-                 not exist. Put the realprod directory at ../shared/realprod beside the \
-                 repository, or name it with LARDER_REALPROD=/path/to/realprod. This step never \
-                 skips.",
+                "production's households service was asked for, but {} does not exist: name \
+                 the realprod directory with --realprod DIR (or LARDER_REALPROD for `cargo \
+                 xtask realprod`). Asked for, this step never skips.",
                 start_script.display()
             );
         }
@@ -53,6 +59,7 @@ impl Stack {
         let state = root().join("target/realprod.state");
         let mut stack = Stack {
             base: String::new(),
+            dir,
             state,
             start_script,
         };
@@ -117,8 +124,8 @@ pub struct Proxy {
 
 impl Proxy {
     /// Starts the proxy on a free port and waits for its `PROXY=` line.
-    pub fn start(site: &Path, base: &str) -> Result<Proxy> {
-        let script = directory().join("proxy.py");
+    pub fn start(stack: &Stack, site: &Path) -> Result<Proxy> {
+        let (script, base) = (stack.dir.join("proxy.py"), &stack.base);
         let mut child = Command::new("python3")
             .arg(&script)
             .arg(site)

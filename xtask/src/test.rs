@@ -35,8 +35,10 @@ const CHECKS: [Step; 3] = [
     ),
 ];
 
-/// Runs setup, the checks beside the console's release build, the journeys, and the load.
-pub fn run() -> Result<()> {
+/// `cargo xtask test [--realprod DIR]`: setup, the checks beside the console's release build,
+/// the journeys (on production's own households service too when DIR is given), and the load.
+pub fn run(args: &[String]) -> Result<()> {
+    let realprod = realprod_option(args)?;
     let started = Instant::now();
     // A CI run builds everything once from a fresh clone: incremental compilation's caches are
     // written for nothing there. Set before any thread or child starts; a developer's runs keep
@@ -60,14 +62,34 @@ pub fn run() -> Result<()> {
         || console.finish(),
     )?;
     stages.run(
-        "Playwright journeys: reference wire, beside the production wire then production's own households service (realprod)",
-        || crate::journeys::both_wires_then_realprod(&debug_server()?),
+        "Playwright journeys: reference wire, beside the production wire (then production's own households service, with --realprod)",
+        || crate::journeys::both_wires_then_realprod(&debug_server()?, realprod.as_deref()),
     )?;
     stages.run("load (32 sessions, 10 s, zero unexpected answers)", || {
         crate::load::against_binary(&debug_server()?, 10)
     })?;
     stages.report(started.elapsed());
     Ok(())
+}
+
+/// The realprod directory `--realprod DIR` names: asked for, it must hold `start.sh` (checked
+/// before anything is built, so a wrong path fails in a second, not after the checks).
+fn realprod_option(args: &[String]) -> Result<Option<PathBuf>> {
+    match args {
+        [] => Ok(None),
+        [flag, dir] if flag == "--realprod" => {
+            let dir = PathBuf::from(dir);
+            if !dir.join("start.sh").is_file() {
+                bail!(
+                    "--realprod {}: no start.sh there; production's own households service was \
+                     asked for and cannot run",
+                    dir.display()
+                );
+            }
+            Ok(Some(dir.canonicalize()?))
+        }
+        _ => bail!("usage: cargo xtask test [--realprod DIR]"),
+    }
 }
 
 /// Each stage's name and time, printed at the end.
