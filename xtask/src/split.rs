@@ -31,6 +31,9 @@ const START_STYLES: [&str; 1] = ["style/base.css"];
 const CONSOLE_STYLES: [&str; 2] = ["style/main.css", "style/records.css"];
 /// The start-up module's output name: `start.js` and `start_bg.wasm` (crates/start).
 pub(crate) const START_OUT_NAME: &str = "start";
+/// The global the start inside the page (`start_page`) sets once its module runs; `boot.js`
+/// (`bundle`) starts the module from its files without it.
+pub(crate) const STARTED: &str = "larderStartedInPage";
 
 /// The files of the console's split module and of each page group's, from the splitter's
 /// prefetch map (dependencies first, the module last).

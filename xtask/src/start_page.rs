@@ -18,9 +18,8 @@ use larder_contract::hosting::Inline;
 use larder_start::language::START_CATALOG_IN_PAGE;
 use sha2::{Digest, Sha256};
 
-/// The global the inline start sets once its module runs; `boot.js` starts the module from its
-/// files without it.
-pub const STARTED: &str = "larderStartedInPage";
+use crate::split::STARTED;
+
 /// The id of the data block with the start-up module's bytes.
 const MODULE_IN_PAGE: &str = "start-module";
 

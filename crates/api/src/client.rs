@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::auth::{token_from_answer, Credentials, Identity, Token};
 use crate::config::{Api, ClientConfig};
 use crate::error::{failure_from_answer, ApiError};
-use crate::exchange::{Answer, Exchange};
+use crate::exchange::{dispatch, Answer, Exchange};
 use crate::limit::Limiter;
 use crate::request::{Method, Request};
 use crate::retry::{next_wait_ms, MAINTENANCE_CODE, MAX_RETRIES, MAX_RETRY_AFTER_MS};
@@ -391,8 +391,7 @@ impl<T: Transport> Client<T> {
             let http = self.http_request(request, token);
             // Held while the request is open, released before any wait to retry.
             let permit = self.connections(request.api).acquire().await;
-            let answer = self
-                .dispatch(http, how)
+            let answer = dispatch(self.transport(), http, how)
                 .await
                 .map_err(|error| self.transport_error(request, error))?;
             drop(permit);

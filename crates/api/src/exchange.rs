@@ -6,7 +6,6 @@ use crate::transport::{
     HttpRequest, HttpResponse, ProgressFn, StreamedResponse, Transport, TransportError,
     UploadRequest,
 };
-use crate::Client;
 
 /// How a request is sent.
 pub(crate) enum Exchange<'a, F> {
@@ -54,43 +53,40 @@ impl<S> Answer<S> {
     }
 }
 
-impl<T: Transport> Client<T> {
-    /// Puts one attempt on the wire.
-    pub(crate) async fn dispatch(
-        &self,
-        mut http: HttpRequest,
-        how: &Exchange<'_, T::File>,
-    ) -> Result<Answer<T::Stream>, TransportError> {
-        let transport = self.transport();
-        match how {
-            Exchange::Send => transport.send(http).await.map(Answer::Full),
-            Exchange::Tracked(progress) => transport
-                .send_tracked(http, progress.clone())
-                .await
-                .map(Answer::Full),
-            Exchange::Open => {
-                // A download is whatever type the file has; JSON only comes back on failure.
-                for (name, value) in &mut http.headers {
-                    if name.eq_ignore_ascii_case("accept") {
-                        *value = "*/*".to_string();
-                    }
+/// Puts one attempt on the wire through `transport`.
+pub(crate) async fn dispatch<T: Transport>(
+    transport: &T,
+    mut http: HttpRequest,
+    how: &Exchange<'_, T::File>,
+) -> Result<Answer<T::Stream>, TransportError> {
+    match how {
+        Exchange::Send => transport.send(http).await.map(Answer::Full),
+        Exchange::Tracked(progress) => transport
+            .send_tracked(http, progress.clone())
+            .await
+            .map(Answer::Full),
+        Exchange::Open => {
+            // A download is whatever type the file has; JSON only comes back on failure.
+            for (name, value) in &mut http.headers {
+                if name.eq_ignore_ascii_case("accept") {
+                    *value = "*/*".to_string();
                 }
-                transport.open(http).await.map(Answer::Streamed)
             }
-            Exchange::Upload(parts) => {
-                http.body = None;
-                http.headers
-                    .retain(|(name, _)| !name.eq_ignore_ascii_case("content-type"));
-                let upload = UploadRequest {
-                    head: http,
-                    fields: parts.fields.clone(),
-                    file_field: "file".to_string(),
-                    file: parts.file.clone(),
-                    file_name: parts.file_name.clone(),
-                    progress: parts.progress.clone(),
-                };
-                transport.upload(upload).await.map(Answer::Full)
-            }
+            transport.open(http).await.map(Answer::Streamed)
+        }
+        Exchange::Upload(parts) => {
+            http.body = None;
+            http.headers
+                .retain(|(name, _)| !name.eq_ignore_ascii_case("content-type"));
+            let upload = UploadRequest {
+                head: http,
+                fields: parts.fields.clone(),
+                file_field: "file".to_string(),
+                file: parts.file.clone(),
+                file_name: parts.file_name.clone(),
+                progress: parts.progress.clone(),
+            };
+            transport.upload(upload).await.map(Answer::Full)
         }
     }
 }

@@ -90,10 +90,7 @@ pub fn boot_js(bundles: &[Bundle]) -> Result<String> {
         .collect();
     Ok(include_str!("boot.js")
         .replace("__BUNDLED__", &serde_json::to_string(&files)?)
-        .replace(
-            "__STARTED__",
-            &serde_json::to_string(crate::start_page::STARTED)?,
-        ))
+        .replace("__STARTED__", &serde_json::to_string(super::STARTED)?))
 }
 
 /// `read_bundle.js`, the bundle reader `boot.js` imports when it asks for a bundle.

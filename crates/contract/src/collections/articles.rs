@@ -1,11 +1,9 @@
 //! Articles (production.md §3.1): their create schema, update allow-list, what the service sets,
 //! and the enhancement bodies.
 
-use super::descriptors::{
-    Collection, IdentifierKind, Offered, ReadRule, Routes, CURATORS_AND_AGENTS,
-};
 use super::policy::{AI_INDEXING_TIER, POLICY_FIELDS};
 use super::shared::{joined, roles, updatable, LIFECYCLE_STATUS, STAMPS, TIMESTAMP, URN};
+use super::{Collection, IdentifierKind, Offered, ReadRule, Routes, CURATORS_AND_AGENTS};
 use crate::types::{list, Field, Type, INT, LICENSES, LINE, PROSE, S15K, S2K, S2K_LIST};
 
 const GEOGRAPHIC_CONTEXT: &[Field] = &[

@@ -1,7 +1,7 @@
 //! Files attached to records (production.md §3.7, §5.4).
 
-use super::descriptors::{Collection, IdentifierKind, Offered, Parent, ReadRule, Routes, CURATORS};
 use super::shared::{roles, COUNT, STAMPS, URN};
+use super::{Collection, IdentifierKind, Offered, Parent, ReadRule, Routes, CURATORS};
 use crate::types::{Field, Type, LINE, S2K};
 
 const ARTIFACT_CREATE: &[Field] = &[

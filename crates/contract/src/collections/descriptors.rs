@@ -1,8 +1,8 @@
 //! The types that describe a collection: how its records are identified, which routes exist,
 //! its parent, its role rules and read rule, and the questions a caller asks of a [`Collection`].
 
+use super::access::{Offered, WriteRoles};
 use super::COLLECTIONS;
-use crate::roles::{ADMIN, AGENT, EXPERT};
 use crate::types::Field;
 
 /// How records of a collection are identified.
@@ -16,52 +16,6 @@ pub enum IdentifierKind {
     },
     /// A UUID in `id`; item paths take only its canonical lower-case form.
     Uuid,
-}
-
-/// Who may call a route.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WriteRoles {
-    /// Any signed-in caller.
-    AnySignedIn,
-    /// Callers holding one of these roles.
-    Roles(&'static [&'static str]),
-}
-
-impl WriteRoles {
-    /// Whether a caller with `roles` passes. Roles compare as production's gate does: trimmed
-    /// and lower-cased on both sides.
-    pub fn allows(&self, roles: &[String]) -> bool {
-        match self {
-            WriteRoles::AnySignedIn => true,
-            WriteRoles::Roles(allowed) => roles.iter().any(|r| {
-                let r = crate::text::lowercase(r.trim());
-                allowed.iter().any(|a| *a == r)
-            }),
-        }
-    }
-}
-
-/// Whether a route exists, and where.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Offered {
-    /// Production serves it (and so does the reference service).
-    Production,
-    /// Only interface.md asks for it: the reference service serves it, production answers a
-    /// bare 404 or 405, and the console must survive that.
-    InterfaceOnly,
-    /// Nobody serves it.
-    Absent,
-}
-
-impl Offered {
-    /// Whether the reference service serves it.
-    pub fn by_reference(self) -> bool {
-        self != Offered::Absent
-    }
-    /// Whether production serves it.
-    pub fn by_production(self) -> bool {
-        self == Offered::Production
-    }
 }
 
 /// The routes of a collection beyond get, create, patch and delete of one record (which every
@@ -172,13 +126,6 @@ pub struct Collection {
     /// Who may read.
     pub read_rule: ReadRule,
 }
-
-/// Administrators and curators (production's "AE").
-pub const CURATORS: WriteRoles = WriteRoles::Roles(&[ADMIN, EXPERT]);
-/// Administrators, curators and agents (production's "AEA").
-pub const CURATORS_AND_AGENTS: WriteRoles = WriteRoles::Roles(&[ADMIN, EXPERT, AGENT]);
-/// Administrators only.
-pub const ADMINS: WriteRoles = WriteRoles::Roles(&[ADMIN]);
 
 impl Collection {
     /// Finds a collection by its path segment.

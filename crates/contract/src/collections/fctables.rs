@@ -1,7 +1,7 @@
 //! Food composition tables (production.md §3.6).
 
-use super::descriptors::{Collection, IdentifierKind, Offered, ReadRule, Routes, WriteRoles};
 use super::shared::{roles, updatable, COUNT, EMBEDDED_ARTIFACTS, LIFECYCLE_STATUS, STAMPS};
+use super::{Collection, IdentifierKind, Offered, ReadRule, Routes, WriteRoles};
 use crate::types::{Field, Type, LICENSES, LINE, S2K, S2K_LIST, TAGS_25};
 
 const FCTABLE_CREATE: &[Field] = &[

@@ -1,8 +1,8 @@
 //! Guidelines, the rules of a guide (production.md §3.3), as single records and as the items of
 //! an import.
 
-use super::descriptors::{Collection, IdentifierKind, Offered, Parent, ReadRule, Routes, CURATORS};
 use super::shared::{roles, updatable, with_first, DATE, LIFECYCLE_STATUS, PAGE, STAMPS};
+use super::{Collection, IdentifierKind, Offered, Parent, ReadRule, Routes, CURATORS};
 use crate::enums::{
     ACTION_TYPE, APPLICABILITY_STATUS, FOOD_GROUPS, FREQUENCY, REVIEW_STATUS, TARGET_POPULATIONS,
     VISIBILITY,

@@ -1,10 +1,10 @@
 //! Dietary guides (production.md §3.2): revisions, identifiers and their schemas.
 
-use super::descriptors::{Collection, IdentifierKind, Offered, ReadRule, Routes, ADMINS, CURATORS};
 use super::shared::{
     roles, updatable, ARTIFACT_LIST, DATE, EMBEDDED_ARTIFACTS, LIFECYCLE_STATUS, PAGE,
     REVIEWED_SERVICE_SET, URN,
 };
+use super::{Collection, IdentifierKind, Offered, ReadRule, Routes, ADMINS, CURATORS};
 use crate::enums::{APPLICABILITY_STATUS, REVIEW_STATUS, VISIBILITY};
 use crate::types::{list, Field, Type, INT, LICENSES, LINE, PROSE, S15K, S2K, S2K_LIST, TAGS_25};
 

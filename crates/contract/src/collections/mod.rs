@@ -6,9 +6,11 @@
 //! pages, forms and role gates from them; `tests/production_tables.rs` checks every allow-list
 //! and required set against production.md itself.
 //!
-//! The descriptor types live in `descriptors`, the blocks the tables share in `shared`, and each
+//! The descriptor types live in `descriptors` (who may call a route and who serves it in
+//! `access`), the blocks the tables share in `shared`, and each
 //! collection's table in a file of its own.
 
+mod access;
 mod articles;
 mod artifacts;
 mod descriptors;
@@ -20,12 +22,10 @@ pub mod policy;
 mod shared;
 mod textbooks;
 
+pub use access::{Offered, WriteRoles, ADMINS, CURATORS, CURATORS_AND_AGENTS};
 pub use articles::{ARTICLES, ENHANCE_BODY, ENHANCE_FIELDS};
 pub use artifacts::ARTIFACTS;
-pub use descriptors::{
-    Browsing, Collection, IdentifierKind, Offered, Parent, ReadRule, Roles, Routes, WriteRoles,
-    ADMINS, CURATORS, CURATORS_AND_AGENTS,
-};
+pub use descriptors::{Browsing, Collection, IdentifierKind, Parent, ReadRule, Roles, Routes};
 pub use fctables::FCTABLES;
 pub use guidelines::{GUIDELINES, GUIDELINE_IMPORT, GUIDELINE_ITEM};
 pub use guides::GUIDES;

@@ -1,8 +1,8 @@
 //! Passages extracted from textbooks (production.md §3.5, §5.2), one at a time or as a bulk
 //! replacement.
 
-use super::descriptors::{Collection, IdentifierKind, Offered, Parent, ReadRule, Routes, CURATORS};
 use super::shared::{roles, updatable, COUNT, PAGE, STAMPS};
+use super::{Collection, IdentifierKind, Offered, Parent, ReadRule, Routes, CURATORS};
 use crate::types::{list, Field, Type, LINE, S15K, S2K, S2K_LIST};
 
 const PASSAGE_CREATE: &[Field] = &[

@@ -10,7 +10,7 @@
 //! nothing and answers `{dry_run, matched, updated: 0, capped, max_docs, sample}` (the sample is
 //! the first 25 matches with `urn`, `title` and the policy fields).
 
-use super::descriptors::{Offered, WriteRoles, CURATORS};
+use super::access::{Offered, WriteRoles, CURATORS};
 use crate::types::{list, Field, Type, LINE};
 
 /// Who reads a record: everyone, experts only, or nobody; absent reads as `public` (records

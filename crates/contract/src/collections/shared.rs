@@ -1,7 +1,7 @@
 //! Building blocks the collection tables share: the const functions that derive an update
 //! allow-list from a create schema, the common role rules, and field types every table uses.
 
-use super::descriptors::{Roles, WriteRoles, CURATORS_AND_AGENTS};
+use super::{Roles, WriteRoles, CURATORS_AND_AGENTS};
 use crate::enums::STATUS;
 use crate::types::{int_from, list, Field, Type, LINE};
 

@@ -1,10 +1,10 @@
 //! Textbooks (production.md §3.4) and the nodes of their structure trees.
 
-use super::descriptors::{Collection, IdentifierKind, Offered, ReadRule, Routes, CURATORS};
 use super::shared::{
     roles, updatable, ARTIFACT_LIST, DATE, EMBEDDED_ARTIFACTS, LIFECYCLE_STATUS, PAGE,
     REVIEWED_SERVICE_SET, URN,
 };
+use super::{Collection, IdentifierKind, Offered, ReadRule, Routes, CURATORS};
 use crate::enums::{APPLICABILITY_STATUS, NODE_KIND, REVIEW_STATUS, VISIBILITY};
 use crate::types::{list, Field, Type, LICENSES, S2K, TAGS_25};
 
