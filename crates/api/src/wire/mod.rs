@@ -135,8 +135,12 @@ impl<'de> Deserialize<'de> for Year {
                     .map(Year::Number)
                     .unwrap_or_else(|_| Year::Text(year.to_string())))
             }
+            // A whole number written with a fraction (`2019.0`) is a year; `2019.5` is none.
             fn visit_f64<E: de::Error>(self, year: f64) -> Result<Year, E> {
-                if year.fract() == 0.0 && year.abs() < 1e15 {
+                if year.fract() != 0.0 {
+                    return Err(E::invalid_value(de::Unexpected::Float(year), &self));
+                }
+                if year.abs() < 1e15 {
                     Ok(Year::Number(year as i64))
                 } else {
                     Ok(Year::Text(year.to_string()))
@@ -171,6 +175,7 @@ mod tests {
             }
         }
         assert!(serde_json::from_value::<Year>(json!(true)).is_err());
+        assert!(serde_json::from_value::<Year>(json!(2019.5)).is_err());
         assert!(serde_json::from_value::<Year>(json!({})).is_err());
     }
 }
