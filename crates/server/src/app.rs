@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{any, delete, get, patch, post, MethodRouter};
 use axum::Router;
 use larder_contract::collections::ARTIFACTS;
-use larder_contract::{Collection, Offered, COLLECTIONS};
+use larder_contract::{Collection, ErrorKind, COLLECTIONS};
 use serde_json::Value;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::predicate::{DefaultPredicate, Predicate};
@@ -26,7 +26,8 @@ use crate::error::{ApiError, JsonBody, PathParams, QueryParams, RequestContext, 
 use crate::routes::{
     artifacts, guidelines, households, members, passages, records, search, system, users,
 };
-use crate::{SharedState, Wire};
+use crate::wire::{About, Dialect, Said};
+use crate::SharedState;
 
 /// Largest JSON body of most routes: a record with long prose fits many times over.
 pub const JSON_BODY_LIMIT: usize = 2 << 20;
@@ -48,17 +49,9 @@ pub enum Apis {
     System,
 }
 
-/// Whether a route is served under `wire`.
-fn served(offered: Offered, wire: Wire) -> bool {
-    match wire {
-        Wire::Reference => offered.by_reference(),
-        Wire::Production => offered.by_production(),
-    }
-}
-
 /// The whole application for one listener; `own` are the server's addresses (always allowed by CORS).
 pub fn router(state: SharedState, apis: Apis, own: &[SocketAddr]) -> Router {
-    let wire = state.options.wire;
+    let dialect = state.dialect;
     let mut open = Router::new();
     let mut gated = Router::new();
     if apis != Apis::Data {
@@ -66,7 +59,7 @@ pub fn router(state: SharedState, apis: Apis, own: &[SocketAddr]) -> Router {
         gated = gated.merge(household_routes());
     }
     if apis != Apis::System {
-        gated = gated.merge(data_routes(wire));
+        gated = gated.merge(data_routes(dialect));
     }
     // Every route but sign-in and ping needs a valid token, checked before the body is read.
     let gated = gated.route_layer(middleware::from_fn_with_state(state.clone(), require_token));
@@ -158,10 +151,9 @@ async fn require_token(
 ) -> Response {
     let identity = match crate::auth::bearer(request.headers()) {
         Ok(Some(token)) => state.auth.verify(token),
-        Ok(None) => Err(ApiError::unauthenticated(match state.options.wire {
-            Wire::Reference => "Bearer token is missing.",
-            Wire::Production => "Bearer token is missing",
-        })),
+        Ok(None) => Err(ApiError::unauthenticated(
+            state.dialect.says(Said::BearerMissing, About::default()),
+        )),
         Err(error) => Err(error),
     };
     if let Some(closed) = crate::maintenance::gate(&state, identity.as_ref().ok()) {
@@ -227,17 +219,17 @@ fn household_routes() -> Router<SharedState> {
 
 type Shared = State<SharedState>;
 
-/// The routes of one collection, generated from its descriptor and the wire.
-fn collection_routes(c: &'static Collection, wire: Wire) -> Router<SharedState> {
+/// The routes of one collection, generated from its descriptor and the routes the dialect serves.
+fn collection_routes(c: &'static Collection, dialect: &Dialect) -> Router<SharedState> {
     let mut root: MethodRouter<SharedState> =
         post(move |s: Shared, who: Caller, body: JsonBody<Value>| records::create(c, s, who, body));
-    if served(c.routes.list, wire) {
+    if dialect.serves(c.routes.list) {
         root = root.get(
             move |s: Shared, who: Caller, q: QueryParams<records::ListQuery>| {
                 records::list(c, s, who, q)
             },
         );
-    } else if c.path == ARTIFACTS.path && served(c.routes.children, wire) {
+    } else if c.path == ARTIFACTS.path && dialect.serves(c.routes.children) {
         root = root.get(records::artifacts_of);
     }
     let mut one =
@@ -250,7 +242,7 @@ fn collection_routes(c: &'static Collection, wire: Wire) -> Router<SharedState> 
             .delete(move |s: Shared, who: Caller, id: PathParams<String>| {
                 records::delete(c, s, who, id)
             });
-    if served(c.routes.put, wire) {
+    if dialect.serves(c.routes.put) {
         one = one.put(
             move |s: Shared, who: Caller, id: PathParams<String>, body: JsonBody<Value>| {
                 records::put(c, s, who, id, body)
@@ -260,13 +252,13 @@ fn collection_routes(c: &'static Collection, wire: Wire) -> Router<SharedState> 
     let mut router = Router::new()
         .route(&format!("/{}", c.path), root)
         .route(&format!("/{}/{{identifier}}", c.path), one);
-    if served(c.routes.search, wire) {
+    if dialect.serves(c.routes.search) {
         let mut route = post(
             move |s: Shared, who: Caller, body: JsonBody<search::SearchBody>| {
                 search::search(c, s, who, body)
             },
         );
-        if served(c.routes.search_get, wire) {
+        if dialect.serves(c.routes.search_get) {
             route = route.get(search::search_articles_get);
         } else {
             // Production reads `GET {c}/search` as the record whose slug is `search`.
@@ -276,7 +268,7 @@ fn collection_routes(c: &'static Collection, wire: Wire) -> Router<SharedState> 
         }
         router = router.route(&format!("/{}/search", c.path), route);
     }
-    if let Some(policy) = c.reading_policy().filter(|p| served(p.offered, wire)) {
+    if let Some(policy) = c.reading_policy().filter(|p| dialect.serves(p.offered)) {
         // The other methods keep reading the path as the record whose slug is the route's name.
         let name = policy.route;
         router = router.route(
@@ -295,7 +287,7 @@ fn collection_routes(c: &'static Collection, wire: Wire) -> Router<SharedState> 
             }),
         );
     }
-    if served(c.routes.enhance, wire) {
+    if dialect.serves(c.routes.enhance) {
         router = router.route(
             &format!("/{}/{{identifier}}/enhance", c.path),
             patch(
@@ -308,10 +300,10 @@ fn collection_routes(c: &'static Collection, wire: Wire) -> Router<SharedState> 
     router
 }
 
-fn data_routes(wire: Wire) -> Router<SharedState> {
+fn data_routes(dialect: &Dialect) -> Router<SharedState> {
     let mut router = Router::new();
     for collection in COLLECTIONS.iter() {
-        router = router.merge(collection_routes(collection, wire));
+        router = router.merge(collection_routes(collection, dialect));
     }
     router
         .route("/artifacts/{id}/download", get(artifacts::download))
@@ -415,28 +407,16 @@ fn console_pages(
 }
 
 async fn unknown_route(request: Request) -> ApiError {
-    if crate::error::wire() == Wire::Production {
-        return ApiError::bare(404, "Not Found");
-    }
-    ApiError::not_found(format!(
-        "No route {} {}.",
-        request.method(),
-        request.uri().path()
-    ))
+    routing_miss(&request, ErrorKind::NotFound, Said::NoRoute)
 }
 
 async fn wrong_method(request: Request) -> ApiError {
-    if crate::error::wire() == Wire::Production {
-        return ApiError::bare(405, "Method Not Allowed");
-    }
-    ApiError::new(
-        larder_contract::ErrorKind::NotAllowed,
-        format!(
-            "{} is not allowed on {}.",
-            request.method(),
-            request.uri().path()
-        ),
-    )
+    routing_miss(&request, ErrorKind::NotAllowed, Said::WrongMethod)
+}
+
+fn routing_miss(request: &Request, kind: ErrorKind, said: Said) -> ApiError {
+    let about = About::request(request.method().as_str(), request.uri().path());
+    ApiError::routing_miss(kind, crate::error::dialect().says(said, about))
 }
 
 /// A handler that panics still answers in the envelope, and the process keeps serving.
@@ -455,7 +435,7 @@ fn not_a_download(_: StatusCode, _: Version, headers: &HeaderMap, _: &Extensions
     !headers.contains_key(header::CONTENT_DISPOSITION)
 }
 
-/// Keeps what answers need while the request is answered: the wire, and the envelope's `help`,
+/// Keeps what answers need while the request is answered: the dialect, and the envelope's `help`,
 /// built from the configured public address (never from the request's Host header, which a
 /// caller controls) or else the request's path alone.
 async fn request_context(
@@ -474,7 +454,7 @@ async fn request_context(
     };
     let context = RequestContext {
         help,
-        wire: state.options.wire,
+        dialect: state.dialect,
     };
     REQUEST.scope(context, next.run(request)).await
 }

@@ -19,7 +19,7 @@ use crate::error::{ApiError, ApiResult, Envelope, JsonBody, PathParams};
 use crate::model;
 use crate::routes::{blocking, find, require, viewer};
 use crate::store::now;
-use crate::{SharedState, Wire};
+use crate::SharedState;
 
 /// The agents this service runs.
 pub const AGENTS: &[&str] = &["extractive"];
@@ -277,9 +277,9 @@ enum Wanted {
 /// Splits an enhance body into the agent and what it asks for. Production's body is
 /// `{agent, fields: {ai_tags?, ai_category?, ai_key_takeaways?}}`, or the same keys flat beside
 /// `agent` (stray top-level keys are merged into `fields`, nested values winning); any other key
-/// is a 422. The reference service also takes `fields` as a list of names, or no fields at all,
-/// and then derives the values with its extractive agent.
-fn read_body(mut body: Map<String, Value>, wire: Wire) -> ApiResult<(String, Wanted)> {
+/// is a 422. Where the dialect `derives` (the reference service), `fields` may also be a list of
+/// names, or missing, and the extractive agent then derives the values.
+fn read_body(mut body: Map<String, Value>, derives: bool) -> ApiResult<(String, Wanted)> {
     let mut problems = Problems::new();
     let agent = body.remove("agent");
     let agent = match &agent {
@@ -293,7 +293,7 @@ fn read_body(mut body: Map<String, Value>, wire: Wire) -> ApiResult<(String, Wan
     };
     let nested = body.remove("fields");
     let names = match &nested {
-        Some(Value::Array(names)) if wire == Wire::Reference => Some(names.clone()),
+        Some(Value::Array(names)) if derives => Some(names.clone()),
         _ => None,
     };
     let mut values = body;
@@ -342,17 +342,17 @@ fn read_body(mut body: Map<String, Value>, wire: Wire) -> ApiResult<(String, Wan
     if !values.is_empty() {
         return Ok((agent, Wanted::Values(values)));
     }
-    match wire {
-        Wire::Reference => Ok((
+    if derives {
+        return Ok((
             agent,
             Wanted::Derive(DERIVABLE.iter().map(|f| f.to_string()).collect()),
-        )),
-        Wire::Production => Err(ApiError::invalid_field(
-            "fields",
-            "value_error",
-            "Value error, fields must carry at least one of ai_tags, ai_category, ai_key_takeaways",
-        )),
+        ));
     }
+    Err(ApiError::invalid_field(
+        "fields",
+        "value_error",
+        "Value error, fields must carry at least one of ai_tags, ai_category, ai_key_takeaways",
+    ))
 }
 
 /// `PATCH {collection}/{urn}/enhance`: writes only the derived fields (`ai_tags`, `ai_category`,
@@ -366,7 +366,7 @@ pub async fn enhance(
 ) -> ApiResult<Envelope<Value>> {
     let identity = require(&caller, collection.roles.enhance, "enhancing records")?.clone();
     let body = model::object(body)?;
-    let (agent, wanted) = read_body(body, state.options.wire)?;
+    let (agent, wanted) = read_body(body, state.dialect.enhance_derives)?;
     blocking(move || {
         let row = find(&state, collection, &identifier, viewer(&identity))?;
         // A published guide is frozen for enhance too, as for PATCH and DELETE: its derived

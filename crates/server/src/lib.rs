@@ -2,6 +2,8 @@
 //!
 //! [`Options`] is the command line; [`prepare`] opens the database and loads accounts and demo
 //! data; [`start`] binds and serves (slow-client limits in [`serve`]); [`app`] builds the router.
+//! `--wire` picks the [`wire::Dialect`] the handlers answer in: everything that differs between
+//! the reference wire and production's is in [`wire`].
 //!
 //! Routes, under `/api/v1` (`{c}` is each of the seven collections, mounted from its descriptor):
 //!
@@ -40,6 +42,7 @@ pub mod routes;
 pub mod serve;
 pub mod static_files;
 pub mod store;
+pub mod wire;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -47,18 +50,7 @@ use std::sync::Arc;
 
 use clap::Parser;
 
-/// Which service's wire the server answers with.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Wire {
-    /// The reference service: production's rules plus what only interface.md asks for
-    /// (artifact listing, enhance on every URN collection, every household for administrators).
-    #[default]
-    Reference,
-    /// Answers as the production services do where the two differ: Keycloak's sign-in answer,
-    /// `"pong"`, bare 404/405 bodies for routes production lacks, roles as client roles, enhance
-    /// on articles only, artifact PATCH answering `null`, downloads without Content-Length.
-    Production,
-}
+pub use wire::Wire;
 
 /// The longest token lifetime accepted, in seconds (a day).
 pub const MAX_TOKEN_TTL: u64 = 86_400;
@@ -151,7 +143,7 @@ pub struct Options {
     /// `help` under it. Without it, `help` is the request's path.
     #[arg(long = "public-url", value_parser = parse_public_url)]
     pub public_url: Option<String>,
-    /// Which service's wire to answer with.
+    /// Which service's wire to answer with. Read once, into [`AppState::dialect`].
     #[arg(long, value_enum, default_value_t = Wire::Reference)]
     pub wire: Wire,
     /// An origin allowed by CORS besides the server's own; `*` allows any origin.
@@ -227,6 +219,9 @@ pub struct AppState {
     pub auth: auth::Auth,
     /// The options the server started with.
     pub options: Options,
+    /// How the chosen wire answers where the wires differ (see [`wire`]); handlers ask it
+    /// rather than test `options.wire`.
+    pub dialect: &'static wire::Dialect,
     /// Armed faults (only consulted with --fault-injection).
     pub faults: faults::Faults,
     /// Whether the service is closed for maintenance.
@@ -242,7 +237,9 @@ pub type SharedState = Arc<AppState>;
 pub fn prepare(options: Options) -> anyhow::Result<SharedState> {
     let store = store::Store::open(&options.db)?;
     let key = auth::configured_key(options.token_key_file.as_deref())?;
-    let auth = auth::Auth::new(&store, options.token_ttl, key, options.wire)?;
+    // The one place the wire is chosen: from here on everything asks the dialect.
+    let dialect = options.wire.dialect();
+    let auth = auth::Auth::new(&store, options.token_ttl, key, dialect)?;
     let changes = account_config::apply(&store, &auth, &options)?;
     if !changes.is_empty() {
         tracing::info!("accounts: {changes}");
@@ -259,6 +256,7 @@ pub fn prepare(options: Options) -> anyhow::Result<SharedState> {
         faults: faults::Faults::default(),
         maintenance: maintenance::Maintenance::new(options.maintenance),
         guest_budget: guests::Budget::default(),
+        dialect,
         options,
     }))
 }

@@ -3,14 +3,14 @@
 use larder_contract::collections::{GUIDELINES, GUIDELINE_ITEM};
 use serde_json::{json, Value};
 
-use crate::config::Api;
-use crate::error::ApiError;
-use crate::records::{by_parent_path, creatable};
-use crate::request::{Method, Request};
-use crate::search::SearchQuery;
-use crate::transport::Transport;
-use crate::types::{Guideline, GuidelineImport, Resource, SearchResults};
-use crate::Client;
+use super::records::{by_parent_path, creatable};
+use super::search::SearchQuery;
+use crate::machinery::client::Client;
+use crate::machinery::config::Api;
+use crate::machinery::error::ApiError;
+use crate::machinery::request::{Method, Request};
+use crate::machinery::transport::Transport;
+use crate::wire::{Guideline, GuidelineImport, Resource, SearchResults};
 
 /// The most guidelines one import takes.
 pub const MAX_IMPORT: usize = larder_contract::limits::MAX_GUIDELINE_IMPORT;

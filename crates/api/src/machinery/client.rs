@@ -7,14 +7,14 @@ use futures::lock::Mutex as AsyncMutex;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::auth::{token_from_answer, Credentials, Identity, Token};
-use crate::config::{Api, ClientConfig};
-use crate::error::{failure_from_answer, ApiError};
-use crate::exchange::{dispatch, Answer, Exchange};
-use crate::limit::Limiter;
-use crate::request::{Method, Request};
-use crate::retry::{next_wait_ms, MAINTENANCE_CODE, MAX_RETRIES, MAX_RETRY_AFTER_MS};
-use crate::transport::{HttpRequest, HttpResponse, Transport, TransportError};
+use super::auth::{token_from_answer, Credentials, Identity, Token};
+use super::config::{Api, ClientConfig};
+use super::error::{failure_from_answer, ApiError};
+use super::exchange::{dispatch, Answer, Exchange};
+use super::limit::Limiter;
+use super::request::{Method, Request};
+use super::retry::{next_wait_ms, MAINTENANCE_CODE, MAX_RETRIES, MAX_RETRY_AFTER_MS};
+use super::transport::{HttpRequest, HttpResponse, Transport, TransportError};
 
 /// Something the caller may want to show while a call is under way.
 #[derive(Clone, Debug, PartialEq)]
@@ -485,7 +485,7 @@ fn is_maintenance_answer<S>(answer: &Answer<S>) -> bool {
 }
 
 /// The seconds to wait when `answer` says the service is closed for maintenance (see
-/// [`crate::standing`]): its code, or a 503 asking to wait longer than retries do.
+/// [`super::standing`]): its code, or a 503 asking to wait longer than retries do.
 fn maintenance_wait_secs<S>(answer: &Answer<S>) -> Option<u64> {
     if answer.status() != 503 {
         return None;
@@ -495,7 +495,7 @@ fn maintenance_wait_secs<S>(answer: &Answer<S>) -> Option<u64> {
         .and_then(|v| v.trim().parse::<u64>().ok());
     let long_wait = asked.is_some_and(|secs| secs.saturating_mul(1000) > MAX_RETRY_AFTER_MS);
     (is_maintenance_answer(answer) || long_wait)
-        .then(|| asked.unwrap_or(crate::standing::MAINTENANCE_RETRY_AFTER_SECS))
+        .then(|| asked.unwrap_or(super::standing::MAINTENANCE_RETRY_AFTER_SECS))
 }
 
 /// Turns an answer into its `result`, or the error it carries.

@@ -2,8 +2,8 @@
 //! maintenance and a guest's daily budget. Neither is retried by the client; both are read here
 //! into what a console needs to say them (when to try again, when the budget resets).
 
-use crate::error::ApiError;
-use crate::retry::{MAINTENANCE_CODE, MAX_RETRY_AFTER_MS};
+use super::error::ApiError;
+use super::retry::{MAINTENANCE_CODE, MAX_RETRY_AFTER_MS};
 
 /// What production sends as `Retry-After` during maintenance, used when the header is missing.
 pub const MAINTENANCE_RETRY_AFTER_SECS: u64 = 300;
@@ -76,7 +76,7 @@ pub fn next_utc_midnight_ms(now_ms: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::failure_from_answer;
+    use crate::machinery::error::failure_from_answer;
 
     fn answer(status: u16, body: &str, retry_after: Option<u64>) -> ApiError {
         ApiError::Api(Box::new(failure_from_answer(status, body, retry_after)))

@@ -6,13 +6,13 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::client::decode;
-use crate::config::Api;
-use crate::error::ApiError;
-use crate::records::Record;
-use crate::request::{Method, Request};
-use crate::transport::Transport;
-use crate::Client;
+use crate::machinery::client::decode;
+use crate::machinery::client::Client;
+use crate::machinery::config::Api;
+use crate::machinery::error::ApiError;
+use crate::machinery::request::{Method, Request};
+use crate::machinery::transport::Transport;
+use crate::wire::Record;
 use larder_contract::Collection;
 
 /// Which records a policy call changes: these URNs, and/or a search (`q`, `fq`).

@@ -2,7 +2,7 @@
 //! as a stream, upload a file), so
 //! tokens, retries and the one re-sign-in after a 401 are written once for all of them.
 
-use crate::transport::{
+use super::transport::{
     HttpRequest, HttpResponse, ProgressFn, StreamedResponse, Transport, TransportError,
     UploadRequest,
 };

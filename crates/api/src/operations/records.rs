@@ -2,46 +2,21 @@
 
 use larder_contract::Collection;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::config::Api;
-use crate::error::ApiError;
-use crate::request::{Method, Request};
-use crate::transport::Transport;
-use crate::Client;
+use crate::machinery::client::Client;
+use crate::machinery::config::Api;
+use crate::machinery::error::ApiError;
+use crate::machinery::request::{Method, Request};
+use crate::machinery::transport::Transport;
 
-/// A record as the service sent it: every field kept, known or not.
-pub type Record = Map<String, Value>;
-
-/// One entry of a listing: production answers identifier strings; some services answer objects.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum Listed {
-    /// A URN or a UUID.
-    Identifier(String),
-    /// A record (or part of one) carrying `urn` or `id`.
-    Record(Record),
-}
-
-impl Listed {
-    /// The URN or id, whichever form the entry has.
-    pub fn identifier(&self) -> Option<&str> {
-        match self {
-            Listed::Identifier(identifier) => Some(identifier),
-            Listed::Record(record) => record
-                .get("urn")
-                .or_else(|| record.get("id"))
-                .and_then(Value::as_str),
-        }
-    }
-}
+pub use crate::wire::{Listed, Record};
 
 /// The path segment of an identifier: URN colons stay readable, everything else unsafe is encoded.
 pub fn path_segment(identifier: &str) -> String {
     identifier
         .split(':')
-        .map(crate::config::encode_component)
+        .map(crate::machinery::config::encode_component)
         .collect::<Vec<_>>()
         .join(":")
 }
@@ -202,7 +177,7 @@ impl<T: Transport> Client<T> {
         if answer.is_null() {
             return self.get_record(collection, identifier).await;
         }
-        crate::client::decode(answer)
+        crate::machinery::client::decode(answer)
     }
 
     /// Sends only what changed between `before` and `after` (no request when nothing did), plus
@@ -241,7 +216,7 @@ impl<T: Transport> Client<T> {
         let answer = self
             .write_record(collection, identifier, Method::Put(Value::Object(body)))
             .await?;
-        crate::client::decode(answer)
+        crate::machinery::client::decode(answer)
     }
 
     /// Sends a PATCH or a PUT to one record and answers what came back, undecoded (a PATCH of

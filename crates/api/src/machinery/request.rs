@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::config::Api;
+use super::config::Api;
 
 /// The HTTP method, with the body on the methods that may have one.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,20 +52,20 @@ impl Method {
 
     /// Builds a method from its name and an optional body; a body on GET, HEAD, DELETE or
     /// OPTIONS is a caller error, as is a missing body on POST, PUT or PATCH.
-    pub fn from_parts(name: &str, body: Option<Value>) -> Result<Method, crate::ApiError> {
+    pub fn from_parts(name: &str, body: Option<Value>) -> Result<Method, super::error::ApiError> {
         let upper = name.to_ascii_uppercase();
         match (upper.as_str(), body) {
             ("GET", None) => Ok(Method::Get),
             ("HEAD", None) => Ok(Method::Head),
             ("DELETE", None) => Ok(Method::Delete),
             ("OPTIONS", None) => Ok(Method::Options),
-            ("GET" | "HEAD" | "DELETE" | "OPTIONS", Some(_)) => Err(crate::ApiError::Caller(
-                format!("{upper} requests cannot carry a body."),
-            )),
+            ("GET" | "HEAD" | "DELETE" | "OPTIONS", Some(_)) => Err(
+                super::error::ApiError::Caller(format!("{upper} requests cannot carry a body.")),
+            ),
             ("POST", Some(body)) => Ok(Method::Post(body)),
             ("PUT", Some(body)) => Ok(Method::Put(body)),
             ("PATCH", Some(body)) => Ok(Method::Patch(body)),
-            (other, _) => Err(crate::ApiError::Caller(format!(
+            (other, _) => Err(super::error::ApiError::Caller(format!(
                 "{other} needs a JSON body or is not a method this client sends."
             ))),
         }
@@ -131,11 +131,11 @@ mod tests {
     fn bodies_only_where_allowed() {
         assert!(matches!(
             Method::from_parts("get", Some(json!({}))),
-            Err(crate::ApiError::Caller(_))
+            Err(crate::machinery::error::ApiError::Caller(_))
         ));
         assert!(matches!(
             Method::from_parts("DELETE", Some(json!(1))),
-            Err(crate::ApiError::Caller(_))
+            Err(crate::machinery::error::ApiError::Caller(_))
         ));
         assert_eq!(Method::from_parts("GET", None), Ok(Method::Get));
         assert_eq!(

@@ -1,6 +1,6 @@
 //! The retry policy of interface.md part 8: which answers are repeated, and after how long.
 
-use crate::request::Method;
+use super::request::Method;
 
 /// At most this many retries after the first attempt.
 pub const MAX_RETRIES: u32 = 3;

@@ -2,14 +2,14 @@
 
 use serde_json::Value;
 
-use crate::error::ApiError;
-use crate::records::changed_fields;
-use crate::transport::Transport;
-use crate::types::{Message, Resource};
-use crate::Client;
+use super::records::changed_fields;
+use crate::machinery::client::Client;
+use crate::machinery::error::ApiError;
+use crate::machinery::transport::Transport;
+use crate::wire::{Message, Resource};
 
-fn typed<R: Resource>(record: crate::Record) -> Result<R, ApiError> {
-    crate::client::decode(Value::Object(record))
+fn typed<R: Resource>(record: crate::wire::Record) -> Result<R, ApiError> {
+    crate::machinery::client::decode(Value::Object(record))
 }
 
 impl<T: Transport> Client<T> {
@@ -20,7 +20,7 @@ impl<T: Transport> Client<T> {
 
     /// `POST {collection}`; a URN record carries its slug in `urn`.
     pub async fn create<R: Resource>(&self, record: &R) -> Result<R, ApiError> {
-        let fields = crate::records::creatable(&R::COLLECTION, &record.to_record()?);
+        let fields = super::records::creatable(&R::COLLECTION, &record.to_record()?);
         typed(self.create_record(&R::COLLECTION, fields).await?)
     }
 

@@ -3,13 +3,13 @@
 
 use serde_json::Value;
 
-use crate::config::Api;
-use crate::error::ApiError;
-use crate::households::list_from_result;
-use crate::records::path_segment;
-use crate::request::{Method, Request};
-use crate::transport::Transport;
-use crate::Client;
+use super::households::list_from_result;
+use super::records::path_segment;
+use crate::machinery::client::Client;
+use crate::machinery::config::Api;
+use crate::machinery::error::ApiError;
+use crate::machinery::request::{Method, Request};
+use crate::machinery::transport::Transport;
 
 impl<T: Transport> Client<T> {
     /// `GET households/{id}` as answered (production and larder-server leave `members` empty

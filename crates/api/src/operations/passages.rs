@@ -1,15 +1,15 @@
 //! Passages of a textbook: listing, one page, search and bulk replacement.
 
-use crate::client::interpret;
-use crate::config::Api;
-use crate::error::ApiError;
-use crate::exchange::Exchange;
-use crate::records::by_parent_path;
-use crate::request::{Method, Request};
-use crate::search::SearchQuery;
-use crate::transport::{ProgressFn, Transport};
-use crate::types::{Passage, ReplacePassages, ReplaceResult, SearchResults};
-use crate::Client;
+use super::records::by_parent_path;
+use super::search::SearchQuery;
+use crate::machinery::client::interpret;
+use crate::machinery::client::Client;
+use crate::machinery::config::Api;
+use crate::machinery::error::ApiError;
+use crate::machinery::exchange::Exchange;
+use crate::machinery::request::{Method, Request};
+use crate::machinery::transport::{ProgressFn, Transport};
+use crate::wire::{Passage, ReplacePassages, ReplaceResult, SearchResults};
 use larder_contract::collections::TEXTBOOK_PASSAGES;
 
 /// `textbook-passages/by-textbook/{urn}`.

@@ -4,12 +4,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::client::decode;
-use crate::config::Api;
-use crate::error::ApiError;
-use crate::request::{Method, Request};
-use crate::transport::Transport;
-use crate::Client;
+use crate::machinery::client::decode;
+use crate::machinery::client::Client;
+use crate::machinery::config::Api;
+use crate::machinery::error::ApiError;
+use crate::machinery::request::{Method, Request};
+use crate::machinery::transport::Transport;
 
 /// What the service says it erased, and what it keeps.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -164,13 +164,13 @@ pub struct Article {
     /// Free-form extra data.
     #[serde(deserialize_with = "or_default")]
     pub extras: Map<String, Value>,
-    /// Where the record applies, free-form.
+    /// Where the record applies: `{country_or_region?, income_setting?}`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub geographic_context: Option<Value>,
-    /// The audit trail of enhancements, oldest first (set by the service; each entry's shape is
-    /// the service's own, read by the console's history).
+    pub geographic_context: Option<Map<String, Value>>,
+    /// The audit trail of enhancements, oldest first (set by the service; each entry an object
+    /// of the service's own shape, read by the console's history).
     #[serde(deserialize_with = "or_default", skip_serializing_if = "Vec::is_empty")]
-    pub enhancements: Vec<Value>,
+    pub enhancements: Vec<Map<String, Value>>,
     /// Fields an enhancing agent wrote (set by the service).
     #[serde(deserialize_with = "or_default", skip_serializing_if = "Vec::is_empty")]
     pub ai_generated_fields: Vec<String>,

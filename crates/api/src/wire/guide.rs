@@ -131,9 +131,9 @@ pub struct Guide {
     /// Attached files, embedded (`artifact_records` in interface.md).
     #[serde(alias = "artifact_records", deserialize_with = "or_default")]
     pub artifacts: Vec<Artifact>,
-    /// Further identifiers (ISBN, handle, ...), free-form objects.
+    /// Further identifiers (ISBN, handle, ...): objects `{scheme, value, url?}`.
     #[serde(deserialize_with = "or_default")]
-    pub identifiers: Vec<Value>,
+    pub identifiers: Vec<Map<String, Value>>,
     /// Ids of the guide's guidelines (`guideline_ids` in interface.md).
     #[serde(alias = "guideline_ids", deserialize_with = "or_default")]
     pub guidelines: Vec<String>,
@@ -143,9 +143,10 @@ pub struct Guide {
     /// Target audiences.
     #[serde(deserialize_with = "or_default")]
     pub target_audiences: Vec<String>,
-    /// Revision information, free-form.
+    /// The guide this one revises: `{previous_guide_urn?, previous_guide_label?,
+    /// previous_publication_year?}`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub revision: Option<Value>,
+    pub revision: Option<Map<String, Value>>,
     /// Fields this client does not know, sent back untouched.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -228,21 +229,22 @@ pub struct Guideline {
     /// Position in its sequence.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sequence_no: Option<i64>,
-    /// Food groups concerned (strings in practice; kept as sent).
+    /// Food groups concerned (`vegetables`, `dairy`, ...).
     #[serde(deserialize_with = "or_default")]
-    pub food_groups: Vec<Value>,
-    /// Populations targeted (kept as sent).
+    pub food_groups: Vec<String>,
+    /// Populations targeted (`adults`, `infants`, ...).
     #[serde(deserialize_with = "or_default")]
-    pub target_populations: Vec<Value>,
-    /// How often it applies (a string such as `daily`, or an object).
+    pub target_populations: Vec<String>,
+    /// How often it applies (`per_meal`, `daily`, `weekly`, `monthly`, `occasional`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub frequency: Option<Value>,
-    /// Quantity, free-form.
+    pub frequency: Option<String>,
+    /// How much: `{operator, value, unit, period?, raw_text?}`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub quantity: Option<Value>,
-    /// Where in the source the rule was found, free-form objects.
+    pub quantity: Option<Map<String, Value>>,
+    /// Where in the source the rule was found: objects `{artifact_id?, page_start, page_end?,
+    /// section_label?}`.
     #[serde(deserialize_with = "or_default")]
-    pub source_refs: Vec<Value>,
+    pub source_refs: Vec<Map<String, Value>>,
     /// Fields this client does not know, sent back untouched.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::{is_false, or_default, Resource, StructureTree};
-use crate::error::ApiError;
+use crate::machinery::error::ApiError;
 use larder_contract::{collections, Collection};
 
 /// A passage of a textbook.
@@ -151,14 +151,14 @@ impl ReplaceResult {
     pub fn from_result(result: Value) -> Result<ReplaceResult, ApiError> {
         match result {
             Value::Array(_) => {
-                let passages: Vec<Passage> = crate::client::decode(result)?;
+                let passages: Vec<Passage> = crate::machinery::client::decode(result)?;
                 Ok(ReplaceResult {
                     replaced_count: passages.len() as u64,
                     passages,
                     ..ReplaceResult::default()
                 })
             }
-            other => crate::client::decode(other),
+            other => crate::machinery::client::decode(other),
         }
     }
 }

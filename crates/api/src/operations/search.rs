@@ -5,13 +5,13 @@ use larder_contract::Collection;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use crate::config::Api;
-use crate::error::ApiError;
-use crate::records::Record;
-use crate::request::{Method, Request};
-use crate::transport::Transport;
-use crate::types::{Article, Resource, SearchResults};
-use crate::Client;
+use crate::machinery::client::Client;
+use crate::machinery::config::Api;
+use crate::machinery::error::ApiError;
+use crate::machinery::request::{Method, Request};
+use crate::machinery::transport::Transport;
+use crate::wire::Record;
+use crate::wire::{Article, Resource, SearchResults};
 
 /// The body of a `POST .../search`. Unset parts are left out, so the service's defaults apply
 /// (`limit` 10, `offset` 0, `facet_limit` 50, `<em>`/`</em>` highlight tags).

@@ -4,17 +4,17 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::client::decode;
-use crate::config::Api;
-use crate::error::ApiError;
-use crate::records::path_segment;
-use crate::request::{Method, Request};
-use crate::transport::{HttpRequest, HttpResponse, Transport};
-use crate::types::{
+use super::records::path_segment;
+use crate::machinery::client::decode;
+use crate::machinery::client::Client;
+use crate::machinery::config::Api;
+use crate::machinery::error::ApiError;
+use crate::machinery::request::{Method, Request};
+use crate::machinery::transport::{HttpRequest, HttpResponse, Transport};
+use crate::wire::{
     Household, HouseholdChanges, Member, MemberChanges, Message, NewHousehold, NewMember, Profile,
     ProfileChanges, ProfileInput,
 };
-use crate::Client;
 use larder_contract::ErrorKind;
 
 /// The contract's default page of a household listing.
@@ -55,7 +55,9 @@ fn none_if_missing<R>(result: Result<R, ApiError>) -> Result<Option<R>, ApiError
 /// 5xx, a throttle): the caller sends the read itself then, with the client's retries.
 pub fn own_household_answered(response: HttpResponse) -> Option<Result<Option<Value>, ApiError>> {
     match response.status {
-        200 | 404 => Some(none_if_missing(crate::client::interpret(response))),
+        200 | 404 => Some(none_if_missing(crate::machinery::client::interpret(
+            response,
+        ))),
         _ => None,
     }
 }

@@ -4,10 +4,10 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use serde_json::{json, Value};
 
-use crate::config::Api;
-use crate::error::ApiError;
-use crate::request::{Method, Request};
-use crate::transport::HttpResponse;
+use super::config::Api;
+use super::error::ApiError;
+use super::request::{Method, Request};
+use super::transport::HttpResponse;
 
 /// The lifetime of a token whose sign-in answer gives none, in seconds.
 pub const DEFAULT_EXPIRES_IN: f64 = 3600.0;
@@ -160,7 +160,7 @@ pub fn token_from_answer(response: &HttpResponse, now_ms: u64) -> Result<Token, 
         body: response.body.clone(),
     };
     if response.status != 200 {
-        let failure = crate::error::failure_from_answer(response.status, &response.body, None);
+        let failure = super::error::failure_from_answer(response.status, &response.body, None);
         let detail = if failure.detail.is_empty() {
             format!("Sign-in answered status {}.", response.status)
         } else {

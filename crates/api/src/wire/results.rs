@@ -7,10 +7,10 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::Record;
 use super::{or_default, Guideline};
-use crate::client::decode;
-use crate::error::ApiError;
-use crate::records::Record;
+use crate::machinery::client::decode;
+use crate::machinery::error::ApiError;
 
 /// A page of search hits: `{results, facets: {field: [{value, count}]}, total}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

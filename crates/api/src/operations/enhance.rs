@@ -3,13 +3,14 @@
 use larder_contract::{Collection, IdentifierKind};
 use serde_json::json;
 
-use crate::config::Api;
-use crate::error::ApiError;
-use crate::records::{path_segment, Record};
-use crate::request::{Method, Request};
-use crate::transport::Transport;
-use crate::types::EnhanceResult;
-use crate::Client;
+use super::records::path_segment;
+use crate::machinery::client::Client;
+use crate::machinery::config::Api;
+use crate::machinery::error::ApiError;
+use crate::machinery::request::{Method, Request};
+use crate::machinery::transport::Transport;
+use crate::wire::EnhanceResult;
+use crate::wire::Record;
 
 impl<T: Transport> Client<T> {
     /// Sends `{agent, fields: {values}}` to `PATCH {collection}/{urn}/enhance`: the values an

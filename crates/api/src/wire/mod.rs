@@ -1,9 +1,13 @@
-//! Typed, tolerant wire types of every resource (interface.md part 2, with wire-notes' wire names).
+//! What the service sends and takes: the records of every collection and household, typed and
+//! tolerant, the untyped [`Record`] the schema-driven screens work on, and the answers several
+//! operations share (search results, messages, import and replace results). Uses only
+//! [`crate::machinery`]'s error and decoding.
 //!
 //! Every type keeps the fields it does not know in `extra` and writes them back untouched, so a
 //! read-modify-write through these types never drops what a newer service added. Missing or
 //! `null` lists read as empty, missing or `null` objects as `{}`, and `publication_year` may be a
-//! number or a string. The schema-driven screens keep using the untyped [`crate::Record`].
+//! number or a string. Each record type's fields are the contract's, by name, type and
+//! optionality (`tests/contract_fields.rs`, `tests/contract_types.rs`).
 
 use std::fmt;
 
@@ -12,8 +16,7 @@ use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::error::ApiError;
-use crate::records::Record;
+use crate::machinery::error::ApiError;
 
 mod article;
 mod artifact;
@@ -21,6 +24,7 @@ mod fctable;
 mod guide;
 mod household;
 mod passage;
+mod record;
 mod results;
 mod textbook;
 
@@ -33,6 +37,7 @@ pub use household::{
     ProfileChanges, ProfileInput,
 };
 pub use passage::{Passage, PassageInput, ReplacePassages, ReplaceResult};
+pub use record::{Listed, Record};
 pub use results::{EnhanceResult, FacetCount, GuidelineImport, Hit, Message, SearchResults};
 pub use textbook::{Node, StructureTree, Textbook};
 
@@ -130,8 +135,12 @@ impl<'de> Deserialize<'de> for Year {
                     .map(Year::Number)
                     .unwrap_or_else(|_| Year::Text(year.to_string())))
             }
+            // A whole number written with a fraction (`2019.0`) is a year; `2019.5` is none.
             fn visit_f64<E: de::Error>(self, year: f64) -> Result<Year, E> {
-                if year.fract() == 0.0 && year.abs() < 1e15 {
+                if year.fract() != 0.0 {
+                    return Err(E::invalid_value(de::Unexpected::Float(year), &self));
+                }
+                if year.abs() < 1e15 {
                     Ok(Year::Number(year as i64))
                 } else {
                     Ok(Year::Text(year.to_string()))
@@ -166,6 +175,7 @@ mod tests {
             }
         }
         assert!(serde_json::from_value::<Year>(json!(true)).is_err());
+        assert!(serde_json::from_value::<Year>(json!(2019.5)).is_err());
         assert!(serde_json::from_value::<Year>(json!({})).is_err());
     }
 }

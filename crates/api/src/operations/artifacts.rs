@@ -4,15 +4,16 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::client::{decode, CancelToken};
-use crate::config::Api;
-use crate::error::{failure_from_answer, ApiError};
-use crate::exchange::{Answer, Exchange, UploadParts};
-use crate::records::{path_segment, Listed};
-use crate::request::{Method, Request};
-use crate::transport::{Progress, ProgressFn, Transport};
-use crate::types::{Artifact, NewArtifact};
-use crate::Client;
+use super::records::path_segment;
+use crate::machinery::client::Client;
+use crate::machinery::client::{decode, CancelToken};
+use crate::machinery::config::Api;
+use crate::machinery::error::{failure_from_answer, ApiError};
+use crate::machinery::exchange::{Answer, Exchange, UploadParts};
+use crate::machinery::request::{Method, Request};
+use crate::machinery::transport::{Progress, ProgressFn, Transport};
+use crate::wire::Listed;
+use crate::wire::{Artifact, NewArtifact};
 
 /// A file to upload as a new artifact of `parent_urn`.
 pub struct ArtifactUpload<F> {
@@ -190,7 +191,7 @@ impl<T: Transport> Client<T> {
             Answer::Full(response) => response,
             Answer::Streamed(_) => return Err(ApiError::Network("unexpected stream".into())),
         };
-        decode(crate::client::interpret(response)?)
+        decode(crate::machinery::client::interpret(response)?)
     }
 
     /// `GET artifacts/{id}/download`, returned as soon as the head has arrived. Failing statuses
@@ -206,7 +207,7 @@ impl<T: Transport> Client<T> {
         let response = match answer {
             Answer::Streamed(response) => response,
             Answer::Full(response) => {
-                return Err(crate::client::interpret(response)
+                return Err(crate::machinery::client::interpret(response)
                     .err()
                     .unwrap_or_else(|| ApiError::Network("unexpected whole answer".into())))
             }
@@ -242,7 +243,7 @@ impl<T: Transport> Client<T> {
 /// The name production saves an artifact's file under: its title when the title has an
 /// extension, else `<id>.<file_type>` (production.md §2.7). Production does not expose
 /// `Content-Disposition` across origins, so a console names downloads from the record.
-pub fn file_name_of(artifact: &crate::Record) -> String {
+pub fn file_name_of(artifact: &crate::wire::Record) -> String {
     let text = |key: &str| {
         artifact
             .get(key)
