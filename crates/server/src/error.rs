@@ -162,6 +162,13 @@ impl ApiError {
 
 impl From<rusqlite::Error> for ApiError {
     fn from(error: rusqlite::Error) -> ApiError {
+        if let rusqlite::Error::ToSqlConversionFailure(inner) = &error {
+            if let Some(large) = inner.downcast_ref::<crate::store::RecordTooLarge>() {
+                let mut answer = too_large();
+                answer.detail = large.to_string();
+                return answer;
+            }
+        }
         ApiError::internal(error)
     }
 }

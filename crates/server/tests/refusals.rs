@@ -348,3 +348,38 @@ async fn every_key_outside_an_allow_list_is_refused_key_by_key() {
     assert!(cells > 60, "{cells}");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_record_cannot_be_grown_past_its_byte_limit_field_by_field() {
+    use larder_contract::limits::MAX_RECORD_BYTES;
+    let (server, admin) = admin().await;
+    let path = "articles/iodine-salt";
+    let blob = "w".repeat(1_900_000);
+    // Each body keeps under the 2 MiB body limit; together they would pass the record's limit.
+    let steps = [
+        json!({"content": blob}),
+        json!({"authors": vec!["a".repeat(1_900); 1000]}),
+        json!({"extras": {"blob": blob}}),
+    ];
+    let mut refused = None;
+    for (step, body) in steps.iter().enumerate() {
+        let answer = server
+            .call("PATCH", path, Some(&admin), Some(body.clone()))
+            .await;
+        if answer.status != 200 {
+            refused = Some((step, answer));
+            break;
+        }
+    }
+    let (step, answer) = refused.expect("the record is refused before it passes its limit");
+    assert_eq!(step, 2);
+    assert_error(&answer, 413, "request/too_large");
+    let record = server.call("GET", path, Some(&admin), None).await;
+    assert_eq!(record.status, 200);
+    let stored = record.body["result"].to_string().len();
+    assert!(stored <= MAX_RECORD_BYTES, "{stored}");
+    assert!(record.body["result"]
+        .get("extras")
+        .is_none_or(|e| e.get("blob").is_none()));
+    server.stop().await;
+}

@@ -19,7 +19,7 @@ pub use households::{Households, MemberOrder};
 pub use larder_search::Index;
 pub use larder_search::{FacetValue, Filter, NaturalOrder, SearchQuery, SortKey};
 pub use presented::Presented;
-pub use records::{ChildOrder, RecordRow, Records, Viewer};
+pub use records::{ChildOrder, RecordRow, RecordTooLarge, Records, Viewer};
 pub use search::SearchHits;
 
 /// Connections that serve reads beside the one writer (file databases only: WAL lets readers
