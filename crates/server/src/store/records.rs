@@ -512,36 +512,49 @@ impl Records<'_> {
         Ok(passages.len())
     }
 
-    /// Replaces the stored documents of many records `(id, doc)` of one collection in one
-    /// transaction (a bulk policy change lands whole or not at all).
-    pub fn replace_many(
+    /// Changes records of one collection by id in one transaction: each current document is
+    /// read inside it, changed by `change` and written back, so no write made before it is
+    /// undone. Records no longer there are skipped; answers how many changed.
+    pub fn update_each(
         &self,
         collection: &'static Collection,
-        docs: &[(String, Value)],
+        ids: &[String],
+        change: impl Fn(&mut serde_json::Map<String, Value>),
     ) -> rusqlite::Result<usize> {
-        let rids = self.store.transaction_indexed(
+        let changed = self.store.transaction_indexed(
             |tx| {
-                let mut rids = Vec::with_capacity(docs.len());
-                for (id, doc) in docs {
-                    let rid: Option<i64> = tx
-                        .prepare_cached(
-                            "UPDATE records SET doc = ?2 WHERE id = ?1 RETURNING rowid",
-                        )?
-                        .query_row(params![id, stored(doc)?], |row| row.get(0))
-                        .optional()?;
-                    rids.push(rid);
+                let mut changed = Vec::with_capacity(ids.len());
+                let mut read = tx.prepare_cached(
+                    "SELECT rowid, doc FROM records WHERE id = ?1 AND collection = ?2",
+                )?;
+                let mut write =
+                    tx.prepare_cached("UPDATE records SET doc = ?2 WHERE rowid = ?1")?;
+                for id in ids {
+                    let Some((rid, text)) = read
+                        .query_row(params![id, collection.path], |row| {
+                            Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+                        })
+                        .optional()?
+                    else {
+                        continue;
+                    };
+                    let Ok(Value::Object(mut doc)) = serde_json::from_str::<Value>(&text) else {
+                        continue;
+                    };
+                    change(&mut doc);
+                    let doc = Value::Object(doc);
+                    write.execute(params![rid, stored(&doc)?])?;
+                    changed.push((rid, doc));
                 }
-                Ok(rids)
+                Ok(changed)
             },
-            |index, rids| {
-                for (rid, (_, doc)) in rids.iter().zip(docs) {
-                    if let Some(rid) = rid {
-                        index.put(*rid, collection, parent_of(collection, doc), doc);
-                    }
+            |index, changed| {
+                for (rid, doc) in changed {
+                    index.put(*rid, collection, parent_of(collection, doc), doc);
                 }
             },
         )?;
-        Ok(rids.iter().flatten().count())
+        Ok(changed.len())
     }
 
     /// Stores many records of one collection in one transaction.
