@@ -28,6 +28,7 @@
 pub mod account_config;
 pub mod app;
 pub mod auth;
+pub mod bounded_json;
 pub mod demo;
 pub mod enhance;
 pub mod error;
