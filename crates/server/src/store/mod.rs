@@ -176,6 +176,11 @@ impl Store {
             (artifact_folder(Path::new(path)), None)
         };
         private::create_folder(&files)?;
+        if path != ":memory:" {
+            for warning in private::exposed(Path::new(path), &files) {
+                tracing::warn!("{warning}");
+            }
+        }
         Ok(Store {
             conn: Arc::new(Mutex::new(conn)),
             readers: Arc::new(readers),
