@@ -151,6 +151,14 @@ impl Signer {
         B64.encode(&digest[..16])
     }
 
+    /// What an erasure keeps of the declaration it erased: a keyed digest of the account's kind,
+    /// name and secret hash (never the hash itself), enough to recognise the same declaration
+    /// when it is read again and nothing to check a password against without the signing key.
+    pub fn erasure_tag(&self, kind: AccountKind, name: &str, hash: &str) -> String {
+        let digest = self.digest("larder erased declaration", &[kind.as_str(), name, hash]);
+        B64.encode(&digest[..16])
+    }
+
     /// Signs a token for `identity` (HS256 JWT). Its `roles` are the account's roles: in the
     /// reference wire all realm roles; in the production wire `expert` is a client role spelled
     /// `Expert` under [`CONSOLE_CLIENT`], as a Keycloak realm set up by hand may have it.

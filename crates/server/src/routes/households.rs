@@ -16,7 +16,7 @@ use super::{blocking, Page};
 use crate::auth::{Caller, Identity};
 use crate::error::{ApiError, ApiResult, Created, Envelope, JsonBody, PathParams, QueryParams};
 use crate::model;
-use crate::store::now;
+use crate::store::{now, Creation};
 use crate::{SharedState, Wire};
 
 /// A systemic body checked against `fields` (unknown keys dropped).
@@ -322,17 +322,26 @@ pub async fn create(
             "created_at": timestamp,
             "updated_at": timestamp,
         });
-        let created = state
+        let created = match state
             .store
             .households()
             .create(&identity.owner_key(), &household, &members)?
-            .ok_or_else(|| {
-                ApiError::conflict(worded(
+        {
+            Creation::Created(created) => created,
+            Creation::Taken => {
+                return Err(ApiError::conflict(worded(
                     state.options.wire,
                     "You already own a household.",
                     format!("User {} already owns a household", identity.owner_key()),
+                )))
+            }
+            // Erased (or removed) after this request's token was checked.
+            Creation::NoAccount => {
+                return Err(ApiError::unauthenticated(
+                    "The token is invalid or has expired.",
                 ))
-            })?;
+            }
+        };
         Ok(Created(shaped(&state, created, false)))
     })
     .await
