@@ -274,8 +274,8 @@ async fn a_policy_run_never_reverts_a_write_acknowledged_meanwhile() {
     let (ran, (hidden, slowest)) = tokio::join!(run, hides);
     assert_eq!(ran.status, 200, "{}", ran.body);
     assert_eq!(ran.body["result"]["updated"], 3000, "{}", ran.body);
-    println!("slowest hide during the run: {slowest:?}");
-    for n in hidden {
+    let mut reverted = Vec::new();
+    for &n in &hidden {
         let record = server
             .call(
                 "GET",
@@ -285,12 +285,17 @@ async fn a_policy_run_never_reverts_a_write_acknowledged_meanwhile() {
             )
             .await;
         let record = &record.body["result"];
-        assert_eq!(
-            record["reader_visibility"], "hidden",
-            "synthetic-{n} was reverted"
-        );
+        if record["reader_visibility"] != "hidden" {
+            reverted.push(n);
+        }
         assert_eq!(record["indexing_tier"], "core", "synthetic-{n}");
     }
+    println!(
+        "{} of {} hides reverted; the slowest hide during the run took {slowest:?}",
+        reverted.len(),
+        hidden.len()
+    );
+    assert!(reverted.is_empty(), "reverted: {reverted:?}");
     server.stop().await;
 }
 
