@@ -162,6 +162,13 @@ impl ApiError {
 
 impl From<rusqlite::Error> for ApiError {
     fn from(error: rusqlite::Error) -> ApiError {
+        // A member or profile written into a household (or member) deleted in the same instant,
+        // by its owner or an erasure: the parent is gone, which is a 404, not a fault.
+        if let rusqlite::Error::SqliteFailure(failure, _) = &error {
+            if failure.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY {
+                return ApiError::not_found("What this write belongs to was deleted meanwhile.");
+            }
+        }
         if let rusqlite::Error::ToSqlConversionFailure(inner) = &error {
             if let Some(large) = inner.downcast_ref::<crate::store::RecordTooLarge>() {
                 let mut answer = too_large();

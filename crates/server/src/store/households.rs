@@ -421,6 +421,17 @@ mod tests {
         (dir, store)
     }
 
+    /// A member written into a household deleted in the same instant is a 404, not a 500.
+    #[test]
+    fn a_member_of_a_deleted_household_is_not_found() {
+        let (_dir, store) = on_file();
+        let error = store
+            .households()
+            .insert_member_within(&member(7, 0, 0), 1000)
+            .unwrap_err();
+        assert_eq!(crate::error::ApiError::from(error).status, 404);
+    }
+
     #[test]
     fn a_household_is_created_only_for_an_account_in_force() {
         let (_dir, store) = on_file();
