@@ -293,7 +293,7 @@ fn apply(
             updated += state
                 .store
                 .records()
-                .update_each(collection, batch, &change)?;
+                .update_each(collection, batch, change)?;
             std::thread::yield_now();
         }
     }
