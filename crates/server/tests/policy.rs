@@ -335,6 +335,16 @@ async fn a_selection_of_everything_needs_all_true() {
     .await;
     assert_eq!(filtered.status, 200, "{}", filtered.body);
     assert_eq!(filtered.body["result"]["updated"], every);
+    // `all` beside a list of URNs changes nothing: the list is the selection.
+    let listed_urns = listed(&server, &admin).await;
+    let one = policy(
+        &server,
+        &admin,
+        json!({"all": true, "urns": [listed_urns[0]], "indexing_tier": "core", "dry_run": true}),
+    )
+    .await;
+    assert_eq!(one.status, 200, "{}", one.body);
+    assert_eq!(one.body["result"]["matched"], 1);
     // A selection of part of the corpus needs no flag.
     let part = policy(
         &server,

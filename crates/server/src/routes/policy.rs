@@ -127,6 +127,7 @@ fn request(body: Value, wire: Wire) -> ApiResult<Request> {
 /// sample (the first matches as they stand), and how many matched in all.
 struct Matched {
     ids: Vec<String>,
+    seen: std::collections::HashSet<String>,
     sample: Vec<Value>,
     total: u64,
 }
@@ -135,18 +136,24 @@ impl Matched {
     fn new() -> Matched {
         Matched {
             ids: Vec::new(),
+            seen: std::collections::HashSet::new(),
             sample: Vec::new(),
             total: 0,
         }
     }
 
+    /// Adds a matching record once, however often the selection names it.
     fn add(&mut self, doc: &Value) {
+        let Some(id) = doc["id"].as_str() else {
+            return;
+        };
+        if !self.seen.insert(id.to_string()) {
+            return;
+        }
         if self.sample.len() < POLICY_SAMPLE {
             self.sample.push(sample_of(doc));
         }
-        if let Some(id) = doc["id"].as_str() {
-            self.ids.push(id.to_string());
-        }
+        self.ids.push(id.to_string());
     }
 }
 
@@ -180,12 +187,11 @@ fn matching(
 ) -> ApiResult<Matched> {
     let records = state.store.records();
     let mut matched = Matched::new();
-    if request.q.is_empty() && request.fq.is_empty() && !request.all {
+    let named = request.urns.as_ref().is_some_and(|urns| !urns.is_empty());
+    if request.q.is_empty() && request.fq.is_empty() && (named || !request.all) {
         for urn in request.urns.iter().flatten() {
             if let Some(row) = records.get(collection, urn, Viewer::Curator)? {
-                if !matched.ids.contains(&row.id) {
-                    matched.add(&row.doc);
-                }
+                matched.add(&row.doc);
             }
         }
         matched.total = matched.ids.len() as u64;
@@ -274,6 +280,7 @@ fn apply(
         mut ids,
         sample,
         total: matched,
+        ..
     } = matching(state, collection, &request)?;
     ids.truncate(request.limit as usize);
     let capped = matched > u64::from(request.limit);
