@@ -1,6 +1,8 @@
 //! JSON bodies parsed within a memory budget: [`BoundedJson`] builds the `serde_json::Value` of
 //! a body while counting what each value will cost in memory, and refuses the body (413) as soon
 //! as the count passes the budget or the nesting passes its depth, before building the rest.
+//! Every JSON body goes through it (`JsonBody` in `error.rs` with 24 MiB; the guideline import
+//! and the passage replacement with their own budgets).
 //!
 //! Why: a body's size in bytes says little about its size in memory. Eight MiB of `{"":0},`
 //! becomes 1.2 million maps of several hundred bytes each (984 MiB for one guideline import
@@ -19,7 +21,8 @@ use crate::error::{too_large, ApiError};
 
 /// What one value costs, in bytes, before its text: a `Value` itself.
 const VALUE: usize = std::mem::size_of::<Value>();
-/// What a map costs beyond its entries (a B-tree's first node, about 11 slots of key and value).
+/// What a map's first entry costs beyond its key and value: the B-tree's first node (about 11
+/// slots of key and value). An empty map costs a `Value` only.
 const MAP: usize = 512;
 /// What a map entry costs beyond its key's text and its value: the key's `String`.
 const ENTRY: usize = std::mem::size_of::<String>();
@@ -33,8 +36,10 @@ pub struct Budget {
     pub depth: usize,
 }
 
-/// How deep a body of the bulk routes nests at most (their items are a few levels deep).
-pub const BULK_DEPTH: usize = 32;
+/// How deep a JSON body nests at most: a structure tree of the contract's 32 levels is 66 deep
+/// in JSON (the body, the tree, then a list and a node per level), so a tree a little deeper
+/// still gets the contract's 422.
+pub const MAX_DEPTH: usize = 80;
 
 /// Parses `bytes` as one JSON value within `budget`.
 pub fn parse(bytes: &[u8], budget: Budget) -> Result<Value, ParseError> {
@@ -101,7 +106,7 @@ impl From<ParseError> for ApiError {
 }
 
 /// A JSON body whose values may take `MIB` MiB of memory at most (by the estimate above) and
-/// nest [`BULK_DEPTH`] deep; the route's byte limit on the body still applies first.
+/// nest [`MAX_DEPTH`] deep; the route's byte limit on the body still applies first.
 pub struct BoundedJson<const MIB: usize>(pub Value);
 
 impl<S: Send + Sync, const MIB: usize> FromRequest<S> for BoundedJson<MIB> {
@@ -136,7 +141,7 @@ impl<S: Send + Sync, const MIB: usize> FromRequest<S> for BoundedJson<MIB> {
             })?;
         let budget = Budget {
             bytes: MIB << 20,
-            depth: BULK_DEPTH,
+            depth: MAX_DEPTH,
         };
         Ok(BoundedJson(parse(&bytes, budget)?))
     }
@@ -259,11 +264,13 @@ impl<'de> Visitor<'de> for Seed<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        self.charge(VALUE + MAP)?;
+        self.charge(VALUE)?;
         let inner = self.inner()?;
         let mut entries = Map::new();
         while let Some(key) = map.next_key::<String>()? {
-            self.charge(ENTRY + key.len())?;
+            // An empty map allocates nothing; its first entry allocates the tree's first node.
+            let node = if entries.is_empty() { MAP } else { 0 };
+            self.charge(node + ENTRY + key.len())?;
             let value = map.next_value_seed(inner)?;
             entries.insert(key, value);
         }
