@@ -6,11 +6,12 @@ pub mod profile_keys;
 
 /// What services say an erasure keeps (`retained`), with readable names in every language:
 /// production's (production.md §8 row 3) and larder-server's. Others are shown as they come.
-pub const RETAINED: [&str; 4] = [
+pub const RETAINED: [&str; 5] = [
     "consent_ledger",
     "model_request_traces",
     "authored_records",
     "enhancement_log",
+    "erasure_record",
 ];
 
 /// A step of the first-household guide.

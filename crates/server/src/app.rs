@@ -459,7 +459,7 @@ async fn request_context(
     REQUEST.scope(context, next.run(request)).await
 }
 
-/// Hashed assets never change; index.html always may. trunk names them `name-<hash>.ext`;
+/// Hashed assets never change; index.html always may, and so may what is missing today. trunk names them `name-<hash>.ext`;
 /// `cargo xtask dist` puts them in a folder `larder-<hash>/` under their own names.
 async fn cache_headers(request: Request, next: Next) -> Response {
     let path = request.uri().path().to_string();
@@ -480,7 +480,10 @@ async fn cache_headers(request: Request, next: Next) -> Response {
         .headers()
         .get(header::CONTENT_TYPE)
         .is_some_and(|t| t.as_bytes().starts_with(b"text/html"));
-    let hashed = !page && (hashed_name(stem) || segments.iter().any(|folder| hashed_name(folder)));
+    // Only what was found is kept: a 404 under a hashed name may be served by the next build.
+    let found = response.status().is_success() || response.status() == StatusCode::NOT_MODIFIED;
+    let hashed =
+        found && !page && (hashed_name(stem) || segments.iter().any(|folder| hashed_name(folder)));
     let value = if hashed {
         "public, max-age=31536000, immutable"
     } else {

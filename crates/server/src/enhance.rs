@@ -9,6 +9,9 @@ use std::collections::HashMap;
 
 use axum::extract::State;
 use larder_contract::collections::{ENHANCE_FIELDS, GUIDES};
+use larder_contract::limits::{
+    MAX_ENHANCEMENT_EVENTS, MAX_ENHANCEMENT_HISTORY_BYTES, MAX_ENHANCEMENT_VALUE_BYTES,
+};
 use larder_contract::validate::{check_object, check_value, Extra, Loc, Problems};
 use larder_contract::{Collection, Type};
 use rusqlite::params;
@@ -404,10 +407,7 @@ pub async fn enhance(
             .cloned()
             .unwrap_or_default();
         events.push(event);
-        let excess = events
-            .len()
-            .saturating_sub(larder_contract::limits::MAX_ENHANCEMENT_EVENTS);
-        events.drain(..excess);
+        bound_history(&mut events);
         let mut generated: Vec<Value> = doc
             .get("ai_generated_fields")
             .and_then(Value::as_array)
@@ -442,7 +442,9 @@ pub async fn enhance(
 }
 
 /// One entry of a record's `enhancements`: `{run_id, agent, timestamp, fields: [{field, before,
-/// after}]}` (`before` is `null` when the field was unset).
+/// after}]}` (`before` is `null` when the field was unset). A value over
+/// [`MAX_ENHANCEMENT_VALUE_BYTES`] of JSON is left out: its key is absent and named in the
+/// field's `omitted` (`["before"]`, `["after"]` or both), so the trail says what it does not keep.
 fn audit_event(
     doc: &Map<String, Value>,
     changes: &Map<String, Value>,
@@ -453,14 +455,61 @@ fn audit_event(
     let fields: Vec<Value> = changes
         .iter()
         .map(|(field, after)| {
-            json!({
-                "field": field,
-                "before": doc.get(field).cloned().unwrap_or(Value::Null),
-                "after": after,
-            })
+            let before = doc.get(field).cloned().unwrap_or(Value::Null);
+            let mut entry = Map::new();
+            entry.insert("field".into(), json!(field));
+            let mut omitted = Vec::new();
+            for (key, value) in [("before", before), ("after", after.clone())] {
+                if json_bytes(&value) > MAX_ENHANCEMENT_VALUE_BYTES {
+                    omitted.push(key);
+                } else {
+                    entry.insert(key.into(), value);
+                }
+            }
+            if !omitted.is_empty() {
+                entry.insert("omitted".into(), json!(omitted));
+            }
+            Value::Object(entry)
         })
         .collect();
     json!({ "run_id": run_id, "agent": agent, "timestamp": timestamp, "fields": fields })
+}
+
+/// Bytes of `value` as JSON, without building the text.
+fn json_bytes(value: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
+}
+
+/// Keeps the newest events that fit in [`MAX_ENHANCEMENT_EVENTS`] and
+/// [`MAX_ENHANCEMENT_HISTORY_BYTES`] (the newest always stays). A record enhanced before the
+/// byte bound existed sheds its oldest events on its next enhancement.
+fn bound_history(events: &mut Vec<Value>) {
+    let mut bytes = 2; // the brackets
+    let mut kept = 0;
+    for event in events.iter().rev() {
+        let size = json_bytes(event) + 1;
+        if kept > 0
+            && (kept == MAX_ENHANCEMENT_EVENTS || bytes + size > MAX_ENHANCEMENT_HISTORY_BYTES)
+        {
+            break;
+        }
+        bytes += size;
+        kept += 1;
+    }
+    let excess = events.len() - kept;
+    events.drain(..excess);
 }
 
 #[cfg(test)]

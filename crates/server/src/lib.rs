@@ -30,6 +30,7 @@
 pub mod account_config;
 pub mod app;
 pub mod auth;
+pub mod bounded_json;
 pub mod demo;
 pub mod enhance;
 pub mod error;
@@ -166,6 +167,16 @@ pub struct Options {
     /// Open connections served at once, over all listeners; further ones wait to be accepted.
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_connections: u32,
+    /// Open connections one source (an IPv4 address, an IPv6 /64) may hold, over all
+    /// listeners; further ones are answered 503 and closed. A quarter of --max-connections when
+    /// not given. Behind a proxy every connection comes from the proxy: set it to
+    /// --max-connections there.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections_per_source: Option<u32>,
+    /// The slowest a request body may arrive, in bytes per second on average, counted from
+    /// --header-timeout after its head: a body behind that fails and its connection closes.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..))]
+    pub min_body_rate: u64,
     /// A host name the server answers to besides localhost, 127.0.0.1, [::1] and the
     /// --public-url's host (repeatable). Other Host headers get 421 (see `host`).
     #[arg(long = "allow-host")]
@@ -197,6 +208,13 @@ fn parse_static_prefix(value: &str) -> Result<String, String> {
 }
 
 impl Options {
+    /// The share of the connection slots one source may hold.
+    pub fn connections_per_source(&self) -> u32 {
+        self.max_connections_per_source
+            .unwrap_or((self.max_connections / 4).max(1))
+            .min(self.max_connections)
+    }
+
     /// Options for tests: in-memory database, any CORS origin, port chosen by the OS.
     pub fn for_tests() -> Options {
         Options::parse_from([
@@ -291,8 +309,15 @@ pub async fn start(state: SharedState) -> anyhow::Result<Running> {
     let limits = serve::Limits {
         header_timeout: options.header_timeout,
         idle_timeout: options.idle_timeout,
+        pace: serve::Pace {
+            grace: options.header_timeout,
+            bytes_per_second: options.min_body_rate,
+        },
         connections: Arc::new(tokio::sync::Semaphore::new(
             options.max_connections as usize,
+        )),
+        sources: Arc::new(serve::Sources::new(
+            options.connections_per_source() as usize
         )),
     };
     let (main_router, system_addr) = match options.system_addr {

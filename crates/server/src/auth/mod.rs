@@ -118,6 +118,7 @@ impl Auth {
     ) -> rusqlite::Result<table::Erased> {
         table::erase(
             store,
+            &self.signer,
             &self.registry,
             kind,
             name,

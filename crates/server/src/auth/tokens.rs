@@ -150,6 +150,14 @@ impl Signer {
         B64.encode(&digest[..16])
     }
 
+    /// What an erasure keeps of the declaration it erased: a keyed digest of the account's kind,
+    /// name and secret hash (never the hash itself), enough to recognise the same declaration
+    /// when it is read again and nothing to check a password against without the signing key.
+    pub fn erasure_tag(&self, kind: AccountKind, name: &str, hash: &str) -> String {
+        let digest = self.digest("larder erased declaration", &[kind.as_str(), name, hash]);
+        B64.encode(&digest[..16])
+    }
+
     /// Signs a token for `identity` (HS256 JWT). Its `roles` are the account's roles, where the
     /// dialect's tokens carry them ([`Dialect::place_roles`]).
     pub fn sign(&self, identity: &Identity) -> String {

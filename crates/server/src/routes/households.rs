@@ -16,7 +16,7 @@ use super::{blocking, Page};
 use crate::auth::{Caller, Identity};
 use crate::error::{ApiError, ApiResult, Created, Envelope, JsonBody, PathParams, QueryParams};
 use crate::model;
-use crate::store::now;
+use crate::store::{now, Creation};
 use crate::wire::{About, Dialect, Said};
 use crate::SharedState;
 
@@ -231,18 +231,27 @@ pub async fn create(
             "created_at": timestamp,
             "updated_at": timestamp,
         });
-        let created = state
+        let created = match state
             .store
             .households()
             .create(&identity.owner_key(), &household, &members)?
-            .ok_or_else(|| {
+        {
+            Creation::Created(created) => created,
+            Creation::Taken => {
                 let owner = identity.owner_key();
-                ApiError::conflict(
+                return Err(ApiError::conflict(
                     state
                         .dialect
                         .says(Said::AlreadyOwnsHousehold, About::owner(&owner)),
-                )
-            })?;
+                ));
+            }
+            // Erased (or removed) after this request's token was checked.
+            Creation::NoAccount => {
+                return Err(ApiError::unauthenticated(
+                    "The token is invalid or has expired.",
+                ))
+            }
+        };
         Ok(Created(state.dialect.household_outside_me(created, false)))
     })
     .await

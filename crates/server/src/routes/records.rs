@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 use std::sync::Arc;
 
 use super::children::{check_update, link_parent};
+use super::policy::check_policy_change;
 use super::{blocking, find, present, require, viewer, Page};
 use crate::auth::Caller;
 use crate::error::{
@@ -159,6 +160,7 @@ pub async fn create(
             }
         }
         let mut record = model::new_record(collection, fields, &identity.name, &now())?;
+        check_policy_change(collection, &identity, None, &record)?;
         link_parent(&state, collection, &mut record)?;
         if collection.path == GUIDES.path {
             rules::guide_activation(&record, &[])?;
@@ -201,6 +203,7 @@ pub async fn patch(
         let row = find(&state, collection, &identifier, viewer)?;
         let changes = model::effective_changes(collection, changes);
         let mut doc = model::patched(collection, &row.doc, &changes, &now())?;
+        check_policy_change(collection, &identity, Some(&row.doc), &doc)?;
         check_update(&state, collection, &row, &changes, &mut doc)?;
         let doc = Value::Object(doc);
         state.store.records().replace(collection, &row.id, &doc)?;
@@ -230,6 +233,7 @@ pub async fn put(
         let viewer = viewer(&identity);
         let row = find(&state, collection, &identifier, viewer)?;
         let mut doc = model::replaced(collection, &row.doc, fields.clone(), &now())?;
+        check_policy_change(collection, &identity, Some(&row.doc), &doc)?;
         check_update(&state, collection, &row, &fields, &mut doc)?;
         let doc = Value::Object(doc);
         state.store.records().replace(collection, &row.id, &doc)?;

@@ -15,11 +15,11 @@ use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use rusqlite::Connection;
 
-pub use households::{Households, MemberOrder};
+pub use households::{Creation, Households, MemberOrder};
 pub use larder_search::Index;
 pub use larder_search::{FacetValue, Filter, NaturalOrder, SearchQuery, SortKey};
 pub use presented::Presented;
-pub use records::{ChildOrder, RecordRow, Records, Viewer};
+pub use records::{ChildOrder, RecordRow, RecordTooLarge, Records, Viewer};
 pub use search::SearchHits;
 
 /// Connections that serve reads beside the one writer (file databases only: WAL lets readers
@@ -130,6 +130,12 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (kind, name)
     );
     "#,
+    // 5: an erasure keeps a keyed digest of the declaration, not the secret hash (security review
+    // 3, finding 5); hashes stored by version 4 are turned into digests when the accounts load
+    // (`auth::table::scrub_erasures`), where the signing key is at hand.
+    r#"
+    ALTER TABLE erased_accounts RENAME COLUMN secret_hash TO declaration_tag;
+    "#,
 ];
 
 /// The database, shared by every handler: one writer, a few readers, and the search index.
@@ -176,6 +182,11 @@ impl Store {
             (artifact_folder(Path::new(path)), None)
         };
         private::create_folder(&files)?;
+        if path != ":memory:" {
+            for warning in private::exposed(Path::new(path), &files) {
+                tracing::warn!("{warning}");
+            }
+        }
         Ok(Store {
             conn: Arc::new(Mutex::new(conn)),
             readers: Arc::new(readers),

@@ -64,6 +64,10 @@ pub struct Dialect {
     /// with the service's own agent (a reference-service extension); production needs the
     /// values (production.md §5.3).
     pub enhance_derives: bool,
+    /// Whether a reading-policy run takes `all: true`, the explicit "the whole corpus" a
+    /// selection matching every record needs (issue 36): production's schema knows no such key
+    /// and refuses it like any unknown key (production.md §8 row 4).
+    pub policy_takes_all: bool,
 }
 
 /// A column of the words table.
@@ -153,6 +157,7 @@ pub static REFERENCE: Dialect = Dialect {
     artifact_patch_answers_null: false,
     download_length: true,
     enhance_derives: true,
+    policy_takes_all: true,
 };
 
 /// Production's wire.
@@ -174,6 +179,7 @@ pub static PRODUCTION: Dialect = Dialect {
     artifact_patch_answers_null: true,
     download_length: false,
     enhance_derives: false,
+    policy_takes_all: false,
 };
 
 impl Dialect {
