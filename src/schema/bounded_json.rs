@@ -4,8 +4,10 @@
 //! Nesting is bounded by serde_json's own limit of 128 levels.
 //!
 //! Hand-written, as a serde seed of some fifty lines: serde_json bounds nesting but not the
-//! number of values, and no crate we found adds that; building the `Value` through serde's own
-//! visitor keeps every other rule of serde_json (numbers, escapes, duplicate keys: last wins).
+//! number of values. Crates that read JSON within such budgets exist (jsonx-lib, reliakit-json)
+//! but build values of their own type with a second JSON parser, where the contract checks
+//! serde_json's `Value` and serde_json is in the build already; building the `Value` through
+//! serde keeps every rule of serde_json (numbers, escapes, duplicate keys: the last wins).
 
 use std::cell::Cell;
 use std::fmt;

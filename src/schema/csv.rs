@@ -9,10 +9,10 @@
 //! Hand-written rather than `csv-core` (0.1, BurntSushi, no_std, no allocation), which was
 //! weighed for this: it "can never return an error; it prefers a parse over no parse", so a
 //! quote left open swallows every later row into one field and `"a"b` reads as `ab`, silently,
-//! where an import must name the line that is wrong. It is this reader's oracle in the tests
-//! (every text read here reads the same there), beside a plain reference reader that also
-//! checks the errors. Its size in wasm was measured too (see the report in RELIABILITY.md's
-//! notes): it is larger than this reader.
+//! where an import must name the line that is wrong. Size decides nothing: alone in a wasm
+//! module (opt-level z, LTO) with a loop over the records, this reader takes 4,163 bytes (2,304
+//! gzipped), csv-core 4,113 (2,352). csv-core is this reader's oracle in the tests (every text
+//! read here reads the same there), beside a plain reference reader that also checks errors.
 
 use std::borrow::Cow;
 
