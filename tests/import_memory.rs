@@ -67,10 +67,11 @@ fn bounded<T>(what: &str, max: usize, work: impl FnOnce() -> T) {
 #[test]
 fn reading_an_import_takes_bounded_memory() {
     use larder::schema::{csv, guideline_import, replace, views};
-    // Before the bounds (commit 130582c) the same inputs held: csv::read of 16 MiB of commas
-    // 768 MiB at its peak (402 MiB kept), the guideline import of it 1,728 MiB, 8 MiB of
-    // one-letter rows 2,824 MiB, 8 MiB of [0,0,…] 414 MiB, of [{},{},…] 494 MiB; the passage
-    // replacement of 32 MiB of [0,0,…] 512 MiB; views, 1 MiB of [0,0,…] 16 MiB.
+    // Before the bounds (commit 130582c), with inputs of 8 MiB, 32 MiB and 1 MiB (the limits are
+    // now 8 MB, 33 MB and 1 MB): csv::read of 16 MiB of commas held 768 MiB at its peak (402 MiB
+    // kept), the guideline import of it 1,728 MiB, of 8 MiB of commas 864 MiB, of one-letter
+    // rows 2,824 MiB, of [0,0,…] 414 MiB, of [{},{},…] 494 MiB; the passage replacement of
+    // [0,0,…] 512 MiB; views, of [0,0,…] 16 MiB.
     let commas = ",".repeat(16 * MIB);
     let limits = csv::Limits {
         fields: 17,
@@ -83,33 +84,33 @@ fn reading_an_import_takes_bounded_memory() {
     bounded("guideline import, 16 MiB of commas", MIB / 64, || {
         guideline_import::parse(&commas)
     });
-    let commas = ",".repeat(guideline_import::MAX_FILE_BYTES);
-    bounded("guideline import, 8 MiB of commas", MIB / 64, || {
+    // The largest texts each import parses.
+    let most = guideline_import::MAX_FILE_BYTES;
+    let commas = ",".repeat(most);
+    bounded("guideline import, 8 MB of commas", MIB / 64, || {
         guideline_import::parse(&commas)
     });
-    let rows = format!("rule_text\n{}", "x\n".repeat(4 * MIB - 6));
-    bounded(
-        "guideline import, 8 MiB of one-letter rows",
-        8 * MIB,
-        || guideline_import::parse(&rows),
-    );
-    let zeros = format!("[{}0]", "0,".repeat(4 * MIB - 2));
-    bounded("guideline import, 8 MiB of [0,0,…]", 64 * MIB, || {
+    let rows = format!("rule_text\n{}", "x\n".repeat(most / 2 - 5));
+    bounded("guideline import, 8 MB of one-letter rows", 8 * MIB, || {
+        guideline_import::parse(&rows)
+    });
+    let zeros = format!("[{}0]", "0,".repeat(most / 2 - 2));
+    bounded("guideline import, 8 MB of [0,0,…]", 64 * MIB, || {
         guideline_import::parse(&zeros)
     });
-    let objects = format!("[{}{{}}]", "{},".repeat(8 * MIB / 3 - 2));
-    bounded("guideline import, 8 MiB of [{},{},…]", 64 * MIB, || {
+    let objects = format!("[{}{{}}]", "{},".repeat(most / 3 - 2));
+    bounded("guideline import, 8 MB of [{},{},…]", 64 * MIB, || {
         guideline_import::parse(&objects)
     });
     let passages = format!(
         "{{\"artifact_id\": \"a\", \"passages\": [{}0]}}",
-        "0,".repeat(16 * MIB - 30)
+        "0,".repeat(replace::MAX_FILE_BYTES / 2 - 30)
     );
-    bounded("passage replacement, 32 MiB of [0,0,…]", 64 * MIB, || {
+    bounded("passage replacement, 33 MB of [0,0,…]", 64 * MIB, || {
         replace::parse(&passages, "")
     });
-    let zeros = format!("[{}0]", "0,".repeat(MIB / 2 - 2));
-    bounded("views, 1 MiB of [0,0,…]", 8 * MIB, || {
+    let zeros = format!("[{}0]", "0,".repeat(views::MAX_FILE_BYTES / 2 - 2));
+    bounded("views, 1 MB of [0,0,…]", 8 * MIB, || {
         views::import_views(&zeros)
     });
 }

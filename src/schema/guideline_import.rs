@@ -19,9 +19,9 @@ use crate::i18n::tf;
 /// The most problems listed; the rest are counted.
 pub const MAX_LISTED: usize = 50;
 
-/// Bytes of a file (or pasted text) one import reads: what the reference service takes in one
-/// call, which 1000 guidelines fit.
-pub const MAX_FILE_BYTES: usize = MAX_GUIDELINE_IMPORT_BYTES;
+/// Bytes of a file (or pasted text) one import reads: the whole megabytes of what the reference
+/// service takes in one call (8 MiB: 8 MB), which 1000 guidelines fit.
+pub const MAX_FILE_BYTES: usize = import_size::whole_megabytes(MAX_GUIDELINE_IMPORT_BYTES);
 
 /// Guidelines one import takes (sent in calls of [`MAX_GUIDELINE_IMPORT`]): a guide has tens to
 /// hundreds; ten calls' worth is room to spare.
@@ -341,7 +341,7 @@ mod tests {
     #[test]
     fn a_text_over_the_file_limit_is_not_parsed() {
         let text = format!("rule_text\n{}", "x".repeat(MAX_FILE_BYTES));
-        assert!(parse(&text).unwrap_err()[0].starts_with("The text is 8.388618 megabyte"));
+        assert!(parse(&text).unwrap_err()[0].starts_with("The text is 8.00001 megabyte"));
     }
 
     #[test]

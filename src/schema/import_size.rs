@@ -6,6 +6,13 @@
 use crate::i18n::format::bytes;
 use crate::i18n::tf;
 
+/// The whole megabytes within `limit` bytes: the console says sizes in decimal units, so a limit
+/// of 8 MiB would read "8.4 MB" and a file of 8.39 MB would be refused under it; 8 MB is said
+/// exactly.
+pub const fn whole_megabytes(limit: usize) -> usize {
+    limit / 1_000_000 * 1_000_000
+}
+
 /// The hint beside a file input.
 pub fn hint(max: usize) -> String {
     tf("Files up to {size}.", &[("size", &bytes(max as u64))])

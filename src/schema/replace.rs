@@ -10,8 +10,9 @@ use serde_json::{Map, Value};
 
 use super::{bounded_json, import_size};
 
-/// Bytes of a replacement file (or pasted text): what the reference service takes in one call.
-pub const MAX_FILE_BYTES: usize = MAX_PASSAGE_REPLACE_BYTES;
+/// Bytes of a replacement file (or pasted text): the whole megabytes of what the reference
+/// service takes in one call (32 MiB: 33 MB).
+pub const MAX_FILE_BYTES: usize = import_size::whole_megabytes(MAX_PASSAGE_REPLACE_BYTES);
 
 /// Values of a replacement: 20,000 passages of six values and a tree of 10,000 nodes fit many
 /// times over; a file of tiny values (`[0,0,…]`) stops here, at about 32 MiB of `Value`s.
@@ -142,7 +143,7 @@ mod tests {
         let long = " ".repeat(MAX_FILE_BYTES + 1);
         assert!(parse(&long, a)
             .unwrap_err()
-            .starts_with("The text is 33.554433 megabyte"));
+            .starts_with("The text is 33.000001 megabyte"));
     }
 
     #[test]

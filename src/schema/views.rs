@@ -20,7 +20,7 @@ pub const MAX_NAME: usize = 100;
 pub const MAX_VIEWS: usize = 500;
 /// Bytes of a views file (or pasted text): 500 views of a few hundred bytes each fit twice over,
 /// and every view is kept in this browser's storage (a few MiB per site).
-pub const MAX_FILE_BYTES: usize = 1 << 20;
+pub const MAX_FILE_BYTES: usize = 1_000_000;
 /// Values of a views file: 500 views of some thirty values each fit several times over.
 const MAX_JSON_VALUES: usize = 100_000;
 
