@@ -46,6 +46,14 @@ impl Session {
         session
     }
 
+    /// Ends the session in this tab, after a sign-out or an erasure: what the console read for
+    /// the person and what this browser keeps of their first-household guide go with it.
+    pub fn end(&self) {
+        crate::prefetch::forget();
+        crate::household::first_run::forget();
+        self.identity.set(None);
+    }
+
     /// Whether someone is signed in.
     pub fn signed_in(&self) -> bool {
         self.identity.with(Option::is_some)

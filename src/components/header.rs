@@ -34,8 +34,7 @@ pub fn Header() -> impl IntoView {
     });
     Effect::new(move || {
         if sign_out.version().get() > 0 {
-            crate::prefetch::forget();
-            session.identity.set(None);
+            session.end();
             navigate("/sign-in", Default::default());
         }
     });

@@ -70,6 +70,8 @@ fn EraseDialog(
     });
     Effect::new(move || match erase.value().get() {
         Some(Ok(Some(erasure))) if erasure.erased => {
+            // The account is gone whether or not "Sign out" is pressed next.
+            crate::household::first_run::forget();
             error.set(None);
             problem.set(None);
             answer.set(Some(erasure));
@@ -90,8 +92,7 @@ fn EraseDialog(
         None => {}
     });
     let sign_out = Callback::new(move |_| {
-        crate::prefetch::forget();
-        session.identity.set(None);
+        session.end();
         navigate("/sign-in", Default::default());
     });
     let matches = {

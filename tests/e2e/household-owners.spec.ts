@@ -1,11 +1,11 @@
 import { Page, APIRequestContext } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { api, apiToken, armFault, faultControl, removeHousehold, signIn, scan } from './helpers';
+import { api, apiToken, armFault, faultControl, removeHousehold, signIn, scan, typeCredentials } from './helpers';
 
 // Issue 22, items 2–5: member pictures as production stores them, the profile's known keys, the
 // first household in three steps, and erasing an account. Each journey has a demo family account
-// of its own (family19..family24); the erasure journey erases family24 for good, so a second run
-// needs a fresh server (as `cargo xtask test` starts one per wire).
+// of its own (family16..family24); the erasure journeys erase family16 and family24 for good, so
+// a second run needs a fresh server (as `cargo xtask test` starts one per wire).
 test.describe.configure({ mode: 'serial' });
 
 const PASSWORD = 'family-demo';
@@ -201,6 +201,54 @@ test('household owners: the first-household guide resumes after a reload, and a 
   const headers = await headersFor(request, 'family22');
   const own = (await (await request.get(api('households/me'), { headers })).json()).result;
   expect(own.members.map((m: { name: string }) => m.name)).toEqual(['Bo']);
+});
+
+/** What this browser keeps of the first-household guide (ids only; src/household/first_run.rs). */
+const guideKey = (page: Page) => page.evaluate(() => localStorage.getItem('larder.first-household'));
+
+/** Creates `user`'s household through the guide's first step; the guide then stands at step 2. */
+async function startGuide(page: Page, request: APIRequestContext, user: string, name: string) {
+  await removeHousehold(request, user, PASSWORD);
+  await openHousehold(page, user);
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByRole('button', { name: 'Create household' }).click();
+  await expect(page.getByRole('heading', { name: 'Getting started: step 2 of 3' })).toBeVisible();
+  expect(await guideKey(page)).toContain('"household"');
+}
+
+test("household owners: signing out forgets the first-household guide, and the next owner in the tab starts their own at step 1", async ({ page, request }) => {
+  await removeHousehold(request, 'family18', PASSWORD);
+  await startGuide(page, request, 'family17', 'Left at step two');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  expect(await guideKey(page)).toBeNull();
+
+  // Another owner, in the same tab and without a reload.
+  await typeCredentials(page, 'family18', PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('Signed in as family18')).toBeVisible();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My household' }).click();
+  await expect(page.getByRole('heading', { name: 'Create your household' })).toBeVisible();
+  await expect(page.getByText('Getting started: step 1 of 3')).toBeVisible();
+  await expect(page.locator('.guide')).toHaveCount(0);
+  // Their own guide runs from there.
+  await page.getByLabel('Name', { exact: true }).fill('Started at step one');
+  await page.getByRole('button', { name: 'Create household' }).click();
+  await expect(page.getByRole('heading', { name: 'Getting started: step 2 of 3' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Started at step one' })).toBeVisible();
+});
+
+test('household owners: erasing the account forgets the first-household guide', async ({ page, request }) => {
+  await startGuide(page, request, 'family16', 'Erased at step two');
+  await page.getByRole('button', { name: 'Erase my account…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Erase your account' });
+  await dialog.getByLabel('Type your user name, family16, to confirm').fill('family16');
+  await dialog.getByRole('button', { name: 'Erase my account' }).click();
+  await expect(dialog).toContainText('Your account was erased.');
+  // Forgotten as soon as the account is gone, before "Sign out" is pressed.
+  expect(await guideKey(page)).toBeNull();
+  await dialog.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
 });
 
 test('household owners: a failed erasure keeps the typed name and the account', async ({ page, request }) => {

@@ -18,6 +18,14 @@ pub const MAX_GUIDELINE_IMPORT: usize = 1000;
 /// The upload limit of the reference service when `--max-upload` is not given (1 GiB).
 pub const DEFAULT_MAX_UPLOAD: u64 = 1 << 30;
 
+/// Bytes of one guideline import's body (the reference service's cap, which 1000 guidelines fit);
+/// the console imports files up to this size (in calls of [`MAX_GUIDELINE_IMPORT`] items).
+pub const MAX_GUIDELINE_IMPORT_BYTES: usize = 8 << 20;
+
+/// Bytes of one passage replacement's body (the reference service's cap, which
+/// [`MAX_REPLACED_PASSAGES`] passages fit); the console reads replacement files up to this size.
+pub const MAX_PASSAGE_REPLACE_BYTES: usize = 32 << 20;
+
 /// Passages one bulk replacement may carry (the reference service's cap; production has none).
 pub const MAX_REPLACED_PASSAGES: usize = 20_000;
 

@@ -31,10 +31,10 @@ use crate::SharedState;
 
 /// Largest JSON body of most routes: a record with long prose fits many times over.
 pub const JSON_BODY_LIMIT: usize = 2 << 20;
-/// Largest body of a guideline import (1000 guidelines).
-pub const IMPORT_BODY_LIMIT: usize = 8 << 20;
-/// Largest body of a passage replacement (up to 20,000 passages).
-pub const REPLACE_BODY_LIMIT: usize = 32 << 20;
+/// Largest body of a guideline import (1000 guidelines); the console's import takes files up to it.
+pub const IMPORT_BODY_LIMIT: usize = larder_contract::limits::MAX_GUIDELINE_IMPORT_BYTES;
+/// Largest body of a passage replacement (up to 20,000 passages); the console's takes files up to it.
+pub const REPLACE_BODY_LIMIT: usize = larder_contract::limits::MAX_PASSAGE_REPLACE_BYTES;
 /// Largest body of a sign-in.
 pub const SIGN_IN_BODY_LIMIT: usize = 16 << 10;
 
