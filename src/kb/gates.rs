@@ -6,14 +6,17 @@ use leptos::prelude::*;
 use crate::schema::Schema;
 use crate::session::Session;
 
+/// The collections of the contract.
+const COUNT: usize = larder_api::collections::COLLECTIONS.len();
+
 /// Role gates per collection, created once in the console's root scope: pages come and go (and
 /// are disposed while a sign-out re-renders them), the gates stay readable.
 #[derive(Clone, Copy)]
 pub struct RoleGates {
-    write: [Memo<bool>; 7],
-    create: [Memo<bool>; 7],
-    delete: [Memo<bool>; 7],
-    enhance: [Memo<bool>; 7],
+    write: [Memo<bool>; COUNT],
+    create: [Memo<bool>; COUNT],
+    delete: [Memo<bool>; COUNT],
+    enhance: [Memo<bool>; COUNT],
 }
 
 impl RoleGates {

@@ -295,9 +295,11 @@ mod tests {
     fn a_create_validates_slug_required_fields_and_types() {
         let articles = schema_of(&ARTICLES);
         let editors = create_editors(articles, &Record::new());
+        // Production's later create takes `language` and `region` (production.md §10.5).
         assert!(editors
             .iter()
-            .all(|e| !["urn", "id", "created_at", "status", "language"].contains(&e.field.name)));
+            .all(|e| !["urn", "id", "created_at", "status"].contains(&e.field.name)));
+        assert!(editors.iter().any(|e| e.field.name == "language"));
         let errors = create_body(
             articles,
             "Bad Slug",

@@ -66,6 +66,7 @@ impl FieldKind {
             | Type::Lang
             | Type::Country
             | Type::Url
+            | Type::Email
             | Type::DateTime
             | Type::YearDate
             | Type::FileType => FieldKind::Text,

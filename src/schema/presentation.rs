@@ -2,14 +2,15 @@
 //! is (its fields, their types, what a create needs and an update takes) is the contract's.
 
 use larder_contract::collections::{
-    ARTICLES, ARTIFACTS, FCTABLES, GUIDELINES, GUIDES, TEXTBOOKS, TEXTBOOK_PASSAGES,
+    ARTICLES, ARTIFACTS, FCTABLES, GUIDELINES, GUIDES, ORGANIZATIONS, RCOLLECTIONS, TEXTBOOKS,
+    TEXTBOOK_PASSAGES,
 };
 
 use super::Schema;
 use crate::i18n::k;
 
 /// Every collection's presentation, in the contract's menu order.
-pub const SCHEMAS: [Schema; 7] = [
+pub const SCHEMAS: [Schema; larder_contract::COLLECTIONS.len()] = [
     Schema {
         collection: &ARTICLES,
         columns: &["publication_year", "venue", "status"],
@@ -66,5 +67,17 @@ pub const SCHEMAS: [Schema; 7] = [
         columns: &["parent_urn", "file_type", "file_size"],
         facets: &[],
         sorts: &[],
+    },
+    Schema {
+        collection: &ORGANIZATIONS,
+        columns: &["url", "contact_email"],
+        facets: &[],
+        sorts: &[("title asc", k("Title A–Z"))],
+    },
+    Schema {
+        collection: &RCOLLECTIONS,
+        columns: &["source_type", "recipe_count", "review_status"],
+        facets: &["status", "review_status", "source_type", "language"],
+        sorts: &[("title asc", k("Title A–Z"))],
     },
 ];

@@ -12,7 +12,7 @@ use larder_api::types::{
     Artifact, FcTable, HouseholdChanges, MemberChanges, NewHousehold, NewMember, ProfileChanges,
     ProfileInput, Resource,
 };
-use larder_api::{Article, Guide, Guideline, Passage, Textbook};
+use larder_api::{Article, Guide, Guideline, Organization, Passage, RCollection, Textbook};
 use larder_contract::households;
 use larder_contract::Field;
 use serde::de::DeserializeOwned;
@@ -188,6 +188,8 @@ fn every_typed_record_has_its_collections_fields() {
     record_matches_its_collection::<Passage>();
     record_matches_its_collection::<FcTable>();
     record_matches_its_collection::<Artifact>();
+    record_matches_its_collection::<Organization>();
+    record_matches_its_collection::<RCollection>();
 }
 
 #[test]

@@ -22,7 +22,7 @@
 use std::collections::BTreeSet;
 
 use larder_api::types::{Artifact, FcTable, Resource};
-use larder_api::{Article, Guide, Guideline, Passage, Textbook};
+use larder_api::{Article, Guide, Guideline, Organization, Passage, RCollection, Textbook};
 use larder_contract::collections::{COLLECTIONS, TREE_NODE};
 use larder_contract::{Collection, Field, Type};
 use serde_json::{json, Map, Value};
@@ -61,6 +61,7 @@ fn kinds(ty: &Type) -> Vec<Kind> {
         | Type::Lang
         | Type::Country
         | Type::Url
+        | Type::Email
         | Type::Date
         | Type::DateTime
         | Type::Enum(_)
@@ -94,6 +95,7 @@ fn sample(ty: &Type, kind: Kind) -> Value {
         (Type::Lang, _) => json!("el"),
         (Type::Country, _) => json!("GR"),
         (Type::Url, _) => json!("https://example.org/sample"),
+        (Type::Email, _) => json!("info@example.org"),
         (Type::Date, _) => json!("2024-01-31"),
         (Type::DateTime, _) => json!("2024-01-31T12:00:00Z"),
         (Type::Enum(values) | Type::EnumFolded(values), _) => json!(values[values.len() - 1]),
@@ -351,6 +353,8 @@ fn typed_records() -> Vec<TypedRecord> {
         entry::<Passage>(),
         entry::<FcTable>(),
         entry::<Artifact>(),
+        entry::<Organization>(),
+        entry::<RCollection>(),
     ]
 }
 

@@ -108,3 +108,51 @@ pub const NODE_KIND: &[&str] = &[
     "appendix",
     "other",
 ];
+/// Life stages a guideline applies to (production.md §10.5).
+pub const LIFE_STAGE: &[&str] = &[
+    "pregnancy",
+    "lactation",
+    "infancy",
+    "early_childhood",
+    "school_age",
+    "adolescence",
+    "adulthood",
+    "older_adulthood",
+];
+/// Settings where a guideline applies (production.md §10.5).
+pub const SETTING: &[&str] = &[
+    "school",
+    "home",
+    "clinical",
+    "community",
+    "workplace",
+    "retail",
+    "general",
+];
+/// The nature of a guideline's recommendation (production.md §10.5).
+pub const GUIDELINE_TYPE: &[&str] = &[
+    "food_based",
+    "nutrient_based",
+    "behavioral",
+    "activity",
+    "other",
+];
+/// Who a guideline addresses (production.md §10.5; the wire name is the singular `audience`).
+pub const AUDIENCE: &[&str] = &[
+    "caregiver",
+    "individual",
+    "health_professional",
+    "policy_maker",
+    "educator",
+];
+/// Where a recipe collection comes from (production.md §2.9).
+pub const SOURCE_TYPE: &[&str] = &[
+    "dataset",
+    "web_portal",
+    "manual_curation",
+    "partner",
+    "user_generated",
+];
+/// How complete a recipe collection's data is (wisefood-data-api src/schemas/schemas.py,
+/// `RCollectionDataCompleteness`).
+pub const DATA_COMPLETENESS: &[&str] = &["full", "partial", "minimal"];

@@ -55,6 +55,8 @@ pub enum Type {
     Country,
     /// An absolute http(s) URL.
     Url,
+    /// An e-mail address (pydantic's `EmailStr`): `local@domain`, the domain lower-cased.
+    Email,
     /// `YYYY-MM-DD`.
     Date,
     /// ISO-8601 date and time (a date alone is accepted).

@@ -245,9 +245,77 @@ pub struct Guideline {
     /// section_label?}`.
     #[serde(deserialize_with = "or_default")]
     pub source_refs: Vec<Map<String, Value>>,
+    /// Life stages it applies to (`pregnancy`, `infancy`, ...).
+    #[serde(deserialize_with = "or_default")]
+    pub life_stage: Vec<String>,
+    /// Lower age bound in months, inclusive; absent = unbounded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub age_min_months: Option<i64>,
+    /// Upper age bound in months, inclusive; absent = unbounded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub age_max_months: Option<i64>,
+    /// Settings it applies in (`school`, `home`, ...).
+    #[serde(deserialize_with = "or_default")]
+    pub setting: Vec<String>,
+    /// The nature of the recommendation (`food_based`, `behavioral`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub guideline_type: Option<String>,
+    /// Who it addresses (`caregiver`, `health_professional`, ...); singular on the wire.
+    #[serde(deserialize_with = "or_default")]
+    pub audience: Vec<String>,
+    /// Topical labels (an open vocabulary); singular on the wire.
+    #[serde(deserialize_with = "or_default")]
+    pub topic: Vec<String>,
+    /// Nutrients it concerns (an open vocabulary).
+    #[serde(deserialize_with = "or_default")]
+    pub nutrients: Vec<String>,
+    /// Health conditions it addresses (an open vocabulary).
+    #[serde(deserialize_with = "or_default")]
+    pub health_conditions: Vec<String>,
+    /// Countries it applies to (ISO 3166-1 alpha-2); defaults to the guide's region.
+    #[serde(deserialize_with = "or_default")]
+    pub applicable_regions: Vec<String>,
+    /// What the source page covered, captured at extraction.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_summary: Option<String>,
+    /// The heading or caption the rule sits under in the source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub section_label: Option<String>,
+    /// The extraction pipeline that produced it (provenance, read-only after create).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extractor_name: Option<String>,
+    /// The extraction run that produced it (provenance).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extractor_run_id: Option<String>,
+    /// The model the extraction used (provenance).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extraction_model: Option<String>,
+    /// The enrichment pass last applied (set by enrichment).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enrichment_version: Option<i64>,
+    /// The confidence the enrichment agent reported, 0 to 1 (set by enrichment).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enrichment_confidence: Option<f64>,
+    /// Fields whose current value a machine wrote; a person's edit takes a field off the list.
+    #[serde(deserialize_with = "or_default")]
+    pub ai_generated_fields: Vec<String>,
+    /// The audit trail of enrichments: `{agent, run_id, enhanced_at, fields, skipped_fields,
+    /// before, after}` each.
+    #[serde(deserialize_with = "or_default")]
+    pub enhancements: Vec<Map<String, Value>>,
+    /// When the record was last embedded for retrieval.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub embedded_at: Option<String>,
     /// Fields this client does not know, sent back untouched.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+impl Guideline {
+    /// Whether a machine wrote `field`'s current value (it is in `ai_generated_fields`).
+    pub fn is_ai_generated(&self, field: &str) -> bool {
+        self.ai_generated_fields.iter().any(|f| f == field)
+    }
 }
 
 impl Resource for Guideline {

@@ -23,6 +23,7 @@ mod artifact;
 mod fctable;
 mod guide;
 mod household;
+mod organization;
 mod passage;
 mod record;
 mod results;
@@ -36,6 +37,7 @@ pub use household::{
     Household, HouseholdChanges, Member, MemberChanges, NewHousehold, NewMember, Profile,
     ProfileChanges, ProfileInput,
 };
+pub use organization::{Organization, RCollection};
 pub use passage::{Passage, PassageInput, ReplacePassages, ReplaceResult};
 pub use record::{Listed, Record};
 pub use results::{EnhanceResult, FacetCount, GuidelineImport, Hit, Message, SearchResults};

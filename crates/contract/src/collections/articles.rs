@@ -2,8 +2,10 @@
 //! and the enhancement bodies.
 
 use super::policy::{AI_INDEXING_TIER, POLICY_FIELDS};
-use super::shared::{joined, roles, updatable, LIFECYCLE_STATUS, STAMPS, TIMESTAMP, URN};
-use super::{Collection, IdentifierKind, Offered, ReadRule, Routes, CURATORS_AND_AGENTS};
+use super::shared::{roles, updatable, LIFECYCLE_STATUS, STAMPS, TIMESTAMP, URN};
+use super::{
+    Autocomplete, Collection, IdentifierKind, Offered, ReadRule, Routes, CURATORS_AND_AGENTS,
+};
 use crate::types::{list, Field, Type, INT, LICENSES, LINE, PROSE, S15K, S2K, S2K_LIST};
 
 const GEOGRAPHIC_CONTEXT: &[Field] = &[
@@ -58,11 +60,16 @@ const ARTICLE_CREATE: &[Field] = &[
     Field::opt("hard_exclusion_flags", list(&S2K, 0, Some(50))),
     Field::opt("geographic_context", Type::Shape(GEOGRAPHIC_CONTEXT)),
     Field::opt("extras", Type::Object),
+    // Production's later write schemas (production.md §10.5): region is free text and language
+    // "an ISO code or name", not the `Lang` pattern.
+    Field::opt("region", S2K),
+    Field::opt("language", S2K),
+    POLICY_FIELDS[0],
+    POLICY_FIELDS[1],
 ];
 
-/// The update allow-list: every create field but `urn` (§3.1), and the reading policy (§8 row 4).
-const ARTICLE_UPDATE: &[Field] =
-    &joined::<33>(&updatable::<31>(ARTICLE_CREATE, &["urn"]), &POLICY_FIELDS);
+/// The update allow-list: every create field but `urn` (§3.1, §10.5).
+const ARTICLE_UPDATE: &[Field] = &updatable::<35>(ARTICLE_CREATE, &["urn"]);
 
 /// The fields an enhancement may write (production.md §5.3).
 pub const ENHANCE_FIELDS: &[Field] = &[
@@ -80,8 +87,6 @@ pub const ENHANCE_BODY: &[Field] = &[
 const ARTICLE_SERVICE_SET: &[Field] = &[
     STAMPS[0],
     Field::opt("status", LIFECYCLE_STATUS),
-    Field::opt("language", Type::Lang),
-    Field::opt("region", S2K),
     Field::opt("ai_category", S2K),
     Field::opt("ai_tags", S2K_LIST),
     Field::opt("ai_key_takeaways", S2K_LIST),
@@ -113,6 +118,8 @@ pub const ARTICLES: Collection = Collection {
     record_type: None,
     clearable: &[],
     advised: &["authors"],
+    provenance: &[],
+    write_only: &[],
     frozen_when: &[],
     routes: Routes {
         list: Offered::Production,
@@ -121,6 +128,12 @@ pub const ARTICLES: Collection = Collection {
         put: Offered::InterfaceOnly,
         enhance: Offered::Production,
         children: Offered::Absent,
+        delete: Offered::Production,
+        autocomplete: Autocomplete {
+            offered: Offered::Production,
+            item: &["urn", "title", "authors", "publication_year", "venue"],
+            works_in_production: true,
+        },
     },
     roles: roles(CURATORS_AND_AGENTS, CURATORS_AND_AGENTS),
     read_rule: ReadRule::ReaderVisibility,

@@ -1,7 +1,9 @@
 //! Files attached to records (production.md §3.7, §5.4).
 
 use super::shared::{roles, COUNT, STAMPS, URN};
-use super::{Collection, IdentifierKind, Offered, Parent, ReadRule, Routes, CURATORS};
+use super::{
+    Autocomplete, Collection, IdentifierKind, Offered, Parent, ReadRule, Routes, CURATORS,
+};
 use crate::types::{Field, Type, LINE, S2K};
 
 const ARTIFACT_CREATE: &[Field] = &[
@@ -46,6 +48,8 @@ pub const ARTIFACTS: Collection = Collection {
     record_type: None,
     clearable: &[],
     advised: &[],
+    provenance: &[],
+    write_only: &[],
     frozen_when: &[],
     routes: Routes {
         list: Offered::Absent,
@@ -54,6 +58,12 @@ pub const ARTIFACTS: Collection = Collection {
         put: Offered::InterfaceOnly,
         enhance: Offered::Absent,
         children: Offered::InterfaceOnly,
+        delete: Offered::Production,
+        autocomplete: Autocomplete {
+            offered: Offered::InterfaceOnly,
+            item: &["id", "parent_urn", "title", "file_type"],
+            works_in_production: false,
+        },
     },
     roles: roles(CURATORS, CURATORS),
     read_rule: ReadRule::AsParent,

@@ -34,6 +34,31 @@ pub struct Routes {
     pub enhance: Offered,
     /// The listing of a parent's records: `artifacts?parent_urn=` or `.../by-<parent>/{urn}`.
     pub children: Offered,
+    /// `DELETE {path}/{id}` (organizations have none: production answers a bare 405).
+    pub delete: Offered,
+    /// `GET {path}/autocomplete?q=&limit=`.
+    pub autocomplete: Autocomplete,
+}
+
+/// `GET {path}/autocomplete?q=&limit=15` (production.md §10.7): a list of small items for a
+/// reference picker, no total, no offset. Production's is its full-text search (a whole word,
+/// not a prefix), so a picker falls back to a search where it finds nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Autocomplete {
+    /// Where it is served.
+    pub offered: Offered,
+    /// The keys of each item, as production's `src/schemas/autocomplete.py` names them.
+    pub item: &'static [&'static str],
+    /// Whether production's route answers what it promises; its guidelines route answers 500 on
+    /// any hit (production.md §10.7), so a picker searches there instead.
+    pub works_in_production: bool,
+}
+
+impl Autocomplete {
+    /// Whether a picker can use the route on a service of production's kind.
+    pub fn usable_in_production(&self) -> bool {
+        self.offered.by_production() && self.works_in_production
+    }
 }
 
 /// The record a child hangs from.
@@ -119,6 +144,13 @@ pub struct Collection {
     /// Fields a create should carry although production's schema takes it without them: a
     /// record stored without them can no longer be read there (an article without authors).
     pub advised: &'static [&'static str],
+    /// Fields a machine writes (extraction, enrichment): shown read-only, never offered in a
+    /// person's form, though a create by a pipeline may carry some (guidelines' provenance,
+    /// production.md §10.5).
+    pub provenance: &'static [&'static str],
+    /// Fields a write takes that production's read leaves out (an organization's `status`,
+    /// production.md §2.8): stored, never answered.
+    pub write_only: &'static [&'static str],
     /// Which routes exist.
     pub routes: Routes,
     /// Who may write.
@@ -252,5 +284,10 @@ impl Collection {
     /// Whether the console may offer a record's editing to a caller with `roles`.
     pub fn can_update(&self, roles: &[String]) -> bool {
         self.roles.update.allows(roles)
+    }
+
+    /// Whether a machine writes `field` (shown read-only, see [`Collection::provenance`]).
+    pub fn is_provenance(&self, field: &str) -> bool {
+        self.provenance.contains(&field)
     }
 }

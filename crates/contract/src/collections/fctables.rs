@@ -1,7 +1,7 @@
 //! Food composition tables (production.md §3.6).
 
 use super::shared::{roles, updatable, COUNT, EMBEDDED_ARTIFACTS, LIFECYCLE_STATUS, STAMPS};
-use super::{Collection, IdentifierKind, Offered, ReadRule, Routes, WriteRoles};
+use super::{Autocomplete, Collection, IdentifierKind, Offered, ReadRule, Routes, WriteRoles};
 use crate::types::{Field, Type, LICENSES, LINE, S2K, S2K_LIST, TAGS_25};
 
 const FCTABLE_CREATE: &[Field] = &[
@@ -64,6 +64,8 @@ pub const FCTABLES: Collection = Collection {
     record_type: Some("food_composition_table"),
     clearable: &[],
     advised: &[],
+    provenance: &[],
+    write_only: &[],
     frozen_when: &[],
     routes: Routes {
         list: Offered::Production,
@@ -72,6 +74,12 @@ pub const FCTABLES: Collection = Collection {
         put: Offered::InterfaceOnly,
         enhance: Offered::InterfaceOnly,
         children: Offered::Absent,
+        delete: Offered::Production,
+        autocomplete: Autocomplete {
+            offered: Offered::Production,
+            item: &["urn", "title", "compiling_institution", "region"],
+            works_in_production: true,
+        },
     },
     roles: roles(WriteRoles::AnySignedIn, WriteRoles::AnySignedIn),
     read_rule: ReadRule::Always,

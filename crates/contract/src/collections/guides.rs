@@ -4,7 +4,9 @@ use super::shared::{
     roles, updatable, ARTIFACT_LIST, DATE, EMBEDDED_ARTIFACTS, LIFECYCLE_STATUS, PAGE,
     REVIEWED_SERVICE_SET, URN,
 };
-use super::{Collection, IdentifierKind, Offered, ReadRule, Routes, ADMINS, CURATORS};
+use super::{
+    Autocomplete, Collection, IdentifierKind, Offered, ReadRule, Routes, ADMINS, CURATORS,
+};
 use crate::enums::{APPLICABILITY_STATUS, REVIEW_STATUS, VISIBILITY};
 use crate::types::{list, Field, Type, INT, LICENSES, LINE, PROSE, S15K, S2K, S2K_LIST, TAGS_25};
 
@@ -81,6 +83,8 @@ pub const GUIDES: Collection = Collection {
     record_type: None,
     clearable: &["publication_year"],
     advised: &[],
+    provenance: &[],
+    write_only: &[],
     frozen_when: &[("status", "active"), ("visibility", "public")],
     routes: Routes {
         list: Offered::Production,
@@ -89,6 +93,12 @@ pub const GUIDES: Collection = Collection {
         put: Offered::InterfaceOnly,
         enhance: Offered::InterfaceOnly,
         children: Offered::Absent,
+        delete: Offered::Production,
+        autocomplete: Autocomplete {
+            offered: Offered::Production,
+            item: &["urn", "title", "short_title", "region", "publication_year"],
+            works_in_production: true,
+        },
     },
     roles: roles(CURATORS, ADMINS),
     read_rule: ReadRule::ActiveOrVerified,

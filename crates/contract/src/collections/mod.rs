@@ -1,4 +1,4 @@
-//! The seven data collections, each described once from production.md: its routes (and those
+//! The nine data collections, each described once from production.md: its routes (and those
 //! only interface.md asks for), its create schema, its update allow-list, the fields the service
 //! sets or derives, its parent, its identifier form and its role rules.
 //!
@@ -15,25 +15,35 @@ mod articles;
 mod artifacts;
 mod descriptors;
 mod fctables;
-mod guidelines;
+pub mod guidelines;
 mod guides;
+mod organizations;
 mod passages;
 pub mod policy;
+mod rcollections;
 mod shared;
 mod textbooks;
 
 pub use access::{Offered, WriteRoles, ADMINS, CURATORS, CURATORS_AND_AGENTS};
 pub use articles::{ARTICLES, ENHANCE_BODY, ENHANCE_FIELDS};
 pub use artifacts::ARTIFACTS;
-pub use descriptors::{Browsing, Collection, IdentifierKind, Parent, ReadRule, Roles, Routes};
+pub use descriptors::{
+    Autocomplete, Browsing, Collection, IdentifierKind, Parent, ReadRule, Roles, Routes,
+};
 pub use fctables::FCTABLES;
-pub use guidelines::{GUIDELINES, GUIDELINE_IMPORT, GUIDELINE_ITEM};
+pub use guidelines::{
+    check_age_range, ENRICHABLE, ENRICHABLE_NAMES, ENRICH_BATCH_BODY, ENRICH_BATCH_ITEM,
+    ENRICH_BODY, GUIDELINES, GUIDELINE_FACETS, GUIDELINE_IMPORT, GUIDELINE_ITEM,
+    GUIDELINE_PROVENANCE,
+};
 pub use guides::GUIDES;
+pub use organizations::ORGANIZATIONS;
 pub use passages::{PASSAGE_ITEM, PASSAGE_REPLACE, TEXTBOOK_PASSAGES};
+pub use rcollections::RCOLLECTIONS;
 pub use textbooks::{TEXTBOOKS, TREE_NODE};
 
 /// Every data collection, in the console's menu order.
-pub const COLLECTIONS: [Collection; 7] = [
+pub const COLLECTIONS: [Collection; 9] = [
     ARTICLES,
     GUIDES,
     GUIDELINES,
@@ -41,6 +51,8 @@ pub const COLLECTIONS: [Collection; 7] = [
     TEXTBOOK_PASSAGES,
     FCTABLES,
     ARTIFACTS,
+    ORGANIZATIONS,
+    RCOLLECTIONS,
 ];
 
 #[cfg(test)]

@@ -2,7 +2,9 @@
 //! replacement.
 
 use super::shared::{roles, updatable, COUNT, PAGE, STAMPS};
-use super::{Collection, IdentifierKind, Offered, Parent, ReadRule, Routes, CURATORS};
+use super::{
+    Autocomplete, Collection, IdentifierKind, Offered, Parent, ReadRule, Routes, CURATORS,
+};
 use crate::types::{list, Field, Type, LINE, S15K, S2K, S2K_LIST};
 
 const PASSAGE_CREATE: &[Field] = &[
@@ -71,6 +73,8 @@ pub const TEXTBOOK_PASSAGES: Collection = Collection {
     record_type: None,
     clearable: &[],
     advised: &[],
+    provenance: &[],
+    write_only: &[],
     frozen_when: &[],
     routes: Routes {
         list: Offered::Absent,
@@ -79,6 +83,18 @@ pub const TEXTBOOK_PASSAGES: Collection = Collection {
         put: Offered::InterfaceOnly,
         enhance: Offered::Absent,
         children: Offered::Production,
+        delete: Offered::Production,
+        autocomplete: Autocomplete {
+            offered: Offered::InterfaceOnly,
+            item: &[
+                "id",
+                "textbook_urn",
+                "page_no",
+                "sequence_no",
+                "structure_path",
+            ],
+            works_in_production: false,
+        },
     },
     roles: roles(CURATORS, CURATORS),
     read_rule: ReadRule::AsParent,

@@ -18,9 +18,17 @@ use crate::types::{list, Field, Type, LINE};
 pub const READER_VISIBILITY: &[&str] = &["public", "expert_only", "hidden"];
 /// The value an absent `reader_visibility` stands for.
 pub const PUBLIC_READING: &str = "public";
-/// Retrieval tiers. `prime` is an editor's decision only; production's tests also name `core` and
-/// `do_not_index` (the range its enrichment agent proposes); the source read here shows no other.
-pub const INDEXING_TIER: &[&str] = &["prime", "core", "do_not_index"];
+/// Retrieval tiers, strongest first (production.md §10.5; wisefood-data-api
+/// src/schemas/schemas.py `IndexingTier` @1c14741). `prime` is an editor's decision only: the
+/// enrichment agent proposes `core` and below.
+pub const INDEXING_TIER: &[&str] = &[
+    "prime",
+    "core",
+    "supportive",
+    "specialized",
+    "archive_only",
+    "do_not_index",
+];
 /// The most records one policy call changes.
 pub const MAX_POLICY_DOCS: u32 = 10_000;
 /// Matches the answer's `sample` carries.

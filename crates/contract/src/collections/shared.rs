@@ -53,22 +53,6 @@ pub(super) const fn with_first<const N: usize>(first: Field, rest: &[Field]) -> 
     out
 }
 
-/// `first` followed by `rest`: an allow-list that gains fields.
-pub(super) const fn joined<const N: usize>(first: &[Field], rest: &[Field]) -> [Field; N] {
-    assert!(first.len() + rest.len() == N);
-    let mut out = [first[0]; N];
-    let mut i = 0;
-    while i < N {
-        out[i] = if i < first.len() {
-            first[i]
-        } else {
-            rest[i - first.len()]
-        };
-        i += 1;
-    }
-    out
-}
-
 /// `a == b` in a const context.
 const fn same(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());

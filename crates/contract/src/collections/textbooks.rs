@@ -4,7 +4,7 @@ use super::shared::{
     roles, updatable, ARTIFACT_LIST, DATE, EMBEDDED_ARTIFACTS, LIFECYCLE_STATUS, PAGE,
     REVIEWED_SERVICE_SET, URN,
 };
-use super::{Collection, IdentifierKind, Offered, ReadRule, Routes, CURATORS};
+use super::{Autocomplete, Collection, IdentifierKind, Offered, ReadRule, Routes, CURATORS};
 use crate::enums::{APPLICABILITY_STATUS, NODE_KIND, REVIEW_STATUS, VISIBILITY};
 use crate::types::{list, Field, Type, LICENSES, S2K, TAGS_25};
 
@@ -76,6 +76,8 @@ pub const TEXTBOOKS: Collection = Collection {
     record_type: None,
     clearable: &["publication_year"],
     advised: &[],
+    provenance: &[],
+    write_only: &[],
     frozen_when: &[],
     routes: Routes {
         list: Offered::Production,
@@ -84,6 +86,12 @@ pub const TEXTBOOKS: Collection = Collection {
         put: Offered::InterfaceOnly,
         enhance: Offered::InterfaceOnly,
         children: Offered::Absent,
+        delete: Offered::Production,
+        autocomplete: Autocomplete {
+            offered: Offered::Production,
+            item: &["urn", "title", "subtitle", "authors", "publication_year"],
+            works_in_production: true,
+        },
     },
     roles: roles(CURATORS, CURATORS),
     read_rule: ReadRule::PublicAndActiveOrVerified,

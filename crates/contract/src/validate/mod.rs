@@ -116,6 +116,7 @@ fn check(
         Type::Lang => text::check_lang(value, problems),
         Type::Country => text::check_country(value, problems),
         Type::Url => text::check_url(value, problems),
+        Type::Email => text::check_email(value, problems),
         Type::Date => text::check_date(value, problems),
         Type::DateTime => text::check_datetime(value, problems),
         Type::FileType => text::check_file_type(value, problems),

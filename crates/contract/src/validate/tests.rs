@@ -193,3 +193,32 @@ fn datetime_offsets_are_hours_and_minutes_in_digits() {
         assert!(!is_datetime(bad), "{bad}");
     }
 }
+
+#[test]
+fn email_addresses_as_pydantic_takes_them() {
+    const EMAIL: &[Field] = &[Field::req("contact_email", Type::Email)];
+    let (out, problems) = run(EMAIL, json!({"contact_email": " Info@Example.ORG "}));
+    assert_eq!(problems, json!([]));
+    assert_eq!(out["contact_email"], "Info@example.org");
+    for bad in [
+        "no-at-sign",
+        "@example.org",
+        "a@b",
+        "a@@example.org",
+        "a b@example.org",
+        "a@-x.org",
+        "a@example.o",
+        "a@example.123",
+        "a..b@example.org",
+    ] {
+        let (_, problems) = run(EMAIL, json!({ "contact_email": bad }));
+        assert_eq!(problems[0]["type"], "value_error", "{bad}");
+        assert!(
+            problems[0]["msg"]
+                .as_str()
+                .unwrap()
+                .starts_with("value is not a valid email address: "),
+            "{bad}"
+        );
+    }
+}

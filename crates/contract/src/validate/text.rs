@@ -188,6 +188,84 @@ pub(super) fn check_url(value: &Value, problems: &mut Problems) -> Option<Value>
     }
 }
 
+/// `Type::Email`: what pydantic's `EmailStr` (email-validator) takes, in the parts a form can
+/// get wrong: one `@`, a local part of at most 64 characters without spaces, and a domain of
+/// dot-separated letter, digit and hyphen labels ending in a name of two or more letters. The
+/// domain is stored lower-cased, as email-validator normalises it.
+pub(super) fn check_email(value: &Value, problems: &mut Problems) -> Option<Value> {
+    let s = string(value, problems)?;
+    match email_problem(s) {
+        None => {
+            let (local, domain) = s.rsplit_once('@').unwrap_or((s, ""));
+            Some(json!(format!("{local}@{}", domain.to_ascii_lowercase())))
+        }
+        Some(reason) => fail(
+            problems,
+            "value_error",
+            format!("value is not a valid email address: {reason}"),
+            value,
+        ),
+    }
+}
+
+/// Why `s` is not an e-mail address, or `None`.
+fn email_problem(s: &str) -> Option<&'static str> {
+    let Some((local, domain)) = s.split_once('@') else {
+        return Some("An email address must have an @-sign.");
+    };
+    if domain.contains('@') {
+        return Some("An email address can only have one @-sign.");
+    }
+    if local.is_empty() {
+        return Some("There must be something before the @-sign.");
+    }
+    if local.chars().count() > 64 {
+        return Some("The email address is too long before the @-sign.");
+    }
+    let bad_local = |c: char| {
+        c.is_whitespace()
+            || c.is_control()
+            || matches!(
+                c,
+                '(' | ')' | ',' | ':' | ';' | '<' | '>' | '[' | ']' | '\\' | '"'
+            )
+    };
+    if local.chars().any(bad_local)
+        || local.starts_with('.')
+        || local.ends_with('.')
+        || local.contains("..")
+    {
+        return Some("The email address contains invalid characters before the @-sign.");
+    }
+    if domain.is_empty() {
+        return Some("There must be something after the @-sign.");
+    }
+    if domain.len() > 253 {
+        return Some("The email address is too long after the @-sign.");
+    }
+    let labels: Vec<&str> = domain.split('.').collect();
+    if labels.len() < 2 {
+        return Some("The part after the @-sign is not valid. It should have a period.");
+    }
+    let label_ok = |l: &&str| {
+        !l.is_empty()
+            && l.len() <= 63
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+            && l.chars().all(|c| c.is_alphanumeric() || c == '-')
+    };
+    if !labels.iter().all(label_ok) {
+        return Some("The part after the @-sign contains invalid characters.");
+    }
+    let last = labels[labels.len() - 1];
+    if last.chars().count() < 2 || !last.chars().all(char::is_alphabetic) {
+        return Some(
+            "The part after the @-sign is not valid. It is not within a valid top-level domain.",
+        );
+    }
+    None
+}
+
 /// `Type::Date`: `YYYY-MM-DD`.
 pub(super) fn check_date(value: &Value, problems: &mut Problems) -> Option<Value> {
     let s = string(value, problems)?;

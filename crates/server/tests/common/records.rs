@@ -55,6 +55,7 @@ pub fn sample(name: &str, ty: &Type, tag: &str) -> Value {
         Type::Lang => json!("en"),
         Type::Country => json!("GB"),
         Type::Url => json!(format!("https://example.org/{}", slug(tag))),
+        Type::Email => json!(format!("{}@example.org", slug(tag))),
         Type::Date => json!("2024-01-31"),
         Type::DateTime => json!("2024-01-31T10:00:00Z"),
         Type::Enum(values) | Type::EnumFolded(values) => json!(values[0]),
