@@ -69,8 +69,8 @@ pub use search::SearchQuery;
 pub use standing::{DailyBudget, Maintenance};
 pub use transport::{Progress, Transport};
 pub use wire::{
-    Article, Artifact, FcTable, Guide, Guideline, Household, Listed, Member, Organization,
-    Passage, Profile, RCollection, Record, Resource, SearchResults, Textbook,
+    Article, Artifact, FcTable, Guide, Guideline, Household, Listed, Member, Organization, Passage,
+    Profile, RCollection, Record, Resource, SearchResults, Textbook,
 };
 
 /// The client over the browser's fetch.

@@ -163,7 +163,10 @@ fn section_text(heading: &str) -> String {
 /// The backticked names in `text` between `start` and the first `end` after it.
 fn backticked_between(text: &str, start: &str, end: &str) -> Vec<String> {
     let from = text.find(start).unwrap_or_else(|| panic!("no {start:?}")) + start.len();
-    let to = from + text[from..].find(end).unwrap_or_else(|| panic!("no {end:?}"));
+    let to = from
+        + text[from..]
+            .find(end)
+            .unwrap_or_else(|| panic!("no {end:?}"));
     text[from..to]
         .split('`')
         .skip(1)
@@ -210,8 +213,11 @@ fn later_create_fields(collection: &Collection) -> Vec<String> {
             .collect();
         // "Create and bulk import accept `extractor_*`, `extraction_model` and
         // `ai_generated_fields`".
-        let accepted =
-            backticked_between(&text, "Create and bulk import accept", "; PATCH accepts none");
+        let accepted = backticked_between(
+            &text,
+            "Create and bulk import accept",
+            "; PATCH accepts none",
+        );
         for name in accepted {
             match name.strip_suffix('*') {
                 Some(prefix) => names.extend(
@@ -256,9 +262,7 @@ fn guideline_facets_and_their_values() {
             None
         };
         for name in names {
-            let field = GUIDELINES
-                .field(&name)
-                .unwrap_or_else(|| panic!("{name}"));
+            let field = GUIDELINES.field(&name).unwrap_or_else(|| panic!("{name}"));
             assert!(GUIDELINES.is_creatable(&name) && GUIDELINES.is_updatable(&name));
             assert!(GUIDELINE_ITEM.iter().any(|f| f.name == name), "{name}");
             match &expected {
@@ -299,15 +303,22 @@ fn guideline_enrichment_and_editorial_policy() {
     let enrichable = &enrichable[..enrichable.find(" — never").unwrap()];
     let listed: Names = names_in(enrichable).into_iter().collect();
     assert_eq!(
-        ENRICHABLE_NAMES.iter().map(|n| n.to_string()).collect::<Names>(),
+        ENRICHABLE_NAMES
+            .iter()
+            .map(|n| n.to_string())
+            .collect::<Names>(),
         listed
     );
     assert!(text.contains("`{agent, items: 1-200 ×"));
     assert_eq!(MAX_ENRICH_BATCH, 200);
     // The editorial policy: its selection, its changes, its cap and its sample.
     let policy = &text[text.find("| POST `guidelines/editorial-policy`").unwrap()..];
-    let policy = &policy[..policy.find("
-").unwrap_or(policy.len())];
+    let policy = &policy[..policy
+        .find(
+            "
+",
+        )
+        .unwrap_or(policy.len())];
     let body: Names = policy
         .split('`')
         .skip(1)
@@ -321,8 +332,18 @@ fn guideline_enrichment_and_editorial_policy() {
         body,
         "the body's keys as §10.5 lists them"
     );
-    assert!(policy.contains("change ≥1 of `status, review_status, visibility, applicability_status`"));
-    assert_eq!(EDITORIAL_FIELDS, ["status", "review_status", "visibility", "applicability_status"]);
+    assert!(
+        policy.contains("change ≥1 of `status, review_status, visibility, applicability_status`")
+    );
+    assert_eq!(
+        EDITORIAL_FIELDS,
+        [
+            "status",
+            "review_status",
+            "visibility",
+            "applicability_status"
+        ]
+    );
     assert!(policy.contains("≤10000") && MAX_EDITORIAL_DOCS == 10_000);
     assert!(policy.contains(
         "`sample` ≤25 × `{id, guide_urn, title, status, review_status, visibility, applicability_status}`"
@@ -352,7 +373,10 @@ fn article_write_fields_and_their_values() {
     // Region and language are free text there, not the `Lang` pattern.
     for name in ["region", "language"] {
         let field = ARTICLES.create.iter().find(|f| f.name == name).unwrap();
-        assert!(matches!(field.ty, larder_contract::Type::Str { .. }), "{name}");
+        assert!(
+            matches!(field.ty, larder_contract::Type::Str { .. }),
+            "{name}"
+        );
     }
 }
 
@@ -362,7 +386,9 @@ fn organizations_and_recipe_collections() {
     let text = section_text("### 2.8 organizations");
     let row = "| GET | `organizations/{urn}` | any | `{";
     let read = &text[text.find(row).unwrap() + row.len()..];
-    let read: Names = names_in(&read[..read.find("}`").unwrap()]).into_iter().collect();
+    let read: Names = names_in(&read[..read.find("}`").unwrap()])
+        .into_iter()
+        .collect();
     let answered: Names = ORGANIZATIONS
         .fields()
         .iter()
@@ -385,7 +411,12 @@ fn organizations_and_recipe_collections() {
     let types = &text[text.find("(`dataset|").unwrap() + 2..];
     let types: Vec<&str> = types[..types.find('`').unwrap()].split('|').collect();
     assert_eq!(
-        RCOLLECTIONS.field("source_type").unwrap().ty.choices().unwrap(),
+        RCOLLECTIONS
+            .field("source_type")
+            .unwrap()
+            .ty
+            .choices()
+            .unwrap(),
         types
     );
     assert!(text.contains("`status` defaults to `draft`"));
