@@ -47,6 +47,9 @@ pub struct SearchQuery {
     pub parent: Option<String>,
     /// The words of `q`; empty matches everything.
     pub terms: Vec<String>,
+    /// Whether each word also matches the words it begins (an autocomplete's word-prefix match:
+    /// "medit" finds "Mediterranean"); otherwise a word matches its stem only.
+    pub prefix: bool,
     /// `fq`.
     pub filters: Vec<Filter>,
     /// `sort`; empty means relevance with text, else the natural order.
@@ -138,7 +141,7 @@ impl Index {
     /// the facets.
     pub fn search(&self, query: &SearchQuery) -> Found {
         let candidates = self
-            .matching(&query.terms)
+            .matching(&query.terms, query.prefix)
             .unwrap_or_else(|| self.all_of(query.collection));
         let parent = query.parent.as_deref();
         let number = Index::number(query.collection);
@@ -211,7 +214,7 @@ impl Index {
         // Relevance is computed for every hit only when it orders them; otherwise for the page.
         let ranks_by_score = sort.contains(&SortKey::Score);
         let scores = if ranks_by_score {
-            self.scores(&hits, &query.terms)
+            self.scores(&hits, &query.terms, query.prefix)
         } else {
             vec![0.0; hits.len()]
         };
@@ -265,7 +268,10 @@ impl Index {
             .collect();
         if scored && !ranks_by_score {
             let rids: Vec<u32> = page.iter().map(|(rid, _)| *rid).collect();
-            for (hit, score) in page.iter_mut().zip(self.scores(&rids, &query.terms)) {
+            for (hit, score) in page
+                .iter_mut()
+                .zip(self.scores(&rids, &query.terms, query.prefix))
+            {
                 hit.1 = score;
             }
         }

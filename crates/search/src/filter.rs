@@ -18,6 +18,16 @@ pub enum Filter {
         /// A dotted field name.
         field: String,
     },
+    /// `field:prefix*`: a word of the field's text begins with `prefix` (both folded: lower case,
+    /// no accents), as production's query-string filter matches a trailing wildcard on an
+    /// analysed text field. Only values the index keeps as short values (at most
+    /// [`crate::MAX_VALUE_LEN`] bytes) are looked at.
+    Prefix {
+        /// A dotted field name.
+        field: String,
+        /// What a word begins with.
+        prefix: String,
+    },
     /// `field:[low TO high]`, `*` leaving a side open.
     Range {
         /// A dotted field name.
@@ -51,6 +61,8 @@ pub(crate) enum Test<'q> {
         low: Option<&'q str>,
         high: Option<&'q str>,
     },
+    /// A word of the text begins with this (folded).
+    WordPrefix(String),
 }
 
 impl Test<'_> {
@@ -74,6 +86,12 @@ impl Test<'_> {
                 };
                 low.is_none_or(|l| s.as_ref() >= l) && high.is_none_or(|h| s.as_ref() <= h)
             }
+            Test::WordPrefix(prefix) => match value {
+                Scalar::Str(s) => {
+                    crate::text::folded_words(s).any(|w| w.starts_with(prefix.as_str()))
+                }
+                _ => false,
+            },
         }
     }
 }
@@ -110,6 +128,14 @@ impl<'i, 'q> Compiled<'i, 'q> {
                     columns: index.columns_under(field),
                 }
             }
+            Filter::Prefix { field, prefix } => (
+                field,
+                Test::WordPrefix(
+                    crate::text::folded_words(prefix)
+                        .collect::<Vec<_>>()
+                        .concat(),
+                ),
+            ),
             Filter::Range { field, low, high } => {
                 let parse = |bound: &Option<String>, open: f64| match bound {
                     None => Some(open),

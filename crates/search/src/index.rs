@@ -17,7 +17,11 @@ use serde_json::Value;
 
 pub use crate::column::{Column, FacetKey, Scalar, MAX_VALUE_LEN};
 use crate::text::text_of;
-pub use crate::text::{own_visibility, tokens, BODY_FIELDS};
+pub use crate::text::{folded_words, own_visibility, tokens, BODY_FIELDS};
+
+/// The most indexed terms one word of a word-prefix search stands for, the most frequent
+/// first: a one-letter word would otherwise stand for a good part of the vocabulary.
+pub const MAX_PREFIX_TERMS: usize = 256;
 
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
@@ -410,25 +414,74 @@ impl Index {
         parent.own_visible
     }
 
-    /// The record ids holding every term of `query` (tokenised and stemmed), ascending; `None`
-    /// for an empty query.
-    pub fn matching(&self, query: &[String]) -> Option<Vec<u32>> {
-        let mut lists: Vec<&Vec<Posting>> = Vec::new();
-        for word in query {
-            for token in tokens(&self.stemmer, word) {
-                match self.term_ids.get(token.as_str()) {
-                    Some(id) => lists.push(&self.postings[*id as usize]),
-                    None => return Some(Vec::new()),
+    /// The terms each word of `query` stands for, one group per word: its stem; and, for a
+    /// word-prefix search, also every indexed term beginning with the word as typed (folded, not
+    /// stemmed: "medit" stands for "mediterranean"), at most [`MAX_PREFIX_TERMS`] of them, the
+    /// most frequent first. A group is empty when nothing indexed matches the word.
+    fn term_groups(&self, query: &[String], prefix: bool) -> Vec<Vec<u32>> {
+        let mut groups = Vec::new();
+        for text in query {
+            for word in folded_words(text) {
+                let stem = self.stemmer.stem(&word).into_owned();
+                let mut group: Vec<u32> = self
+                    .term_ids
+                    .get(stem.as_str())
+                    .copied()
+                    .into_iter()
+                    .collect();
+                if prefix {
+                    let mut starting: Vec<u32> = self
+                        .term_ids
+                        .iter()
+                        .filter(|(term, id)| term.starts_with(word.as_str()) && !group.contains(id))
+                        .map(|(_, id)| *id)
+                        .collect();
+                    // Most frequent first, then by the term, so the cut is the same every time.
+                    starting.sort_by(|a, b| {
+                        let (la, lb) = (
+                            self.postings[*a as usize].len(),
+                            self.postings[*b as usize].len(),
+                        );
+                        lb.cmp(&la).then_with(|| {
+                            self.term_names[*a as usize].cmp(&self.term_names[*b as usize])
+                        })
+                    });
+                    starting.truncate(MAX_PREFIX_TERMS.saturating_sub(group.len()));
+                    group.extend(starting);
                 }
+                groups.push(group);
             }
         }
-        if lists.is_empty() {
+        groups
+    }
+
+    /// The record ids holding every term of `query` (tokenised and stemmed), ascending; `None`
+    /// for an empty query. With `prefix`, a word is held by a record holding any term it stands
+    /// for (see [`Index::term_groups`]).
+    pub fn matching(&self, query: &[String], prefix: bool) -> Option<Vec<u32>> {
+        let groups = self.term_groups(query, prefix);
+        if groups.is_empty() {
             return None;
         }
-        lists.sort_by_key(|l| l.len());
-        let mut hits: Vec<u32> = lists[0].iter().map(|p| p.rid).collect();
+        let mut lists: Vec<Vec<u32>> = Vec::with_capacity(groups.len());
+        for group in &groups {
+            let mut rids: Vec<u32> = group
+                .iter()
+                .flat_map(|id| self.postings[*id as usize].iter().map(|p| p.rid))
+                .collect();
+            if group.len() > 1 {
+                rids.sort_unstable();
+                rids.dedup();
+            }
+            if rids.is_empty() {
+                return Some(Vec::new());
+            }
+            lists.push(rids);
+        }
+        lists.sort_by_key(Vec::len);
+        let mut hits = lists[0].clone();
         for list in &lists[1..] {
-            hits.retain(|rid| list.binary_search_by_key(rid, |p| p.rid).is_ok());
+            hits.retain(|rid| list.binary_search(rid).is_ok());
         }
         Some(hits)
     }
@@ -443,19 +496,26 @@ impl Index {
 
     /// BM25 relevance of each record of `rids` for the query's terms (FTS5's formula and
     /// constants: k1 1.2, b 0.75, IDF floored at 1e-6, title weighted 2 and body 1).
-    pub fn scores(&self, rids: &[u32], query: &[String]) -> Vec<f64> {
+    ///
+    /// With `prefix`, every term a word stands for counts once (see [`Index::term_groups`]).
+    pub fn scores(&self, rids: &[u32], query: &[String], prefix: bool) -> Vec<f64> {
         let n = self.count.max(1) as f64;
         let avg_title = (self.title_total as f64 / n).max(1e-9);
         let avg_body = (self.body_total as f64 / n).max(1e-9);
         let mut lists: Vec<(&Vec<Posting>, f64)> = Vec::new();
-        for word in query {
-            for token in tokens(&self.stemmer, word) {
-                if let Some(id) = self.term_ids.get(token.as_str()) {
-                    let list = &self.postings[*id as usize];
-                    let with_term = list.len() as f64;
-                    let idf = ((n - with_term + 0.5) / (with_term + 0.5)).ln();
-                    lists.push((list, if idf <= 0.0 { 1e-6 } else { idf }));
+        let mut seen: Vec<u32> = Vec::new();
+        for group in self.term_groups(query, prefix) {
+            for id in group {
+                // A stem typed twice counts twice, as FTS5 counts a repeated word; a term two
+                // prefixes stand for counts once.
+                if prefix && seen.contains(&id) {
+                    continue;
                 }
+                seen.push(id);
+                let list = &self.postings[id as usize];
+                let with_term = list.len() as f64;
+                let idf = ((n - with_term + 0.5) / (with_term + 0.5)).ln();
+                lists.push((list, if idf <= 0.0 { 1e-6 } else { idf }));
             }
         }
         let part = |idf: f64, tf: u16, len: u32, avg: f64, weight: f64| {

@@ -12,7 +12,9 @@ mod text;
 pub use column::{Column, FacetKey, Scalar, MAX_VALUE_LEN};
 pub use engine::{FacetValue, Found, NaturalOrder, SearchQuery, SortKey};
 pub use filter::Filter;
-pub use index::{own_visibility, tokens, Index, IndexSize, BODY_FIELDS};
+pub use index::{
+    folded_words, own_visibility, tokens, Index, IndexSize, BODY_FIELDS, MAX_PREFIX_TERMS,
+};
 
 /// Which records a caller may see.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -23,20 +23,30 @@ pub const BODY_FIELDS: &[&str] = &[
     "topics",
     "authors",
     "ai_tags",
+    // A guideline's extraction context and open vocabularies (production.md §10.5).
+    "page_summary",
+    "section_label",
+    "topic",
+    "nutrients",
+    "health_conditions",
 ];
 
 /// Splits `text` into search tokens: runs of letters and digits, lower-cased, without accents,
 /// stemmed.
 pub fn tokens<'a>(stemmer: &'a Stemmer, text: &'a str) -> impl Iterator<Item = String> + 'a {
+    folded_words(text).map(move |folded| stemmer.stem(&folded).into_owned())
+}
+
+/// Splits `text` into its words as typed: runs of letters and digits, lower-cased, without
+/// accents, not stemmed (what a word-prefix match compares: "medit" is no word's stem).
+pub fn folded_words(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(move |word| {
-            let folded: String = word
-                .nfd()
+        .map(|word| {
+            word.nfd()
                 .filter(|c| !is_combining_mark(*c))
                 .flat_map(char::to_lowercase)
-                .collect();
-            stemmer.stem(&folded).into_owned()
+                .collect()
         })
 }
 

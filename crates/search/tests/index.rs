@@ -1,7 +1,7 @@
 //! The index's own behaviour: tokens, matching, relevance, columns.
 
 use larder_contract::collections::{ARTICLES, GUIDES};
-use larder_search::{tokens, Index, Scalar};
+use larder_search::{tokens, Index, Scalar, MAX_PREFIX_TERMS};
 use rust_stemmers::{Algorithm, Stemmer};
 use serde_json::{json, Value};
 
@@ -34,8 +34,8 @@ fn put_match_score_remove() {
         &json!({"title": "Vitamins", "status": "draft"}),
     );
     let q = vec!["vitamin".to_string()];
-    assert_eq!(index.matching(&q), Some(vec![1, 2, 3]));
-    let scores = index.scores(&[1, 2], &q);
+    assert_eq!(index.matching(&q, false), Some(vec![1, 2, 3]));
+    let scores = index.scores(&[1, 2], &q, false);
     assert!(
         scores[0] > scores[1],
         "a title match weighs more: {scores:?}"
@@ -48,13 +48,13 @@ fn put_match_score_remove() {
         None,
         &json!({"title": "Zinc", "status": "active"}),
     );
-    assert_eq!(index.matching(&q), Some(vec![2, 3]));
+    assert_eq!(index.matching(&q, false), Some(vec![2, 3]));
     assert_eq!(index.values_of(1, "year"), Vec::<&Scalar>::new());
     index.remove(2);
-    assert_eq!(index.matching(&q), Some(vec![3]));
+    assert_eq!(index.matching(&q, false), Some(vec![3]));
     assert_eq!(index.len(), 2);
-    assert_eq!(index.matching(&["absent".into()]), Some(vec![]));
-    assert_eq!(index.matching(&[]), None);
+    assert_eq!(index.matching(&["absent".into()], false), Some(vec![]));
+    assert_eq!(index.matching(&[], false), None);
 }
 
 #[test]
@@ -83,4 +83,32 @@ fn columns_keep_lists_in_order_and_reuse_values_no_record_holds() {
     index.remove(2);
     assert_eq!(index.values_of(2, "keywords"), Vec::<&Scalar>::new());
     assert_eq!(index.all_of(&ARTICLES), [1]);
+}
+
+#[test]
+fn a_word_prefix_finds_the_words_it_begins_and_stands_for_a_bounded_number() {
+    let mut index = Index::default();
+    let article = |title: &str| json!({"title": title, "status": "active"});
+    index.put(1, &ARTICLES, None, &article("The Mediterranean diet"));
+    index.put(2, &ARTICLES, None, &article("Médicaments and diets"));
+    index.put(3, &ARTICLES, None, &article("Medical care"));
+    let q = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+    // Whole-word search: a partial word is no word's stem.
+    assert_eq!(index.matching(&q(&["medit"]), false), Some(vec![]));
+    assert_eq!(index.matching(&q(&["medit"]), true), Some(vec![1]));
+    // Accents and case fold; every word must be found, each as a beginning or a stem.
+    assert_eq!(index.matching(&q(&["MEDI"]), true), Some(vec![1, 2, 3]));
+    assert_eq!(index.matching(&q(&["medit", "di"]), true), Some(vec![1]));
+    assert_eq!(index.matching(&q(&["diets"]), true), Some(vec![1, 2]));
+    let scores = index.scores(&[1, 3], &q(&["mediterr"]), true);
+    assert!(scores[0] > 0.0 && scores[1] == 0.0, "{scores:?}");
+    // A one-letter word stands for at most MAX_PREFIX_TERMS terms, the most frequent first.
+    let mut many = Index::default();
+    for n in 0..(MAX_PREFIX_TERMS as i64 + 50) {
+        many.put(n + 1, &ARTICLES, None, &article(&format!("q{n}")));
+    }
+    many.put(9_999, &ARTICLES, None, &article("q0 q0"));
+    let found = many.matching(&q(&["q"]), true).unwrap();
+    assert_eq!(found.len(), MAX_PREFIX_TERMS + 1, "q0 is in two records");
+    assert!(found.contains(&1) && found.contains(&9_999));
 }

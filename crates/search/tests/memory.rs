@@ -73,16 +73,22 @@ fn rewrites_then_a_delete_leave_the_index_as_it_was() {
         one_version
     );
     // What stays is still found, and a freed id taken by a new word holds only that word.
-    assert_eq!(index.matching(&["lentils".into()]), Some(vec![1, 2, 3]));
-    assert_eq!(index.matching(&["w3x7".into()]), Some(vec![]));
+    assert_eq!(
+        index.matching(&["lentils".into()], false),
+        Some(vec![1, 2, 3])
+    );
+    assert_eq!(index.matching(&["w3x7".into()], false), Some(vec![]));
     index.put(
         9,
         &ARTICLES,
         None,
         &article("Quinoa", "grain".into(), json!({})),
     );
-    assert_eq!(index.matching(&["quinoa".into()]), Some(vec![9]));
-    assert_eq!(index.matching(&["lentils".into()]), Some(vec![1, 2, 3]));
+    assert_eq!(index.matching(&["quinoa".into()], false), Some(vec![9]));
+    assert_eq!(
+        index.matching(&["lentils".into()], false),
+        Some(vec![1, 2, 3])
+    );
 }
 
 #[test]
@@ -137,6 +143,7 @@ fn free_form_values_one_record_indexes_are_capped() {
         viewer: Viewer::Public,
         parent: None,
         terms: vec![],
+        prefix: false,
         filters: vec![Filter::Equals {
             field: "title".into(),
             value: "Big".into(),

@@ -25,6 +25,8 @@ fn cases() -> u32 {
 const WORDS: &[&str] = &[
     "milk", "milks", "Iron", "vitamin", "vitamins", "café", "cafe", "d", "soup", "2019",
 ];
+/// Beginnings of words, for word-prefix searches and `field:prefix*` filters.
+const PREFIXES: &[&str] = &["mil", "vit", "Vitamin", "caf", "so", "20", "i", "xyz"];
 const KEYWORDS: &[&str] = &["alpha", "beta", "gamma", "Beta"];
 const FIELDS: &[&str] = &[
     "title",
@@ -176,6 +178,12 @@ fn filter() -> impl Strategy<Value = Filter> {
     prop_oneof![
         (field.clone(), value).prop_map(|(field, value)| Filter::Equals { field, value }),
         field.clone().prop_map(|field| Filter::Exists { field }),
+        (field.clone(), prop::sample::select(PREFIXES)).prop_map(|(field, prefix)| {
+            Filter::Prefix {
+                field,
+                prefix: prefix.to_string(),
+            }
+        }),
         (field, bound.clone(), bound).prop_map(|(field, low, high)| Filter::Range {
             field,
             low,
@@ -202,6 +210,7 @@ struct Ask {
     public: bool,
     parent: Option<u32>,
     words: Vec<String>,
+    prefix: bool,
     filters: Vec<Filter>,
     sort: Vec<SortKey>,
     natural: NaturalOrder,
@@ -214,13 +223,17 @@ struct Ask {
 fn ask() -> impl Strategy<Value = Ask> {
     (
         (0usize..4, any::<bool>(), prop::option::of(0u32..6)),
-        prop::collection::vec(
-            prop_oneof![
-                prop::sample::select(WORDS).prop_map(str::to_string),
-                Just("!".to_string()),
-                Just("absent".to_string())
-            ],
-            0..3,
+        (
+            prop::collection::vec(
+                prop_oneof![
+                    prop::sample::select(WORDS).prop_map(str::to_string),
+                    prop::sample::select(PREFIXES).prop_map(str::to_string),
+                    Just("!".to_string()),
+                    Just("absent".to_string())
+                ],
+                0..3,
+            ),
+            any::<bool>(),
         ),
         prop::collection::vec(filter(), 0..3),
         prop::collection::vec(sort_key(), 0..3),
@@ -238,7 +251,7 @@ fn ask() -> impl Strategy<Value = Ask> {
         .prop_map(
             |(
                 (collection, public, parent),
-                words,
+                (words, prefix),
                 filters,
                 sort,
                 natural,
@@ -250,6 +263,7 @@ fn ask() -> impl Strategy<Value = Ask> {
                 public,
                 parent,
                 words,
+                prefix,
                 filters,
                 sort,
                 natural,
@@ -276,6 +290,7 @@ impl Ask {
                 .filter(|_| collection.read_rule == ReadRule::AsParent)
                 .map(|p| format!("urn:textbook:t{}", p * 4 + 2)),
             terms: self.words.clone(),
+            prefix: self.prefix,
             filters: self.filters.clone(),
             sort: self.sort.clone(),
             natural_order: self.natural,

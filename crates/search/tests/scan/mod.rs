@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use larder_contract::collections::{ReadRule, ARTICLES, GUIDES, TEXTBOOKS, TEXTBOOK_PASSAGES};
 use larder_contract::Collection;
 use larder_search::{
-    tokens, FacetValue, Filter, Found, NaturalOrder, SearchQuery, SortKey, Viewer, BODY_FIELDS,
+    folded_words, tokens, FacetValue, Filter, Found, NaturalOrder, SearchQuery, SortKey, Viewer,
+    BODY_FIELDS,
 };
 use rust_stemmers::{Algorithm, Stemmer};
 use serde_json::Value;
@@ -125,6 +126,13 @@ fn year_of(text: &str) -> Option<f64> {
 fn passes(doc: &Value, filter: &Filter) -> bool {
     match filter {
         Filter::Exists { field } => exists_under(doc, field),
+        Filter::Prefix { field, prefix } => {
+            let prefix: String = folded_words(prefix).collect();
+            values_at(doc, field).iter().any(|v| {
+                v.as_str()
+                    .is_some_and(|s| folded_words(s).any(|w| w.starts_with(prefix.as_str())))
+            })
+        }
         Filter::Equals { field, value } => values_at(doc, field).iter().any(|v| {
             as_text(v) == *value
                 || value
@@ -211,15 +219,44 @@ impl Records {
             .iter()
             .map(|(rid, doc)| (*rid, words_of(&stemmer, doc)))
             .collect();
-        let asked: Vec<String> = query
-            .terms
-            .iter()
-            .flat_map(|w| tokens(&stemmer, w).collect::<Vec<_>>())
-            .collect();
         let holds = |rid: &u32, token: &String| {
             let (title, body) = &words[rid];
             title.contains(token) || body.contains(token)
         };
+        // Each word of the query stands for its stem; in a word-prefix search also for every
+        // token some record holds that begins with the word as typed (the corpus here is small
+        // enough that no word stands for more than the index's cap).
+        let vocabulary: std::collections::BTreeSet<&String> = words
+            .values()
+            .flat_map(|(title, body)| title.iter().chain(body))
+            .collect();
+        let groups: Vec<Vec<String>> = query
+            .terms
+            .iter()
+            .flat_map(|w| folded_words(w).collect::<Vec<_>>())
+            .map(|word| {
+                let stem = tokens(&stemmer, &word).next().unwrap_or_default();
+                let mut group = vec![stem];
+                if query.prefix {
+                    for token in &vocabulary {
+                        if token.starts_with(word.as_str()) && !group.contains(*token) {
+                            group.push((*token).clone());
+                        }
+                    }
+                }
+                group
+            })
+            .collect();
+        // The terms scored: every stem typed (a repeated word twice), or in a prefix search
+        // every term some word stands for, once.
+        let mut asked: Vec<String> = Vec::new();
+        for group in &groups {
+            for token in group {
+                if !query.prefix || !asked.contains(token) {
+                    asked.push(token.clone());
+                }
+            }
+        }
         let visible = |rid: u32, doc: &Value| {
             let rule = collection_of(rid).read_rule;
             if !own_visible(rule, doc) {
@@ -239,7 +276,7 @@ impl Records {
             .0
             .iter()
             .filter(|(rid, _)| collection_of(**rid).path == query.collection.path)
-            .filter(|(rid, _)| asked.iter().all(|t| holds(rid, t)))
+            .filter(|(rid, _)| groups.iter().all(|g| g.iter().any(|t| holds(rid, t))))
             .filter(|(rid, doc)| {
                 query.parent.is_none() || parent_of(**rid, doc) == query.parent.as_deref()
             })
