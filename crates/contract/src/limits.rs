@@ -107,3 +107,9 @@ pub const MAX_ENHANCEMENT_VALUE_BYTES: usize = 8 << 10;
 /// grow one record, its cached answer and its index entry without end. Older events go; who ran
 /// each stays in the server's `enhance_runs` table.
 pub const MAX_ENHANCEMENT_EVENTS: usize = 64;
+
+/// The `limit` of an autocomplete when none is sent (production.md §10.7).
+pub const DEFAULT_AUTOCOMPLETE_LIMIT: u32 = 15;
+
+/// Bytes of an autocomplete's `q` (the reference service's cap; production has none).
+pub const MAX_AUTOCOMPLETE_QUERY_BYTES: usize = 1024;

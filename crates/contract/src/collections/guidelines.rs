@@ -5,7 +5,8 @@ use super::shared::{
     roles, updatable, with_first, DATE, LIFECYCLE_STATUS, PAGE, STAMPS, TIMESTAMP,
 };
 use super::{
-    Autocomplete, Collection, IdentifierKind, Offered, Parent, ReadRule, Routes, CURATORS,
+    Autocomplete, Collection, IdentifierKind, Offered, Parent, ReadRule, Routes, WriteRoles,
+    ADMINS, CURATORS,
 };
 use crate::enums::{
     ACTION_TYPE, APPLICABILITY_STATUS, AUDIENCE, FOOD_GROUPS, FREQUENCY, GUIDELINE_TYPE,
@@ -196,6 +197,44 @@ pub const ENRICHABLE_NAMES: [&str; 17] = {
         i += 1;
     }
     names
+};
+
+/// The bulk and machine routes of guidelines (production.md §10.5; wisefood-data-api
+/// src/routers/guidelines.py @1c14741), each under `guidelines/`: what it is called and who may
+/// call it. All are production's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GuidelineRoute {
+    /// The method.
+    pub method: &'static str,
+    /// The path below `guidelines/`; `{id}` stands for a guideline's UUID.
+    pub path: &'static str,
+    /// Who may call it.
+    pub roles: WriteRoles,
+}
+
+/// `PATCH guidelines/{id}/enrich`: one guideline's machine facets (administrators, curators).
+pub const ENRICH: GuidelineRoute = GuidelineRoute {
+    method: "PATCH",
+    path: "{id}/enrich",
+    roles: CURATORS,
+};
+/// `POST guidelines/enrich-batch`: up to [`MAX_ENRICH_BATCH`] at once, with a dry run.
+pub const ENRICH_BATCH: GuidelineRoute = GuidelineRoute {
+    method: "POST",
+    path: "enrich-batch",
+    roles: CURATORS,
+};
+/// `POST guidelines/editorial-policy`: the editorial state of a selection (administrators).
+pub const EDITORIAL_POLICY: GuidelineRoute = GuidelineRoute {
+    method: "POST",
+    path: "editorial-policy",
+    roles: ADMINS,
+};
+/// `POST guidelines/embeddings/backfill`: embed what is not (administrators).
+pub const EMBEDDINGS_BACKFILL: GuidelineRoute = GuidelineRoute {
+    method: "POST",
+    path: "embeddings/backfill",
+    roles: ADMINS,
 };
 
 /// The most items one `POST guidelines/enrich-batch` carries (production.md §10.5).
