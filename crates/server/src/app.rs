@@ -9,7 +9,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, delete, get, patch, post, MethodRouter};
 use axum::Router;
-use larder_contract::collections::ARTIFACTS;
+use larder_contract::collections::{ARTIFACTS, GUIDELINES};
 use larder_contract::{Collection, ErrorKind, COLLECTIONS};
 use serde_json::Value;
 use tower_http::catch_panic::CatchPanicLayer;
@@ -18,13 +18,14 @@ use tower_http::compression::CompressionLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
-use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 use crate::auth::Caller;
 use crate::error::{ApiError, JsonBody, PathParams, QueryParams, RequestContext, REQUEST};
 use crate::routes::{
-    artifacts, guidelines, households, members, passages, records, search, system, users,
+    artifacts, autocomplete, backfill, editorial, enrich, guidelines, households, members,
+    passages, records, search, system, users,
 };
 use crate::wire::{About, Dialect, Said};
 use crate::SharedState;
@@ -134,12 +135,35 @@ pub fn router(state: SharedState, apis: Apis, own: &[SocketAddr]) -> Router {
         .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(not_a_download)))
         .layer(cors(&state.options.cors_origins, own))
         .layer(
-            // Every request at info level, so the default log filter shows the traffic.
+            // Every request at info level, so the default log filter shows the traffic, each
+            // line naming the request's id and the client that said who it is.
             TraceLayer::new_for_http()
-                .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+                .make_span_with(request_span)
                 .on_response(DefaultOnResponse::new().level(Level::INFO)),
         )
+        // Outside everything, so every answer carries the request's id.
+        .layer(middleware::from_fn(crate::request_id::tag))
         .with_state(state)
+}
+
+/// The span of one request: method, path, and the correlation headers `request_id::tag` has
+/// checked.
+fn request_span(request: &Request) -> tracing::Span {
+    let header = |name: &axum::http::HeaderName| {
+        request
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("-")
+            .to_string()
+    };
+    tracing::info_span!(
+        "request",
+        method = %request.method(),
+        uri = %request.uri().path(),
+        request_id = %header(&crate::request_id::REQUEST_ID),
+        client = %header(&crate::request_id::CLIENT),
+    )
 }
 
 /// Rejects a request without a valid bearer token before its body is read, and hands the
@@ -238,10 +262,12 @@ fn collection_routes(c: &'static Collection, dialect: &Dialect) -> Router<Shared
                 move |s: Shared, who: Caller, id: PathParams<String>, body: JsonBody<Value>| {
                     records::patch(c, s, who, id, body)
                 },
-            )
-            .delete(move |s: Shared, who: Caller, id: PathParams<String>| {
-                records::delete(c, s, who, id)
-            });
+            );
+    if dialect.serves(c.routes.delete) {
+        one = one.delete(move |s: Shared, who: Caller, id: PathParams<String>| {
+            records::delete(c, s, who, id)
+        });
+    }
     if dialect.serves(c.routes.put) {
         one = one.put(
             move |s: Shared, who: Caller, id: PathParams<String>, body: JsonBody<Value>| {
@@ -269,22 +295,24 @@ fn collection_routes(c: &'static Collection, dialect: &Dialect) -> Router<Shared
         router = router.route(&format!("/{}/search", c.path), route);
     }
     if let Some(policy) = c.reading_policy().filter(|p| dialect.serves(p.offered)) {
-        // The other methods keep reading the path as the record whose slug is the route's name.
         let name = policy.route;
         router = router.route(
             &format!("/{}/{name}", c.path),
-            post(move |s: Shared, who: Caller, body: JsonBody<Value>| {
-                crate::routes::policy::set_policy(c, policy, s, who, body)
-            })
-            .get(move |s: Shared, who: Caller| {
-                records::get(c, s, who, PathParams(name.to_string()))
-            })
-            .patch(move |s: Shared, who: Caller, body: JsonBody<Value>| {
-                records::patch(c, s, who, PathParams(name.to_string()), body)
-            })
-            .delete(move |s: Shared, who: Caller| {
-                records::delete(c, s, who, PathParams(name.to_string()))
-            }),
+            as_record(c, name, dialect, Method::POST).post(
+                move |s: Shared, who: Caller, body: JsonBody<Value>| {
+                    crate::routes::policy::set_policy(c, policy, s, who, body)
+                },
+            ),
+        );
+    }
+    if dialect.serves(c.routes.autocomplete.offered) {
+        router = router.route(
+            &format!("/{}/autocomplete", c.path),
+            as_record(c, "autocomplete", dialect, Method::GET).get(
+                move |s: Shared, who: Caller, q: QueryParams<autocomplete::AutocompleteQuery>| {
+                    autocomplete::autocomplete(c, s, who, q)
+                },
+            ),
         );
     }
     if dialect.serves(c.routes.enhance) {
@@ -300,12 +328,63 @@ fn collection_routes(c: &'static Collection, dialect: &Dialect) -> Router<Shared
     router
 }
 
+/// The methods of `{c}/{name}` other than `taken`, each reading `name` as a record's identifier,
+/// as production's `/{urn}` routes read a fixed segment they do not serve otherwise.
+fn as_record(
+    c: &'static Collection,
+    name: &'static str,
+    dialect: &Dialect,
+    taken: Method,
+) -> MethodRouter<SharedState> {
+    let id = move || PathParams(name.to_string());
+    let mut methods = MethodRouter::new();
+    if taken != Method::GET {
+        methods = methods.get(move |s: Shared, who: Caller| records::get(c, s, who, id()));
+    }
+    if taken != Method::PATCH {
+        methods = methods.patch(move |s: Shared, who: Caller, body: JsonBody<Value>| {
+            records::patch(c, s, who, id(), body)
+        });
+    }
+    if taken != Method::DELETE && dialect.serves(c.routes.delete) {
+        methods = methods.delete(move |s: Shared, who: Caller| records::delete(c, s, who, id()));
+    }
+    if taken != Method::PUT && dialect.serves(c.routes.put) {
+        methods = methods.put(move |s: Shared, who: Caller, body: JsonBody<Value>| {
+            records::put(c, s, who, id(), body)
+        });
+    }
+    methods
+}
+
+/// The machine and bulk routes of guidelines (production.md §10.5), named by the contract.
+fn guideline_routes(dialect: &Dialect) -> Router<SharedState> {
+    use larder_contract::collections::guidelines::{
+        EDITORIAL_POLICY, EMBEDDINGS_BACKFILL, ENRICH, ENRICH_BATCH,
+    };
+    let c = &GUIDELINES;
+    let at = |path: &str| format!("/{}/{}", c.path, path.replace("{id}", "{identifier}"));
+    Router::new()
+        .route(&at(ENRICH.path), patch(enrich::enrich))
+        .route(
+            &at(ENRICH_BATCH.path),
+            as_record(c, ENRICH_BATCH.path, dialect, Method::POST).post(enrich::enrich_batch),
+        )
+        .route(
+            &at(EDITORIAL_POLICY.path),
+            as_record(c, EDITORIAL_POLICY.path, dialect, Method::POST)
+                .post(editorial::editorial_policy),
+        )
+        .route(&at(EMBEDDINGS_BACKFILL.path), post(backfill::backfill))
+}
+
 fn data_routes(dialect: &Dialect) -> Router<SharedState> {
     let mut router = Router::new();
     for collection in COLLECTIONS.iter() {
         router = router.merge(collection_routes(collection, dialect));
     }
     router
+        .merge(guideline_routes(dialect))
         .route("/artifacts/{id}/download", get(artifacts::download))
         .route("/guidelines/by-guide/{urn}", get(guidelines::by_guide))
         .route("/guidelines/by-guide/{urn}/search", post(search::by_guide))
@@ -522,11 +601,18 @@ fn cors(origins: &[String], own: &[SocketAddr]) -> CorsLayer {
             Method::OPTIONS,
             Method::HEAD,
         ])
-        .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE])
+        .allow_headers([
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            crate::request_id::REQUEST_ID,
+            crate::request_id::CLIENT,
+            crate::request_id::CLIENT_SESSION,
+        ])
         .expose_headers([
             header::CONTENT_DISPOSITION,
             header::CONTENT_LENGTH,
             header::RETRY_AFTER,
+            crate::request_id::REQUEST_ID,
         ])
         .max_age(Duration::from_secs(600))
 }

@@ -476,7 +476,7 @@ fn audit_event(
 }
 
 /// Bytes of `value` as JSON, without building the text.
-fn json_bytes(value: &Value) -> usize {
+pub(crate) fn json_bytes(value: &Value) -> usize {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -495,7 +495,7 @@ fn json_bytes(value: &Value) -> usize {
 /// Keeps the newest events that fit in [`MAX_ENHANCEMENT_EVENTS`] and
 /// [`MAX_ENHANCEMENT_HISTORY_BYTES`] (the newest always stays). A record enhanced before the
 /// byte bound existed sheds its oldest events on its next enhancement.
-fn bound_history(events: &mut Vec<Value>) {
+pub(crate) fn bound_history(events: &mut Vec<Value>) {
     let mut bytes = 2; // the brackets
     let mut kept = 0;
     for event in events.iter().rev() {

@@ -39,6 +39,7 @@ pub mod guests;
 pub mod host;
 pub mod maintenance;
 pub mod model;
+pub mod request_id;
 pub mod routes;
 pub mod serve;
 pub mod static_files;

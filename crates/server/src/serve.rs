@@ -144,10 +144,14 @@ pub fn spawn(
 /// Tells a connection past its source's share to come back later, and closes it. A few bytes
 /// written once, with a short deadline: a client that does not read them is not waited for.
 async fn refuse(mut stream: tokio::net::TcpStream) {
-    const BUSY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\
-        retry-after: 1\r\nconnection: close\r\n\r\n";
+    // Like every answer, it carries a request id (no request was read: a fresh one).
+    let busy = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nretry-after: 1\r\n\
+         x-request-id: {}\r\nconnection: close\r\n\r\n",
+        crate::request_id::fresh()
+    );
     let _ = tokio::time::timeout(Duration::from_secs(1), async {
-        let _ = stream.write_all(BUSY).await;
+        let _ = stream.write_all(busy.as_bytes()).await;
         let _ = stream.shutdown().await;
     })
     .await;

@@ -138,7 +138,9 @@ async fn bodies_outside_productions_schemas_are_unprocessable() {
         (
             "PATCH",
             "articles/vitamin-d-bone-health",
-            json!({"language": "fr"}),
+            // Production's later update takes `language` (free text, production.md §10.5), not
+            // the machine's fields.
+            json!({"ai_category": "x"}),
         ),
         (
             "PATCH",

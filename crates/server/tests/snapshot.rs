@@ -19,6 +19,7 @@ fn every_textbook() -> SearchQuery {
         viewer: Viewer::Public,
         parent: None,
         terms: vec![],
+        prefix: false,
         filters: vec![],
         sort: vec![],
         natural_order: NaturalOrder::Insertion,

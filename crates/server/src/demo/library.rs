@@ -3,7 +3,8 @@
 //! second run changes nothing.
 
 use larder_contract::collections::{
-    ARTIFACTS, FCTABLES, GUIDELINES, GUIDES, TEXTBOOKS, TEXTBOOK_PASSAGES,
+    ARTIFACTS, FCTABLES, GUIDELINES, GUIDES, ORGANIZATIONS, RCOLLECTIONS, TEXTBOOKS,
+    TEXTBOOK_PASSAGES,
 };
 use larder_contract::validate::Extra;
 use larder_contract::{Collection, API_PREFIX};
@@ -215,6 +216,7 @@ fn guide(
         }
         let mut doc = build(&GUIDELINES, fields, state)?;
         doc["guide_region"] = guide["region"].clone();
+        doc["applicable_regions"] = json!([guide["region"]]);
         guidelines.push(doc);
     }
     store.records().insert_many(&GUIDELINES, &guidelines)?;
@@ -293,7 +295,7 @@ fn textbook(store: &Store) -> anyhow::Result<()> {
             "edition": "2nd", "publication_year": 2023, "language": "en", "page_count": PAGE_TEXT.len(),
             "isbn13": "9780000000002", "keywords": ["nutrients", "diet", "public health"],
             "description": "An introductory textbook of human nutrition.", "structure_tree": tree,
-            "license": "CC-BY-4.0",
+            "license": "CC-BY-4.0", "organization_urn": "urn:organization:open-nutrition-press",
         }),
         &PUBLISHED,
     )?
@@ -357,8 +359,195 @@ fn part(id: &str, title: &str, chapters: &[Chapter]) -> Value {
     json!({"id": id, "title": title, "kind": "part", "page_start": start, "page_end": end, "children": children})
 }
 
-/// Loads the guides, textbook and food composition tables.
+/// The organizations the demo's guides, articles, textbook and recipe collections point at.
+pub const ORGANIZATIONS_DEMO: &[(&str, &str, &str)] = &[
+    (
+        "national-nutrition-council",
+        "National Nutrition Council",
+        "Issues the national food-based dietary guidelines.",
+    ),
+    (
+        "department-of-health-ie",
+        "Department of Health (Ireland)",
+        "Publishes guidance on feeding young children.",
+    ),
+    (
+        "hellenic-nutrition-institute",
+        "Hellenic Nutrition Institute",
+        "Researches and promotes the Mediterranean diet.",
+    ),
+    (
+        "open-nutrition-press",
+        "Open Nutrition Press",
+        "Publishes open textbooks of nutrition science.",
+    ),
+    (
+        "nutrition-research-institute",
+        "Nutrition Research Institute",
+        "Runs and reviews studies of diet and health.",
+    ),
+];
+
+fn organizations(store: &Store) -> anyhow::Result<()> {
+    for (slug, title, description) in ORGANIZATIONS_DEMO {
+        insert_once(
+            store,
+            &ORGANIZATIONS,
+            slug,
+            json!({
+                "title": title, "description": description,
+                "url": format!("https://example.org/{slug}"),
+                "contact_email": format!("info@{slug}.example.org"),
+            }),
+            &[],
+        )?;
+    }
+    Ok(())
+}
+
+fn recipe_collections(store: &Store) -> anyhow::Result<()> {
+    insert_once(
+        store,
+        &RCOLLECTIONS,
+        "mediterranean-home-cooking",
+        json!({
+            "title": "Mediterranean Home Cooking", "source_type": "manual_curation",
+            "description": "Everyday recipes of the Greek and Cypriot kitchen, checked by dietitians.",
+            "organization_urn": "urn:organization:hellenic-nutrition-institute",
+            "recipe_count": 240, "cuisines": ["greek", "cypriot"], "meal_types": ["lunch", "dinner"],
+            "dietary_patterns": ["mediterranean", "vegetarian"], "geographic_coverage": ["GR", "CY"],
+            "has_nutritional_data": true, "has_images": true, "data_completeness": "full",
+            "is_curated": true, "language": "en", "license": "CC-BY-4.0", "tags": ["mediterranean"],
+        }),
+        &[
+            ("status", "active"),
+            ("review_status", "verified"),
+            ("visibility", "public"),
+        ],
+    )?;
+    insert_once(
+        store,
+        &RCOLLECTIONS,
+        "school-meals-dataset",
+        json!({
+            "title": "School Meals Dataset", "source_type": "dataset",
+            "description": "Menus served in primary schools, with portion sizes.",
+            "recipe_count": 1200, "meal_types": ["lunch"], "geographic_coverage": ["IE", "GB"],
+            "has_nutritional_data": true, "has_images": false, "data_completeness": "partial",
+            "is_curated": false,
+        }),
+        &[],
+    )?;
+    Ok(())
+}
+
+/// The Mediterranean guide's rules: text, action, group, frequency, page, and the facets an
+/// enrichment agent wrote (production.md §10.5), which the guideline's `ai_generated_fields`
+/// and `enhancements` record.
+const MEDITERRANEAN: &[(&str, &str, &str, &str, i64, &[&str], &[&str])] = &[
+    (
+        "Use olive oil as the main added fat.",
+        "use",
+        "fats_and_oils",
+        "daily",
+        3,
+        &["adulthood"],
+        &["fat"],
+    ),
+    (
+        "Eat legumes at least three times a week.",
+        "eat",
+        "protein_foods",
+        "weekly",
+        4,
+        &["adulthood", "older_adulthood"],
+        &["protein", "fibre"],
+    ),
+    (
+        "Choose whole grains for bread, pasta and rice.",
+        "choose",
+        "grains",
+        "per_meal",
+        5,
+        &["school_age", "adulthood"],
+        &["fibre"],
+    ),
+    (
+        "Limit sweets to special occasions.",
+        "limit",
+        "sugars_and_sweets",
+        "occasional",
+        6,
+        &[],
+        &["sugar"],
+    ),
+];
+
+/// A draft guide whose rules carry facets: some an agent wrote (marked in
+/// `ai_generated_fields`, with the event in `enhancements`), some a person set. Its rules are
+/// drafts, so an editorial policy can activate them.
+fn mediterranean(store: &Store) -> anyhow::Result<()> {
+    let Some(guide) = insert_once(
+        store,
+        &GUIDES,
+        "mediterranean-diet-guide",
+        json!({
+            "title": "The Mediterranean Diet: A Guide for Families",
+            "region": "GR", "language": "en", "issuing_authority": "Hellenic Nutrition Institute",
+            "organization_urn": "urn:organization:hellenic-nutrition-institute",
+            "publication_year": 2022, "page_count": 8, "tags": ["mediterranean"],
+            "description": "How to eat the Mediterranean way at home, for every age.",
+            "content": "Four recommendations on olive oil, legumes, whole grains and sweets.",
+            "url": "https://example.org/mediterranean-diet-guide", "license": "CC-BY-4.0",
+        }),
+        &[("status", "draft"), ("review_status", "in_review")],
+    )?
+    else {
+        return Ok(());
+    };
+    let mut guidelines = Vec::new();
+    for (index, (rule, action, group, frequency, page, stages, nutrients)) in
+        MEDITERRANEAN.iter().enumerate()
+    {
+        let machine = [
+            "life_stage",
+            "nutrients",
+            "guideline_type",
+            "enrichment_version",
+        ];
+        let mut doc = build(
+            &GUIDELINES,
+            json!({
+                "guide_urn": guide["urn"], "rule_text": rule, "title": rule.trim_end_matches('.'),
+                "action_type": action, "food_groups": [group], "frequency": frequency,
+                "page_no": page, "sequence_no": index + 1, "life_stage": stages,
+                "nutrients": nutrients, "guideline_type": "food_based",
+                "setting": ["home"], "audience": ["individual", "caregiver"],
+                "topic": ["mediterranean diet"], "section_label": "What to eat",
+                "extractor_name": "demo-extractor", "extraction_model": "demo",
+                "ai_generated_fields": machine,
+            }),
+            &[("status", "draft"), ("review_status", "unreviewed")],
+        )?;
+        doc["guide_region"] = guide["region"].clone();
+        doc["applicable_regions"] = json!(["GR"]);
+        doc["enrichment_version"] = json!(1);
+        doc["enrichment_confidence"] = json!(0.8);
+        doc["enhancements"] = json!([{
+            "agent": "demo-enricher", "run_id": format!("00000000-0000-4000-8000-00000000000{index}"),
+            "enhanced_at": doc["created_at"], "fields": machine, "skipped_fields": [],
+            "before": {"life_stage": [], "nutrients": [], "guideline_type": null, "enrichment_version": null},
+            "after": {"life_stage": stages, "nutrients": nutrients, "guideline_type": "food_based", "enrichment_version": 1},
+        }]);
+        guidelines.push(doc);
+    }
+    store.records().insert_many(&GUIDELINES, &guidelines)?;
+    Ok(())
+}
+
+/// Loads the organizations, guides, textbook, food composition tables and recipe collections.
 pub fn load(store: &Store) -> anyhow::Result<()> {
+    organizations(store)?;
     guide(
         store,
         "eat-well-2024",
@@ -370,6 +559,7 @@ pub fn load(store: &Store) -> anyhow::Result<()> {
             "description": "Food-based dietary guidelines for the general population.",
             "content": "Twelve recommendations on fruit and vegetables, starchy foods, dairy, protein, fats, fluids, salt and sugar.",
             "url": "https://example.org/eat-well-2024", "license": "CC-BY-4.0",
+            "organization_urn": "urn:organization:national-nutrition-council",
         }),
         &PUBLISHED,
         EAT_WELL,
@@ -386,13 +576,16 @@ pub fn load(store: &Store) -> anyhow::Result<()> {
             "description": "Guidance on feeding children from one to five years.",
             "content": "Eleven recommendations on meals, milk, vegetables, drinks, salt, iron and vitamin D for young children.",
             "url": "https://example.org/healthy-plates", "license": "CC0",
+            "organization_urn": "urn:organization:department-of-health-ie",
         }),
         &ACTIVE_INTERNAL,
         CHILD_PLATES,
         &["under_5_years"],
         None,
     )?;
+    mediterranean(store)?;
     textbook(store)?;
+    recipe_collections(store)?;
     insert_once(
         store,
         &FCTABLES,

@@ -83,6 +83,7 @@ pub fn load(store: &Store, auth: &Auth) -> anyhow::Result<()> {
                 "keywords": title.to_lowercase().split_whitespace().filter(|w| w.len() > 4).take(3).collect::<Vec<_>>(),
                 "authors": ["A. Researcher", "B. Scientist"],
                 "open_access": index % 2 == 0,
+                "organization_urn": "urn:organization:nutrition-research-institute",
             }),
         )?;
     }

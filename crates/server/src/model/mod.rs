@@ -77,7 +77,10 @@ pub fn new_record(
         record.insert("urn".into(), Value::String(collection.full_urn(&slug)));
     }
     record.insert("id".into(), Value::String(id));
-    record.insert("creator".into(), Value::String(creator.into()));
+    // Organizations record no creator (production.md §2.8): only where the collection has one.
+    if collection.field("creator").is_some() {
+        record.insert("creator".into(), Value::String(creator.into()));
+    }
     record.insert("created_at".into(), Value::String(now.into()));
     record.insert("updated_at".into(), Value::String(now.into()));
     if let Some(record_type) = collection.record_type {
@@ -122,11 +125,29 @@ pub fn patched(
     for (field, value) in changes {
         record.insert(field.clone(), value.clone());
     }
+    take_ownership(&mut record, changes.keys());
     record.insert("updated_at".into(), Value::String(now.into()));
     let mut problems = Problems::new();
     rules::editorial(collection, &record, &mut problems);
     finish(&problems)?;
     Ok(record)
+}
+
+/// Production's ownership rule (production.md §10.5, `retain_human_edited_fields`): a person's
+/// write of a field a machine wrote takes it over, so it leaves `ai_generated_fields` and later
+/// enrichment passes it by (unless forced). `written` are the fields an update wrote.
+pub fn take_ownership<'a>(
+    record: &mut Map<String, Value>,
+    written: impl IntoIterator<Item = &'a String>,
+) {
+    let written: Vec<&String> = written.into_iter().collect();
+    if let Some(Value::Array(machine)) = record.get_mut("ai_generated_fields") {
+        machine.retain(|name| {
+            !name
+                .as_str()
+                .is_some_and(|n| written.iter().any(|w| *w == n))
+        });
+    }
 }
 
 /// A PUT (only interface.md has it): every updatable field of the record becomes the body's;
@@ -149,7 +170,13 @@ pub fn replaced(
     for field in collection.derived {
         record.remove(field.name);
     }
+    let written: Vec<String> = body
+        .iter()
+        .filter(|(_, v)| !v.is_null())
+        .map(|(k, _)| k.clone())
+        .collect();
     record.extend(body.into_iter().filter(|(_, v)| !v.is_null()));
+    take_ownership(&mut record, written.iter());
     let mut problems = Problems::new();
     for field in collection.create.iter().filter(|f| f.required) {
         if record.get(field.name).is_none_or(Value::is_null) {
@@ -182,7 +209,7 @@ mod tests {
         let error = validated(
             ARTICLES.create,
             Extra::Forbid,
-            &body(json!({"urn": "x", "title": "T", "content": "", "status": "active", "language": "en"})),
+            &body(json!({"urn": "x", "title": "T", "content": "", "status": "active", "ai_tags": ["x"]})),
         )
         .unwrap_err();
         assert_eq!(error.status, 422);
@@ -199,7 +226,7 @@ mod tests {
             "{locs:?}"
         );
         assert!(locs.contains(&r#"["body","status"]"#.to_string()));
-        assert!(locs.contains(&r#"["body","language"]"#.to_string()));
+        assert!(locs.contains(&r#"["body","ai_tags"]"#.to_string()));
     }
 
     #[test]
@@ -229,6 +256,26 @@ mod tests {
             json!({"urn": "t", "title": "T", "visibility": "public", "review_status": "verified", "status": "active"}),
         );
         assert!(new_record(&TEXTBOOKS, record, "me", "now").is_ok());
+    }
+
+    #[test]
+    fn a_person_s_write_takes_a_field_over_from_the_machine() {
+        use larder_contract::collections::GUIDELINES;
+        let doc = json!({"id": "g", "life_stage": ["infancy"], "setting": ["home"],
+            "ai_generated_fields": ["life_stage", "setting", "enrichment_version"]});
+        let changes = effective_changes(
+            &GUIDELINES,
+            body(json!({"life_stage": ["adulthood"], "setting": null})),
+        );
+        let after = patched(&GUIDELINES, &doc, &changes, "t").unwrap();
+        // `null` writes nothing, so `setting` stays the machine's.
+        assert_eq!(
+            after["ai_generated_fields"],
+            json!(["setting", "enrichment_version"])
+        );
+        assert_eq!(after["life_stage"], json!(["adulthood"]));
+        let untouched = patched(&GUIDELINES, &doc, &Map::new(), "t").unwrap();
+        assert_eq!(untouched["ai_generated_fields"], doc["ai_generated_fields"]);
     }
 
     #[test]

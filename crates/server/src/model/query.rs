@@ -26,7 +26,10 @@ pub fn terms(q: &str) -> Vec<String> {
         .collect()
 }
 
-/// Parses one `fq` entry: `field:value`, `field:"quoted value"`, `field:*`, `field:[a TO b]`.
+/// Parses one `fq` entry: `field:value`, `field:"quoted value"`, `field:*`, `field:[a TO b]`,
+/// `field:prefix*` (a word of the field begins with `prefix`, as production's query-string
+/// filter reads a trailing wildcard on its analysed text fields: a picker's fallback search
+/// finds "Mediterranean" from `title:medit*` there and here).
 pub fn parse_filter(entry: &str) -> Result<Filter, String> {
     let (field, value) = entry
         .split_once(':')
@@ -52,6 +55,14 @@ pub fn parse_filter(entry: &str) -> Result<Filter, String> {
             low: bound(low),
             high: bound(high),
         });
+    }
+    if let Some(prefix) = value.strip_suffix('*') {
+        if !prefix.is_empty() && !prefix.starts_with('"') && !prefix.contains(['*', '?']) {
+            return Ok(Filter::Prefix {
+                field,
+                prefix: prefix.to_string(),
+            });
+        }
     }
     let value = match value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
         Some(quoted) => quoted.replace("\\\"", "\"").replace("\\\\", "\\"),
@@ -200,6 +211,18 @@ mod tests {
                 high: None
             }
         );
+        assert_eq!(
+            parse_filter("title:Medit*").unwrap(),
+            Filter::Prefix {
+                field: "title".into(),
+                prefix: "Medit".into()
+            }
+        );
+        // A quoted star is a value; a lone one is `*` (present).
+        assert!(matches!(
+            parse_filter("title:\"a*\"").unwrap(),
+            Filter::Equals { .. }
+        ));
         for bad in ["nofield", "x'; DROP TABLE records; --:1", ":v", "a..b:c"] {
             assert!(parse_filter(bad).is_err(), "{bad}");
         }

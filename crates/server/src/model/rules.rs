@@ -19,9 +19,12 @@ pub fn is_published(guide: &Value) -> bool {
     guide.as_object().is_some_and(|g| GUIDES.is_frozen(g))
 }
 
-/// The editorial rules of guides, guidelines and textbooks, and the date rules of guides and
-/// textbooks, over a merged record.
+/// The editorial rules of guides, guidelines and textbooks, the date rules of guides and
+/// textbooks, and a guideline's age range, over a merged record.
 pub fn editorial(collection: &Collection, record: &Map<String, Value>, problems: &mut Problems) {
+    if collection.path == GUIDELINES.path {
+        larder_contract::collections::check_age_range(record, problems);
+    }
     let reviewed = [GUIDES.path, GUIDELINES.path, TEXTBOOKS.path];
     if !reviewed.contains(&collection.path) {
         return;

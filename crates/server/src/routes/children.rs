@@ -74,6 +74,17 @@ fn sequence_taken(
     Ok(taken_sequences(state, guide_urn, except)?.contains(&sequence))
 }
 
+/// A new guideline's `applicable_regions`, when it names none: its guide's region, as
+/// production's create and import default it (production.md §10.5).
+pub fn default_regions(guide: &Value, record: &mut Map<String, Value>) {
+    let empty = record
+        .get("applicable_regions")
+        .is_none_or(|r| r.is_null() || r.as_array().is_some_and(Vec::is_empty));
+    if let (true, Some(region)) = (empty, guide["region"].as_str()) {
+        record.insert("applicable_regions".into(), json!([region]));
+    }
+}
+
 /// A passage's page and characters against its textbook (422s).
 fn check_passage(textbook: &Value, passage: &Map<String, Value>) -> ApiResult<()> {
     let mut problems = Problems::new();
@@ -113,6 +124,7 @@ pub fn link_parent(
             "guide_region".into(),
             guide.doc.get("region").cloned().unwrap_or(Value::Null),
         );
+        default_regions(&guide.doc, record);
         let rule = record["rule_text"].as_str().unwrap_or_default().to_string();
         if record.get("title").is_none_or(Value::is_null) {
             record.insert("title".into(), json!(rules::default_title(&rule)));

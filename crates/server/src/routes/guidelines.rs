@@ -154,6 +154,7 @@ pub async fn import(
                 "guide_region".into(),
                 guide.doc.get("region").cloned().unwrap_or(Value::Null),
             );
+            super::children::default_regions(&guide.doc, &mut record);
             if record.get("title").is_none_or(Value::is_null) {
                 record.insert("title".into(), json!(rules::default_title(&rule)));
             }

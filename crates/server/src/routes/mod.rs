@@ -1,7 +1,11 @@
 //! The route handlers, one module per family, and the checks they share.
 
 pub mod artifacts;
+pub mod autocomplete;
+pub mod backfill;
 pub mod children;
+pub mod editorial;
+pub mod enrich;
 pub mod guidelines;
 pub mod households;
 pub mod members;
@@ -115,7 +119,8 @@ pub fn find(
         })
 }
 
-/// A record with what the service derives on every read: embedded artifacts (in production's
+/// A record with what the service derives on every read, without what production never
+/// answers (the collection's `write_only` fields): embedded artifacts (in production's
 /// embedded form, `type: "artifact"`; like any page of records, at most
 /// [`larder_contract::limits::MAX_PAGE_BYTES`] of them), and a guide's visible guideline ids in
 /// sequence order.
@@ -125,6 +130,11 @@ pub fn present(
     mut doc: Value,
     viewer: Viewer,
 ) -> ApiResult<Value> {
+    if let Some(map) = doc.as_object_mut() {
+        for field in collection.write_only {
+            map.remove(*field);
+        }
+    }
     let Some(urn) = doc["urn"].as_str().map(str::to_string) else {
         return Ok(doc);
     };

@@ -160,7 +160,7 @@ impl Matched {
 }
 
 /// A search of the collection as a curator sees it, from its first page.
-fn curator_search(
+pub(crate) fn curator_search(
     collection: &'static Collection,
     terms: Vec<String>,
     filters: Vec<Filter>,
@@ -170,6 +170,7 @@ fn curator_search(
         viewer: Viewer::Curator,
         parent: None,
         terms,
+        prefix: false,
         filters,
         sort: Vec::new(),
         natural_order: NaturalOrder::Insertion,

@@ -246,6 +246,7 @@ pub fn run(
         viewer,
         parent,
         terms: terms.clone(),
+        prefix: false,
         filters,
         sort,
         natural_order,

@@ -381,6 +381,7 @@ mod tests {
                 viewer: Viewer::Public,
                 parent: None,
                 terms: vec!["lentils".into()],
+                prefix: false,
                 filters: vec![],
                 sort: vec![],
                 natural_order: NaturalOrder::Insertion,

@@ -557,6 +557,55 @@ impl Records<'_> {
         Ok(changed.len())
     }
 
+    /// Changes records of one collection by id in one transaction, each as `decide` says:
+    /// `decide` is handed each id with its current document (`None` when the record is gone),
+    /// changes it in place and answers whether to write it. Answers how many were written.
+    pub fn update_each_with(
+        &self,
+        collection: &'static Collection,
+        ids: &[String],
+        mut decide: impl FnMut(&str, Option<&mut serde_json::Map<String, Value>>) -> bool,
+    ) -> rusqlite::Result<usize> {
+        let changed = self.store.transaction_indexed(
+            |tx| {
+                let mut changed = Vec::with_capacity(ids.len());
+                let mut read = tx.prepare_cached(
+                    "SELECT rowid, doc FROM records WHERE id = ?1 AND collection = ?2",
+                )?;
+                let mut write =
+                    tx.prepare_cached("UPDATE records SET doc = ?2 WHERE rowid = ?1")?;
+                for id in ids {
+                    let found = read
+                        .query_row(params![id, collection.path], |row| {
+                            Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+                        })
+                        .optional()?;
+                    let Some((rid, text)) = found else {
+                        decide(id, None);
+                        continue;
+                    };
+                    let Ok(Value::Object(mut doc)) = serde_json::from_str::<Value>(&text) else {
+                        decide(id, None);
+                        continue;
+                    };
+                    if !decide(id, Some(&mut doc)) {
+                        continue;
+                    }
+                    let doc = Value::Object(doc);
+                    write.execute(params![rid, stored(&doc)?])?;
+                    changed.push((rid, doc));
+                }
+                Ok(changed)
+            },
+            |index, changed| {
+                for (rid, doc) in changed {
+                    index.put(*rid, collection, parent_of(collection, doc), doc);
+                }
+            },
+        )?;
+        Ok(changed.len())
+    }
+
     /// Stores many records of one collection in one transaction.
     pub fn insert_many(
         &self,

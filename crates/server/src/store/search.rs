@@ -132,6 +132,7 @@ mod tests {
             viewer: Viewer::Curator,
             parent: None,
             terms: Vec::new(),
+            prefix: false,
             filters: Vec::new(),
             sort: Vec::new(),
             natural_order: NaturalOrder::Insertion,

@@ -19,7 +19,7 @@
 pub mod shapes;
 pub mod words;
 
-pub use shapes::{Dialect, PRODUCTION, REFERENCE};
+pub use shapes::{AutocompleteMatch, Dialect, PRODUCTION, REFERENCE};
 pub use words::{About, Said};
 
 /// Which service's wire the server answers with (`--wire`).
@@ -31,7 +31,8 @@ pub enum Wire {
     Reference,
     /// Answers as the production services do where the two differ: Keycloak's sign-in answer,
     /// `"pong"`, bare 404/405 bodies for routes production lacks, roles as client roles, enhance
-    /// on articles only, artifact PATCH answering `null`, downloads without Content-Length.
+    /// on articles only, artifact PATCH answering `null`, downloads without Content-Length,
+    /// autocomplete by whole words (guidelines' failing on any hit, none for organizations).
     Production,
 }
 

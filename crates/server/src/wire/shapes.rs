@@ -68,6 +68,33 @@ pub struct Dialect {
     /// selection matching every record needs (issue 36): production's schema knows no such key
     /// and refuses it like any unknown key (production.md §8 row 4).
     pub policy_takes_all: bool,
+    /// How `{c}/autocomplete` matches `q`: production runs its full-text search, whole words
+    /// only ("medit" finds nothing); the reference service matches each word as the beginning
+    /// of a word ("medit" finds "Mediterranean diet") (production.md §10.7).
+    pub autocomplete_match: AutocompleteMatch,
+    /// Whether an autocomplete the contract marks as failing in production (guidelines': its
+    /// hits fail production's own validation) answers 500 once anything matches, as production
+    /// does (production.md §10.7); without hits it answers `[]` there too.
+    pub broken_autocomplete_fails: bool,
+    /// Whether refused enrichment values are listed in `errors`: production's `DataError`
+    /// carries only its sentence, `Invalid enrichment values: …` (production.md §1.1, §10.5).
+    pub enrichment_errors_listed: bool,
+}
+
+/// How an autocomplete matches its words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AutocompleteMatch {
+    /// Each word matches the words it begins (and its own stem).
+    WordPrefix,
+    /// Each word matches its stem only, as a search does.
+    FullText,
+}
+
+impl AutocompleteMatch {
+    /// Whether words match as beginnings.
+    pub fn by_prefix(self) -> bool {
+        self == AutocompleteMatch::WordPrefix
+    }
 }
 
 /// A column of the words table.
@@ -158,6 +185,9 @@ pub static REFERENCE: Dialect = Dialect {
     download_length: true,
     enhance_derives: true,
     policy_takes_all: true,
+    autocomplete_match: AutocompleteMatch::WordPrefix,
+    broken_autocomplete_fails: false,
+    enrichment_errors_listed: true,
 };
 
 /// Production's wire.
@@ -180,6 +210,9 @@ pub static PRODUCTION: Dialect = Dialect {
     download_length: false,
     enhance_derives: false,
     policy_takes_all: false,
+    autocomplete_match: AutocompleteMatch::FullText,
+    broken_autocomplete_fails: true,
+    enrichment_errors_listed: false,
 };
 
 impl Dialect {

@@ -2,7 +2,7 @@
 //! valid value of its type, the parents a record needs, and the workflow fields that avoid a 409.
 
 use larder_contract::collections::{
-    ARTICLES, ARTIFACTS, GUIDELINES, GUIDES, TEXTBOOKS, TEXTBOOK_PASSAGES,
+    ARTICLES, ARTIFACTS, GUIDELINES, GUIDES, RCOLLECTIONS, TEXTBOOKS, TEXTBOOK_PASSAGES,
 };
 use larder_contract::{Collection, Field, Type};
 use serde_json::{json, Map, Value};
@@ -120,7 +120,7 @@ pub fn create_body(collection: &Collection, tag: &str, fixtures: &Fixtures) -> V
         body.insert("char_end".into(), json!(5));
     } else if collection.path == ARTIFACTS.path {
         body.insert("parent_urn".into(), json!(fixtures.guide));
-    } else if collection.path == TEXTBOOKS.path {
+    } else if collection.path == TEXTBOOKS.path || collection.path == RCOLLECTIONS.path {
         body.insert("status".into(), json!("active"));
         body.insert("review_status".into(), json!("verified"));
         body.insert("visibility".into(), json!("public"));
