@@ -1,0 +1,555 @@
+//! Issue 39 on both wires: guideline facets and provenance, the ownership rule, enrich and
+//! enrich-batch, editorial policy, embeddings backfill, autocomplete, organizations and recipe
+//! collections, article write fields, and the correlation headers (production.md §10.5, §10.7).
+
+mod common;
+
+use common::TestServer;
+use serde_json::{json, Value};
+
+const GUIDE: &str = "urn:guide:mediterranean-diet-guide";
+
+async fn on(wire: &str) -> TestServer {
+    TestServer::start(&["--demo", "--wire", wire]).await
+}
+
+async fn rules(server: &TestServer, token: &str) -> Vec<Value> {
+    let answer = server
+        .call(
+            "GET",
+            &format!("guidelines/by-guide/{GUIDE}"),
+            Some(token),
+            None,
+        )
+        .await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    answer.body["result"].as_array().unwrap().clone()
+}
+
+fn names(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_human_edit_takes_a_field_over_and_enrich_keeps_off_it_unless_forced() {
+    for wire in ["reference", "production"] {
+        let server = on(wire).await;
+        let admin = server.login("admin", "admin-demo").await;
+        let rule = &rules(&server, &admin).await[0];
+        let id = rule["id"].as_str().unwrap();
+        assert!(names(&rule["ai_generated_fields"]).contains(&"nutrients".to_string()));
+        assert_eq!(rule["enhancements"][0]["agent"], "demo-enricher", "{wire}");
+
+        let patched = server
+            .call(
+                "PATCH",
+                &format!("guidelines/{id}"),
+                Some(&admin),
+                Some(json!({"nutrients": ["fat", "energy"]})),
+            )
+            .await;
+        assert_eq!(patched.status, 200, "{wire}: {}", patched.body);
+        let owned = names(&patched.body["result"]["ai_generated_fields"]);
+        assert!(
+            !owned.contains(&"nutrients".to_string()),
+            "{wire}: {owned:?}"
+        );
+        assert!(
+            owned.contains(&"life_stage".to_string()),
+            "{wire}: {owned:?}"
+        );
+
+        // PATCH takes no provenance (production.md §10.5).
+        let provenance = server
+            .call(
+                "PATCH",
+                &format!("guidelines/{id}"),
+                Some(&admin),
+                Some(json!({"ai_generated_fields": []})),
+            )
+            .await;
+        assert_eq!(provenance.status, 422, "{wire}: {}", provenance.body);
+
+        // The human-owned field is skipped; the machine's own is rewritten.
+        let enrich = json!({"agent": "tester", "fields": {"nutrients": ["salt"], "life_stage": ["adolescence"]}});
+        let enriched = server
+            .call(
+                "PATCH",
+                &format!("guidelines/{id}/enrich"),
+                Some(&admin),
+                Some(enrich),
+            )
+            .await;
+        assert_eq!(enriched.status, 200, "{wire}: {}", enriched.body);
+        let result = &enriched.body["result"];
+        assert_eq!(result["id"], id);
+        assert_eq!(result["agent"], "tester");
+        assert!(names(&result["skipped_fields"]).contains(&"nutrients".to_string()));
+        assert!(names(&result["enriched_fields"]).contains(&"life_stage".to_string()));
+        let after = server
+            .call("GET", &format!("guidelines/{id}"), Some(&admin), None)
+            .await;
+        let after = &after.body["result"];
+        assert_eq!(after["nutrients"], json!(["fat", "energy"]), "{wire}");
+        assert_eq!(after["life_stage"], json!(["adolescence"]), "{wire}");
+        assert!(after["enhancements"].as_array().unwrap().len() >= 2);
+
+        // force_fields overwrites it and hands it back to the machine.
+        let forced = json!({"agent": "tester", "fields": {"nutrients": ["salt"]}, "force_fields": ["nutrients"]});
+        let forced = server
+            .call(
+                "PATCH",
+                &format!("guidelines/{id}/enrich"),
+                Some(&admin),
+                Some(forced),
+            )
+            .await;
+        assert_eq!(forced.status, 200, "{wire}: {}", forced.body);
+        let after = server
+            .call("GET", &format!("guidelines/{id}"), Some(&admin), None)
+            .await;
+        assert_eq!(after.body["result"]["nutrients"], json!(["salt"]), "{wire}");
+        assert!(names(&after.body["result"]["ai_generated_fields"]).contains(&"nutrients".into()));
+
+        // rule_text is not enrichable; a bad facet value is refused with the field named.
+        for fields in [
+            json!({"rule_text": "x"}),
+            json!({"life_stage": ["toddler"]}),
+        ] {
+            let refused = server
+                .call(
+                    "PATCH",
+                    &format!("guidelines/{id}/enrich"),
+                    Some(&admin),
+                    Some(json!({"agent": "tester", "fields": fields})),
+                )
+                .await;
+            assert_eq!(refused.status, 422, "{wire}: {}", refused.body);
+        }
+        server.stop().await;
+    }
+}
+
+#[tokio::test]
+async fn facets_are_validated_and_searchable() {
+    for wire in ["reference", "production"] {
+        let server = on(wire).await;
+        let admin = server.login("admin", "admin-demo").await;
+        let id = rules(&server, &admin).await[0]["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        for bad in [
+            json!({"setting": ["beach"]}),
+            json!({"guideline_type": "vibes"}),
+            json!({"age_min_months": 36, "age_max_months": 12}),
+        ] {
+            let answer = server
+                .call(
+                    "PATCH",
+                    &format!("guidelines/{id}"),
+                    Some(&admin),
+                    Some(bad.clone()),
+                )
+                .await;
+            assert!(
+                answer.status == 422 || answer.status == 500,
+                "{wire} {bad}: {} {}",
+                answer.status,
+                answer.body
+            );
+        }
+        let search = server
+            .call(
+                "POST",
+                "guidelines/search",
+                Some(&admin),
+                Some(json!({"q": "", "fq": ["life_stage:older_adulthood"], "fields": ["life_stage"]})),
+            )
+            .await;
+        assert_eq!(search.status, 200, "{wire}: {}", search.body);
+        let results = search.body["result"]["results"].as_array().unwrap();
+        assert_eq!(results.len(), 1, "{wire}: {}", search.body);
+        let facet = search.body["result"]["facets"]["life_stage"]
+            .as_array()
+            .unwrap();
+        assert!(
+            facet.contains(&json!({"value": "older_adulthood", "count": 1})),
+            "{wire}: {facet:?}"
+        );
+        server.stop().await;
+    }
+}
+
+#[tokio::test]
+async fn enrich_batch_dry_runs_caps_and_refuses_per_item() {
+    for wire in ["reference", "production"] {
+        let server = on(wire).await;
+        let curator = server.login("curator", "curator-demo").await;
+        let all = rules(&server, &curator).await;
+        let (a, b) = (all[0]["id"].clone(), all[1]["id"].clone());
+        let missing = "00000000-0000-4000-8000-0000000000ff";
+        let items = json!([
+            {"id": a, "fields": {"setting": ["school"]}, "force_fields": ["setting"]},
+            {"id": b, "fields": {"setting": ["nowhere"]}},
+            {"id": missing, "fields": {"setting": ["home"]}},
+        ]);
+        let dry = server
+            .call(
+                "POST",
+                "guidelines/enrich-batch",
+                Some(&curator),
+                Some(json!({"agent": "batch", "items": items, "dry_run": true})),
+            )
+            .await;
+        assert_eq!(dry.status, 200, "{wire}: {}", dry.body);
+        let r = &dry.body["result"];
+        assert_eq!(r["dry_run"], true);
+        assert_eq!(
+            (
+                r["total"].clone(),
+                r["succeeded"].clone(),
+                r["failed"].clone()
+            ),
+            (json!(3), json!(1), json!(2)),
+            "{wire}: {r}"
+        );
+        assert_eq!(
+            r["results"][0]["would_enrich_fields"],
+            json!(["setting"]),
+            "{r}"
+        );
+        assert_eq!(r["results"][1]["ok"], false);
+        assert!(r["results"][1]["error"].is_string(), "{r}");
+        let unchanged = server
+            .call(
+                "GET",
+                &format!("guidelines/{}", a.as_str().unwrap()),
+                Some(&curator),
+                None,
+            )
+            .await;
+        assert_eq!(
+            unchanged.body["result"]["setting"],
+            json!(["home"]),
+            "a dry run writes nothing"
+        );
+
+        let applied = server
+            .call(
+                "POST",
+                "guidelines/enrich-batch",
+                Some(&curator),
+                Some(json!({"agent": "batch", "items": items})),
+            )
+            .await;
+        assert_eq!(applied.status, 200, "{wire}: {}", applied.body);
+        assert_eq!(applied.body["result"]["succeeded"], 1);
+        let changed = server
+            .call(
+                "GET",
+                &format!("guidelines/{}", a.as_str().unwrap()),
+                Some(&curator),
+                None,
+            )
+            .await;
+        assert_eq!(changed.body["result"]["setting"], json!(["school"]));
+
+        let many: Vec<Value> = (0..201)
+            .map(|_| json!({"id": a, "fields": {"setting": ["home"]}}))
+            .collect();
+        let over = server
+            .call(
+                "POST",
+                "guidelines/enrich-batch",
+                Some(&curator),
+                Some(json!({"agent": "batch", "items": many, "dry_run": true})),
+            )
+            .await;
+        assert_eq!(over.status, 422, "{wire}: {}", over.body);
+        server.stop().await;
+    }
+}
+
+#[tokio::test]
+async fn editorial_policy_previews_then_applies_for_administrators_only() {
+    for wire in ["reference", "production"] {
+        let server = on(wire).await;
+        let admin = server.login("admin", "admin-demo").await;
+        let curator = server.login("curator", "curator-demo").await;
+        let body = json!({"fq": [format!("guide_urn:\"{GUIDE}\"")], "review_status": "verified", "dry_run": true});
+        let refused = server
+            .call(
+                "POST",
+                "guidelines/editorial-policy",
+                Some(&curator),
+                Some(body.clone()),
+            )
+            .await;
+        assert_eq!(refused.status, 403, "{wire}: {}", refused.body);
+
+        let dry = server
+            .call(
+                "POST",
+                "guidelines/editorial-policy",
+                Some(&admin),
+                Some(body),
+            )
+            .await;
+        assert_eq!(dry.status, 200, "{wire}: {}", dry.body);
+        let r = &dry.body["result"];
+        assert_eq!(
+            (
+                r["dry_run"].clone(),
+                r["matched"].clone(),
+                r["updated"].clone()
+            ),
+            (json!(true), json!(4), json!(0)),
+            "{wire}: {r}"
+        );
+        assert_eq!(r["sample"].as_array().unwrap().len(), 4);
+        assert_eq!(r["sample"][0]["review_status"], "unreviewed");
+
+        let applied = server
+            .call(
+                "POST",
+                "guidelines/editorial-policy",
+                Some(&admin),
+                Some(
+                    json!({"fq": [format!("guide_urn:\"{GUIDE}\"")], "review_status": "verified"}),
+                ),
+            )
+            .await;
+        assert_eq!(applied.status, 200, "{wire}: {}", applied.body);
+        let r = &applied.body["result"];
+        assert_eq!(
+            (r["matched"].clone(), r["updated"].clone()),
+            (json!(4), json!(4)),
+            "{wire}: {r}"
+        );
+        assert!(
+            r["failures"].is_array() && r["version_conflicts"].is_number(),
+            "{r}"
+        );
+        let rule = &rules(&server, &admin).await[0];
+        assert_eq!(rule["review_status"], "verified");
+        assert!(rule["verifier_user_id"].is_string(), "{rule}");
+
+        let extra = server
+            .call(
+                "POST",
+                "guidelines/editorial-policy",
+                Some(&admin),
+                Some(json!({"ids": [rule["id"]], "status": "active", "colour": "red"})),
+            )
+            .await;
+        assert_eq!(extra.status, 422, "{wire}: {}", extra.body);
+        server.stop().await;
+    }
+}
+
+#[tokio::test]
+async fn backfill_answers_production_counts() {
+    let server = on("reference").await;
+    let admin = server.login("admin", "admin-demo").await;
+    let dry = server
+        .call(
+            "POST",
+            &format!("guidelines/embeddings/backfill?guide_urn={GUIDE}&dry_run=true"),
+            Some(&admin),
+            None,
+        )
+        .await;
+    assert_eq!(dry.status, 200, "{}", dry.body);
+    let r = &dry.body["result"];
+    for key in [
+        "dry_run",
+        "guide_urn",
+        "only_missing",
+        "queued",
+        "failed",
+        "skipped_already_embedded",
+        "scanned",
+        "max_docs",
+    ] {
+        assert!(r.get(key).is_some(), "{key}: {r}");
+    }
+    assert_eq!(r["scanned"], 4, "{r}");
+    let over = server
+        .call(
+            "POST",
+            "guidelines/embeddings/backfill?max_docs=10001",
+            Some(&admin),
+            None,
+        )
+        .await;
+    assert_eq!(over.status, 422, "{}", over.body);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn autocomplete_differs_by_wire_as_production_does() {
+    let reference = on("reference").await;
+    let token = reference.login("curator", "curator-demo").await;
+    let found = reference
+        .call("GET", "guides/autocomplete?q=medit", Some(&token), None)
+        .await;
+    assert_eq!(found.status, 200, "{}", found.body);
+    let items = found.body["result"].as_array().unwrap();
+    assert!(items.iter().any(|i| i["urn"] == GUIDE), "{items:?}");
+    let keys: Vec<&String> = items[0].as_object().unwrap().keys().collect();
+    assert_eq!(keys.len(), 5, "{keys:?}");
+    let guideline = reference
+        .call("GET", "guidelines/autocomplete?q=olive", Some(&token), None)
+        .await;
+    assert_eq!(guideline.status, 200, "{}", guideline.body);
+    let bad = reference
+        .call("GET", "guides/autocomplete?q=a&limit=0", Some(&token), None)
+        .await;
+    assert_eq!(bad.status, 422, "{}", bad.body);
+    reference.stop().await;
+
+    let production = on("production").await;
+    let token = production.login("curator", "curator-demo").await;
+    let partial = production
+        .call("GET", "guides/autocomplete?q=medit", Some(&token), None)
+        .await;
+    assert_eq!(
+        partial.body["result"],
+        json!([]),
+        "whole words only: {}",
+        partial.body
+    );
+    let whole = production
+        .call(
+            "GET",
+            "guides/autocomplete?q=mediterranean",
+            Some(&token),
+            None,
+        )
+        .await;
+    assert!(
+        !whole.body["result"].as_array().unwrap().is_empty(),
+        "{}",
+        whole.body
+    );
+    let broken = production
+        .call("GET", "guidelines/autocomplete?q=olive", Some(&token), None)
+        .await;
+    assert_eq!(broken.status, 500, "{}", broken.body);
+    let none = production
+        .call("GET", "organizations/autocomplete?q=x", Some(&token), None)
+        .await;
+    assert_eq!(none.status, 404, "{}", none.body);
+    production.stop().await;
+}
+
+#[tokio::test]
+async fn organizations_and_recipe_collections_and_article_write_fields() {
+    for wire in ["reference", "production"] {
+        let server = on(wire).await;
+        let admin = server.login("admin", "admin-demo").await;
+        let user = server.login("olivia", "olivia-demo").await;
+        // Production's FastAPI answers a create with 200, the reference wire with 201.
+        let created = if wire == "production" { 200 } else { 201 };
+        let org = server
+            .call(
+                "POST",
+                "organizations",
+                Some(&user),
+                Some(
+                    json!({"urn": "test-org", "title": "Test Org", "description": "A test.",
+                    "url": "https://example.org", "contact_email": "a@example.org"}),
+                ),
+            )
+            .await;
+        assert_eq!(
+            org.status, created,
+            "{wire}: any caller creates: {}",
+            org.body
+        );
+        let gone = server
+            .call(
+                "DELETE",
+                "organizations/urn:organization:test-org",
+                Some(&admin),
+                None,
+            )
+            .await;
+        assert_eq!(gone.status, 405, "{wire}");
+        let rc = server
+            .call(
+                "POST",
+                "rcollections",
+                Some(&admin),
+                Some(json!({"urn": "tests", "title": "Tests", "source_type": "podcast"})),
+            )
+            .await;
+        assert_eq!(rc.status, 422, "{wire}: {}", rc.body);
+
+        let article = server
+            .call(
+                "POST",
+                "articles",
+                Some(&admin),
+                Some(json!({"urn": "written", "title": "Written", "venue": "Tests", "content": "Body.",
+                    "region": "Attica", "language": "Greek", "reader_visibility": "expert_only",
+                    "indexing_tier": "core"})),
+            )
+            .await;
+        assert_eq!(article.status, created, "{wire}: {}", article.body);
+        assert_eq!(article.body["result"]["reader_visibility"], "expert_only");
+        let patched = server
+            .call(
+                "PATCH",
+                "articles/urn:article:written",
+                Some(&admin),
+                Some(json!({"indexing_tier": "archive_only", "region": "GR"})),
+            )
+            .await;
+        assert_eq!(patched.status, 200, "{wire}: {}", patched.body);
+        assert_eq!(patched.body["result"]["indexing_tier"], "archive_only");
+        let bad = server
+            .call(
+                "PATCH",
+                "articles/urn:article:written",
+                Some(&admin),
+                Some(json!({"indexing_tier": "top"})),
+            )
+            .await;
+        assert_eq!(bad.status, 422, "{wire}: {}", bad.body);
+        server.stop().await;
+    }
+}
+
+#[tokio::test]
+async fn a_request_id_is_adopted_when_valid_and_minted_otherwise() {
+    let server = on("reference").await;
+    let (status, headers, _) = server
+        .oneshot(
+            "GET",
+            "system/ping",
+            &[("x-request-id", "support-42".into())],
+            Vec::new(),
+        )
+        .await;
+    assert!(status < 500);
+    assert_eq!(headers["x-request-id"], "support-42");
+    let (_, headers, _) = server
+        .oneshot(
+            "GET",
+            "system/ping",
+            &[("x-request-id", "no spaces!".into())],
+            Vec::new(),
+        )
+        .await;
+    let minted = headers["x-request-id"].to_str().unwrap();
+    assert_eq!(minted.len(), 32, "{minted}");
+    assert!(minted.bytes().all(|b| b.is_ascii_hexdigit()));
+    server.stop().await;
+}
