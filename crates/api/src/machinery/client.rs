@@ -84,6 +84,7 @@ struct Inner<T> {
     // Requests open at once, per API (interface.md §8).
     data_connections: Limiter,
     system_connections: Limiter,
+    request_ids: super::correlation::RequestIds,
 }
 
 /// The API client. Cheap to clone; clones share the session.
@@ -110,6 +111,7 @@ impl<T: Transport> Client<T> {
                 observer: Mutex::new(None),
                 data_connections: Limiter::new(larder_contract::limits::DATA_CONNECTIONS),
                 system_connections: Limiter::new(larder_contract::limits::SYSTEM_CONNECTIONS),
+                request_ids: Default::default(),
             }),
         }
     }
@@ -452,7 +454,12 @@ impl<T: Transport> Client<T> {
 
     /// The request as it goes on the wire. A caller never sets Authorization: only the token does.
     pub(crate) fn http_request(&self, request: &Request, token: Option<&str>) -> HttpRequest {
-        let mut headers = vec![("Accept".to_string(), "application/json".to_string())];
+        use super::correlation::{CLIENT, CLIENT_LABEL, REQUEST_ID};
+        let mut headers = vec![
+            ("Accept".to_string(), "application/json".to_string()),
+            (REQUEST_ID.to_string(), self.inner.request_ids.next()),
+            (CLIENT.to_string(), CLIENT_LABEL.to_string()),
+        ];
         let body = request.method.body().map(Value::to_string);
         if body.is_some() {
             headers.push(("Content-Type".to_string(), "application/json".to_string()));

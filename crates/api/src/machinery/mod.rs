@@ -15,6 +15,7 @@
 pub mod auth;
 pub mod client;
 pub mod config;
+pub mod correlation;
 pub mod error;
 pub(crate) mod exchange;
 pub mod limit;
