@@ -15,6 +15,25 @@ use crate::wire::{Guideline, GuidelineImport, Resource, SearchResults};
 /// The most guidelines one import takes.
 pub const MAX_IMPORT: usize = larder_contract::limits::MAX_GUIDELINE_IMPORT;
 
+/// The guideline lists production's later data service added (production.md §10.5).
+const LATER_LISTS: [&str; 8] = [
+    "life_stage",
+    "setting",
+    "audience",
+    "topic",
+    "nutrients",
+    "health_conditions",
+    "applicable_regions",
+    "ai_generated_fields",
+];
+
+/// Whether `key` is one of the facet or provenance lists production added after its first
+/// data service (production.md §10.5) and `value` is empty: such a list is left out, as the
+/// later service defaults it to `[]` and the earlier one refuses the key (422).
+fn is_later_and_empty(key: &str, value: &Value) -> bool {
+    LATER_LISTS.contains(&key) && value.as_array().is_some_and(Vec::is_empty)
+}
+
 impl<T: Transport> Client<T> {
     /// `GET guidelines/by-guide/{guide urn}?limit&offset`: full guidelines by `sequence_no`.
     pub async fn guidelines_of(
@@ -32,7 +51,9 @@ impl<T: Transport> Client<T> {
         if guideline.guide_urn.trim().is_empty() {
             return Err(ApiError::Caller("A guideline needs its guide_urn.".into()));
         }
-        let body = Value::Object(creatable(&GUIDELINES, &guideline.to_record()?));
+        let mut record = creatable(&GUIDELINES, &guideline.to_record()?);
+        record.retain(|k, v| !is_later_and_empty(k, v));
+        let body = Value::Object(record);
         self.call(Request::new(Api::Data, Method::Post(body), "guidelines"))
             .await
     }
@@ -70,7 +91,9 @@ impl<T: Transport> Client<T> {
                         record
                             .into_iter()
                             .filter(|(k, v)| {
-                                !v.is_null() && GUIDELINE_ITEM.iter().any(|f| f.name == k)
+                                !v.is_null()
+                                    && !is_later_and_empty(k, v)
+                                    && GUIDELINE_ITEM.iter().any(|f| f.name == k)
                             })
                             .collect(),
                     )
