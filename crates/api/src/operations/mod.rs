@@ -11,6 +11,8 @@
 //!   the older `GET articles/search`.
 //! - [`enhance`], [`policy`]: an agent's enhancement of one record; a reading policy over a
 //!   selection, with a dry run.
+//! - [`curation`]: guidelines' enrichment (one or in batches), editorial policy, embeddings
+//!   backfill, and any collection's autocomplete for reference pickers.
 //! - [`artifacts`]: files by parent, created, uploaded with progress, downloaded as a stream.
 //! - [`guidelines`], [`passages`]: a guide's guidelines and a textbook's passages: listed,
 //!   searched, imported or replaced in bulk.
@@ -18,6 +20,7 @@
 //!   API; reading them raw for "Download my data"; erasing one's account.
 
 pub mod artifacts;
+pub mod curation;
 pub mod enhance;
 pub mod erasure;
 pub mod exports;
