@@ -441,10 +441,21 @@ fn recipe_collections(store: &Store) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A demo rule: text, action, food group, frequency, page, life stages, nutrients.
+type DemoRule = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    i64,
+    &'static [&'static str],
+    &'static [&'static str],
+);
+
 /// The Mediterranean guide's rules: text, action, group, frequency, page, and the facets an
 /// enrichment agent wrote (production.md §10.5), which the guideline's `ai_generated_fields`
 /// and `enhancements` record.
-const MEDITERRANEAN: &[(&str, &str, &str, &str, i64, &[&str], &[&str])] = &[
+const MEDITERRANEAN: &[DemoRule] = &[
     (
         "Use olive oil as the main added fat.",
         "use",
