@@ -1,6 +1,8 @@
 //! `cargo xtask`: set up the tools, serve the console, run every test.
 
 mod bench;
+#[cfg(test)]
+mod circles;
 mod dist;
 mod files;
 mod fuzz;
