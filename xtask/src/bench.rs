@@ -132,24 +132,33 @@ const PARTS: [&str; 7] = [
 struct Options {
     runs: usize,
     parts: Vec<&'static str>,
+    /// A build already made (`cargo xtask dist --dist DIR`), measured instead of building one.
+    dist: Option<String>,
+    /// An earlier build's folder, measured beside this one in the start figures (same run, its
+    /// own server on the same database).
+    before: Option<String>,
 }
 
 fn options(args: &[String]) -> Result<Options> {
     let usage = || {
         anyhow::anyhow!(
-            "usage: cargo xtask bench [--runs N] [--only PART[,PART...]]\n  parts: {}",
+            "usage: cargo xtask bench [--runs N] [--only PART[,PART...]] [--dist DIR] [--before DIR]\n  parts: {}",
             PARTS.join(", ")
         )
     };
     let mut options = Options {
         runs: 10,
         parts: PARTS.to_vec(),
+        dist: None,
+        before: None,
     };
     let mut args = args.iter();
     while let Some(flag) = args.next() {
         let value = args.next().ok_or_else(usage)?;
         match flag.as_str() {
             "--runs" => options.runs = value.parse().context("--runs takes a number")?,
+            "--dist" => options.dist = Some(value.clone()),
+            "--before" => options.before = Some(value.clone()),
             "--only" => {
                 options.parts = value
                     .split(',')
@@ -164,7 +173,12 @@ fn options(args: &[String]) -> Result<Options> {
 }
 
 pub fn run(args: &[String]) -> Result<()> {
-    let Options { runs, parts } = options(args)?;
+    let Options {
+        runs,
+        parts,
+        dist: built,
+        before,
+    } = options(args)?;
     let wants = |part: &str| parts.contains(&part);
     crate::setup::run()?;
     let out = root().join("target/bench");
@@ -179,10 +193,12 @@ pub fn run(args: &[String]) -> Result<()> {
     let needs_console = ["first-load", "start", "list", "download", "export"]
         .iter()
         .any(|part| wants(part));
-    let dist = root().join("target/bench/dist");
+    let dist = root().join(built.as_deref().unwrap_or("target/bench/dist"));
     if needs_console {
-        eprintln!("\n==> the console's release build (cargo xtask dist logic)");
-        crate::dist::build("target/bench/dist", None)?;
+        if built.is_none() {
+            eprintln!("\n==> the console's release build (cargo xtask dist logic)");
+            crate::dist::build("target/bench/dist", None)?;
+        }
         std::fs::write(dist.join("floor.html"), FLOOR_PAGE)?;
     }
     // The built-in Refine peer, unless LARDER_BENCH_PEERS brings its own `refine`.
@@ -241,13 +257,37 @@ pub fn run(args: &[String]) -> Result<()> {
         db.display()
     );
     let console = format!("{}/", server.url);
+    // The earlier build on a server of its own (the same binary and database), so both are
+    // measured alike, alternating, in the same run.
+    let earlier = match (&before, wants("start")) {
+        (Some(folder), true) => {
+            let mut args = server_args.clone();
+            let at = args.iter().position(|a| *a == "--static");
+            let folder = root().join(folder);
+            let folder = folder.to_str().context("path")?;
+            match at {
+                Some(at) => args[at + 1] = folder,
+                None => args.extend(["--static", folder]),
+            }
+            Some(Server::start(&binary, &args)?)
+        }
+        _ => None,
+    };
+    let before_url = earlier.as_ref().map(|s| format!("{}/", s.url));
 
     if wants("start") {
         eprintln!("\n==> start on loopback: until Sign in works, fresh profile each run");
-        figures.extend(start(&console, runs, false, refine)?);
+        figures.extend(start(&console, runs, false, refine, before_url.as_deref())?);
         eprintln!("\n==> start under mobile throttling (1.6 Mbps, 150 ms round trip)");
-        figures.extend(start(&console, runs.min(5), true, refine)?);
+        figures.extend(start(
+            &console,
+            runs.min(5),
+            true,
+            refine,
+            before_url.as_deref(),
+        )?);
     }
+    drop(earlier);
     if wants("list") {
         eprintln!("\n==> a list page of 10,000 records (ten API pages of 1000)");
         figures.extend(list(&console, runs.min(5))?);
