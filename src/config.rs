@@ -157,6 +157,25 @@ mod tests {
     }
 
     #[test]
+    fn the_start_up_module_knows_the_keys_the_console_knows() {
+        // Each of its keys is the console's, and the example (every key) names no other.
+        for key in larder_start::config::KEYS {
+            assert!(
+                parse(Some(&format!("{{\"{key}\": null}}")), "https://c").is_ok(),
+                "{key}"
+            );
+        }
+        let example: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(EXAMPLE).unwrap();
+        let keys: Vec<&str> = example.keys().map(String::as_str).collect();
+        let mut ours = larder_start::config::KEYS.to_vec();
+        ours.sort();
+        let mut keys = keys;
+        keys.sort();
+        assert_eq!(keys, ours);
+    }
+
+    #[test]
     fn mistakes_are_named() {
         for (text, expected) in [
             ("{not json", "not valid"),

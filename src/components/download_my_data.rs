@@ -14,12 +14,12 @@ use larder_api::Household;
 use leptos::prelude::*;
 use serde_json::{json, Value};
 
-use crate::chunks::ChunkFailed;
 use crate::components::export_status::{check, ExportControl, ExportStatus, Stop};
 use crate::export::browser::{now_utc, offer, zip_blob, BlobFile};
 use crate::export::household::{Output, Writer, MEMBER_EXTRAS};
 use crate::i18n::format::number;
 use crate::i18n::{t, tf, tn};
+use crate::lazy::ChunkFailed;
 use crate::ApiClient;
 
 /// Members read per request: with production's largest profiles and pictures a page stays

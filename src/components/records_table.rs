@@ -15,13 +15,13 @@ use crate::components::list_views::columns_of;
 use crate::components::selection::{PageCheckbox, RowCheckbox, Selection};
 use crate::i18n::{t, tn};
 use crate::paths::record_href;
-use crate::record_cache::resolve;
 use crate::schema::bulk::Chosen;
 use crate::schema::highlight::best;
 use crate::schema::search::HIGHLIGHTED;
 use crate::schema::value::display;
 use crate::schema::window::{row_keys, window, Window};
 use crate::schema::{label, Schema};
+use crate::session::Session;
 use crate::ApiClient;
 
 /// From this many rows on, the table is windowed.
@@ -104,6 +104,7 @@ struct LazyRecords {
     asked: StoredValue<HashSet<String>>,
     // Taken while the table is built: `want` also runs from timers, where there is no context.
     client: StoredValue<ApiClient, LocalStorage>,
+    session: Session,
 }
 
 impl LazyRecords {
@@ -114,6 +115,7 @@ impl LazyRecords {
             read: RwSignal::new(HashMap::new()),
             asked: StoredValue::new(HashSet::new()),
             client: StoredValue::new_local(expect_context::<ApiClient>()),
+            session: expect_context::<Session>(),
         }
     }
 
@@ -135,7 +137,10 @@ impl LazyRecords {
             return;
         };
         leptos::task::spawn_local(async move {
-            let found = resolve(&client, self.schema, missing).await;
+            let found = self
+                .session
+                .resolve_records(&client, self.schema, missing)
+                .await;
             // The table may be gone by now (another page): then there is nothing to update.
             self.read.try_update(|read| {
                 read.extend(found.into_iter().filter_map(|(id, r)| r.map(|r| (id, r))))

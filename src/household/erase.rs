@@ -7,7 +7,6 @@
 use larder_api::ApiError;
 use larder_api::{Erasure, Household};
 use leptos::prelude::*;
-use leptos_router::hooks::use_navigate;
 
 use crate::components::download_my_data::BeforeYouDelete;
 use crate::components::error_view::ErrorView;
@@ -59,17 +58,24 @@ fn EraseDialog(
 ) -> impl IntoView {
     let client = expect_context::<ApiClient>();
     let session = expect_context::<Session>();
-    let navigate = use_navigate();
     let typed = RwSignal::new(String::new());
     let error = RwSignal::new(None::<ApiError>);
     let answer = RwSignal::new(None::<Erasure>);
     let problem = RwSignal::new(None::<String>);
-    let erase = Action::new_local(move |_: &()| {
+    let forget = client.clone();
+    let erase = {
         let client = client.clone();
-        async move { client.erase_account().await }
-    });
+        Action::new_local(move |_: &()| {
+            let client = client.clone();
+            async move { client.erase_account().await }
+        })
+    };
     Effect::new(move || match erase.value().get() {
         Some(Ok(Some(erasure))) if erasure.erased => {
+            // The account is gone: its token and credentials go from the client at once; the
+            // answer stays on screen until "Sign out" loads the sign-in page anew.
+            let client = forget.clone();
+            leptos::task::spawn_local(async move { client.sign_out().await });
             error.set(None);
             problem.set(None);
             answer.set(Some(erasure));
@@ -89,10 +95,11 @@ fn EraseDialog(
         }
         None => {}
     });
+    // The session ends: the client forgets the token and credentials, and the sign-in page
+    // loads anew (`Session::end`).
     let sign_out = Callback::new(move |_| {
-        crate::prefetch::forget();
-        session.identity.set(None);
-        navigate("/sign-in", Default::default());
+        let client = client.clone();
+        leptos::task::spawn_local(async move { session.end(&client).await });
     });
     let matches = {
         let username = username.clone();

@@ -61,9 +61,11 @@ pub fn HouseholdPanel(
     let household = StoredValue::new(household);
     let household_id = household.with_value(|h| h.id.clone());
     let links_id = household_id.clone();
-    // The member page is a module of its own (issue 24, `crate::pages`): fetched once the
+    // The member page is a module of its own (issue 24, `crate::lazy`): fetched once the
     // members are on screen, so following a member's link opens it at once.
-    Effect::new(move || crate::pages::prefetch(crate::pages::Page::Member));
+    Effect::new(move || {
+        leptos::task::spawn_local(crate::lazy::prefetch(larder_start::landing::Group::Member))
+    });
     view! {
         <div class="title-row">
             <h1>{household.with_value(|h| h.name.clone())}</h1>

@@ -17,7 +17,6 @@ use crate::error_text::error_detail;
 use crate::i18n::{t, tn};
 use crate::kb::gates::can_delete;
 use crate::kb::policy::PolicyButton;
-use crate::record_cache::forget;
 use crate::schema::bulk::{Chosen, DeleteReport};
 use crate::schema::search::SearchState;
 use crate::schema::Schema;
@@ -55,6 +54,7 @@ pub async fn rows_of_search(
 /// Deletes `rows`, at most [`DATA_CONNECTIONS`] at once, telling `report` each answer.
 async fn delete_all(
     client: ApiClient,
+    session: crate::session::Session,
     schema: &'static Schema,
     rows: Vec<Chosen>,
     report: RwSignal<Option<DeleteReport>>,
@@ -71,7 +71,7 @@ async fn delete_all(
     .buffer_unordered(DATA_CONNECTIONS);
     while let Some((row, answer)) = answers.next().await {
         if answer.is_ok() {
-            forget(path, &row.id);
+            session.forget_record(path, &row.id);
         }
         let failure = answer.err().map(|e| error_detail(&e));
         report.update(|r| {
@@ -96,6 +96,7 @@ pub fn BulkBar(
 ) -> impl IntoView {
     let selection = expect_context::<Selection>();
     let client = StoredValue::new_local(expect_context::<ApiClient>());
+    let session = expect_context::<crate::session::Session>();
     let deletable = can_delete(schema);
     let asking = RwSignal::new(false);
     let collecting = RwSignal::new(false);
@@ -146,7 +147,7 @@ pub fn BulkBar(
                 }
                 None => selection.chosen.get_untracked(),
             };
-            delete_all(client, schema, rows, report).await;
+            delete_all(client, session, schema, rows, report).await;
             let left = report.with_untracked(|r| r.as_ref().map(DeleteReport::left_chosen));
             selection.clear();
             selection.chosen.set(left.unwrap_or_default());

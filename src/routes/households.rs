@@ -100,3 +100,21 @@ fn MemberCount(id: String, counted: i64) -> impl IntoView {
     }
     .into_any()
 }
+
+/// `/households`: the page reads what it shows itself.
+#[derive(Clone, Copy)]
+pub struct HouseholdsRoute;
+
+impl crate::lazy::Page for HouseholdsRoute {
+    const GROUP: larder_start::landing::Group = larder_start::landing::Group::Admin;
+
+    fn data(_: crate::session::Session) -> Self {
+        HouseholdsRoute
+    }
+
+    async fn draw(self) -> Result<AnyView, crate::lazy::ChunkFailed> {
+        draw_households(self).await
+    }
+}
+
+crate::split_entry!(admin_pages, draw_households, HouseholdsRoute => |_| view! { <Households/> });

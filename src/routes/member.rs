@@ -61,3 +61,21 @@ pub fn MemberPage() -> impl IntoView {
         </Transition>
     }
 }
+
+/// A member's page: the page reads what it shows itself.
+#[derive(Clone, Copy)]
+pub struct MemberRoute;
+
+impl crate::lazy::Page for MemberRoute {
+    const GROUP: larder_start::landing::Group = larder_start::landing::Group::Member;
+
+    fn data(_: crate::session::Session) -> Self {
+        MemberRoute
+    }
+
+    async fn draw(self) -> Result<AnyView, crate::lazy::ChunkFailed> {
+        draw_member(self).await
+    }
+}
+
+crate::split_entry!(member_pages, draw_member, MemberRoute => |_| view! { <MemberPage/> });

@@ -242,6 +242,8 @@ pub fn run(args: &[String]) -> Result<()> {
         server_args.extend([
             "--static".to_string(),
             dist.to_str().context("path")?.into(),
+            "--static-prefix".into(),
+            base_of(&dist)?,
         ]);
     }
     let server_args: Vec<&str> = server_args.iter().map(String::as_str).collect();
@@ -256,7 +258,7 @@ pub fn run(args: &[String]) -> Result<()> {
         generated.elapsed().as_secs_f64(),
         db.display()
     );
-    let console = format!("{}/", server.url);
+    let console = format!("{}{}", server.url, base_of(&dist)?);
     // The earlier build on a server of its own (the same binary and database), so both are
     // measured alike, alternating, in the same run.
     let earlier = match (&before, wants("start")) {
@@ -264,16 +266,20 @@ pub fn run(args: &[String]) -> Result<()> {
             let mut args = server_args.clone();
             let at = args.iter().position(|a| *a == "--static");
             let folder = root().join(folder);
+            let base = base_of(&folder)?;
             let folder = folder.to_str().context("path")?;
             match at {
-                Some(at) => args[at + 1] = folder,
-                None => args.extend(["--static", folder]),
+                Some(at) => {
+                    args[at + 1] = folder;
+                    args[at + 3] = &base;
+                }
+                None => args.extend(["--static", folder, "--static-prefix", &base]),
             }
-            Some(Server::start(&binary, &args)?)
+            Some((Server::start(&binary, &args)?, base))
         }
         _ => None,
     };
-    let before_url = earlier.as_ref().map(|s| format!("{}/", s.url));
+    let before_url = earlier.as_ref().map(|(s, base)| format!("{}{base}", s.url));
 
     if wants("start") {
         eprintln!("\n==> start on loopback: until Sign in works, fresh profile each run");
@@ -326,6 +332,19 @@ pub fn run(args: &[String]) -> Result<()> {
     finish(&out, &figures, &not_measured)
 }
 
+/// The public URL a build was made for (`cargo xtask dist --public-url`, the journeys' build
+/// `/console/`): its page's `<base href>`, served there.
+fn base_of(dist: &Path) -> Result<String> {
+    let page = std::fs::read_to_string(dist.join("index.html"))
+        .with_context(|| format!("no index.html in {}", dist.display()))?;
+    let at = page
+        .find("<base href=\"")
+        .context("the page has no <base href>")?
+        + 12;
+    let end = page[at..].find('"').context("an unclosed <base href>")?;
+    Ok(page[at..at + end].to_string())
+}
+
 /// `cargo xtask bench-export CONSOLE_URL`: the export figures against a server already running
 /// (with `--demo --generate-articles 10000` or more, and the console under CONSOLE_URL), printed
 /// as the bench prints its table; nothing is written.
@@ -376,7 +395,7 @@ fn first_load(dist: &Path) -> Result<Vec<Figure>> {
     // module (larder_bg.wasm, in a bundle `parts_*.wasm` with a landing's parts), its glue
     // (larder.js, __wasm_split.js) and its style sheet (larder.css) come afterwards, fetched by
     // the start-up module. The start-up files (start_bg.wasm, start.js, start.css) are what the
-    // page carries, fetched only when a policy refuses the page's own script (start_page.rs).
+    // page carries, fetched only when a policy refuses the page's own script (larder_start::build::page).
     let mut totals = [0.0; 3];
     let page = sizes_kb(&std::fs::read(dist.join("index.html"))?)?;
     add_to(&mut totals, page);
@@ -396,7 +415,7 @@ fn first_load(dist: &Path) -> Result<Vec<Figure>> {
             "at start"
         } else if carried.contains(&name.as_str()) {
             "inside index.html; this file only when a policy refuses the page's script"
-        } else if name.starts_with(crate::split::bundle::FILE_PREFIX) {
+        } else if name.starts_with(larder_start::build::bundle::FILE_PREFIX) {
             "the main module and a landing's parts in one file, after \"Sign in\" works"
         } else {
             "loaded when needed"

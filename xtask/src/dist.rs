@@ -13,7 +13,7 @@ use anyhow::{bail, Context, Result};
 use larder_contract::hosting::Inline;
 
 use crate::process::root;
-use crate::start_page::StartSet;
+use larder_start::build::page::{self, StartSet};
 
 /// The start-up catalog's keys: the larder crate's own list, compiled here as well (see there
 /// why one file serves both crates).
@@ -193,7 +193,7 @@ pub const POLICY_FILE: &str = "content-security-policy.txt";
 /// base for the public URL, the start-up set (see start_page.rs) in place of trunk's directives,
 /// and the hashes its policy must allow.
 fn page(source: &str, base: &str, folder: &str, set: &StartSet) -> Result<(String, Inline)> {
-    let parts = crate::start_page::parts(set, base, &format!("{base}{folder}"))?;
+    let parts = page::parts(set, base, &format!("{base}{folder}"))?;
     const BASE: &str = "<base data-trunk-public-url>";
     if !source.contains(BASE) {
         bail!("index.html has no `{BASE}`");

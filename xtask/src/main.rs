@@ -14,7 +14,6 @@ mod realprod;
 mod serve;
 mod setup;
 mod split;
-mod start_page;
 mod test;
 
 use std::time::Instant;

@@ -1,22 +1,13 @@
-//! The owner's household, read by the start-up module the moment its sign-in's token arrives
-//! (issue 24, the bookmark to "My household"): the request, as the API client sends it, and
-//! the token it needs, as the client reads it from the sign-in's answer. The module shows the
-//! household's name and its members' names at once, and hands the answer over to the console,
-//! whose page reads it (`larder_api::households::own_household_answered`) instead of asking
-//! again. `tests/request.rs` holds both rules to the client's own.
+//! The token of a sign-in's answer and the requests made with it, one rule for both modules:
+//! the API client reads the answer's token with [`TOKEN_KEYS`] (`larder_api::auth`), and the
+//! start-up module reads the same keys when it sends the first reads the token allows
+//! (`system/ping` and, for "My household", `households/me`) the moment it arrives.
 
-use crate::login::API_PREFIX;
+/// The API's path prefix, as in `larder_contract::API_PREFIX` (held equal by the test).
+const API_PREFIX: &str = "/api/v1";
 
-/// `GET households/me` at the systemic API's `system_base`.
-pub fn own_household_url(system_base: &str) -> String {
-    let mut url = String::from(system_base.trim_end_matches('/'));
-    url.push_str(API_PREFIX);
-    url.push_str("/households/me");
-    url
-}
-
-/// Where the sign-in's answer may hold its token, in the client's order
-/// (`larder_api::auth::token_from_answer`), inside `result` when the answer has one.
+/// Where the sign-in's answer may hold its token, in order, inside `result` when the answer has
+/// one: the reference service's `token`, Keycloak's `access_token` (production), `jwt`.
 pub const TOKEN_KEYS: [&str; 3] = ["token", "access_token", "jwt"];
 
 /// The token of a sign-in answer, `read(key)` giving the text of each key of its `result` (or
@@ -26,6 +17,20 @@ pub fn token(read: impl Fn(&str) -> Option<String>) -> Option<String> {
         .iter()
         .find_map(|key| read(key).filter(|t| !t.is_empty()))
 }
+
+/// `GET <path>` of the systemic API at `system_base`: `system/ping`, `households/me`.
+pub fn system_url(system_base: &str, path: &str) -> String {
+    let mut url = String::from(system_base.trim_end_matches('/'));
+    url.push_str(API_PREFIX);
+    url.push('/');
+    url.push_str(path);
+    url
+}
+
+/// Who signed in (the client's identity question).
+pub const PING: &str = "system/ping";
+/// The caller's own household.
+pub const OWN_HOUSEHOLD: &str = "households/me";
 
 /// The `Authorization` header's value for `token`.
 pub fn bearer(token: &str) -> String {

@@ -12,13 +12,13 @@
 
 use std::path::Path;
 
+use crate::language::START_CATALOG_IN_PAGE;
 use anyhow::{bail, Context, Result};
 use base64::Engine as _;
 use larder_contract::hosting::Inline;
-use larder_start::language::START_CATALOG_IN_PAGE;
 use sha2::{Digest, Sha256};
 
-use crate::split::STARTED;
+use super::{STARTED, START_OUT_NAME};
 
 /// The id of the data block with the start-up module's bytes.
 const MODULE_IN_PAGE: &str = "start-module";
@@ -35,7 +35,7 @@ impl StartSet {
     /// `start.css`, `start.js` and `start_bg.wasm` of the built `folder`, with the start-up
     /// catalog `dist` made.
     pub fn read(folder: &Path, catalog: String) -> Result<StartSet> {
-        let name = crate::split::START_OUT_NAME;
+        let name = START_OUT_NAME;
         let read = |file: &str| {
             let path = folder.join(file);
             std::fs::read(&path).with_context(|| format!("reading {}", path.display()))

@@ -1,10 +1,10 @@
 //! What the console's loader fetches after "Sign in" works, in one answer per landing: a
-//! bundle of the console's main module and the parts the landing page needs
+//! bundle of the console's main module and the parts the landing page's group needs
 //! (`parts_<split>.wasm`), and the split loader rewritten to take its parts from the bundle.
 //!
 //! A bundle is the length of its table (4 bytes, little-endian), the table (JSON: each part's
 //! file name and length in bytes, in order), then the parts one after another. `boot.js` reads
-//! it as it streams in (`split/boot.js`).
+//! it as it streams in (`js/boot.js`).
 //!
 //! Why (issue 24): on a phone line (200 KB/s, 150 ms) the bookmark to `/household` asked for 32
 //! files; each cost a round trip and its headers, and 15 of them are under 1 KB. Compressed
@@ -36,24 +36,16 @@ fn file_name(split: &str) -> String {
     format!("{FILE_PREFIX}{split}.wasm")
 }
 
-/// Writes, in `stage`, one bundle for the console (`console`, the first of `parts_by_split`)
-/// and one for each page group: the main module, the console's files, then the group's not
-/// already in. Each split's files come dependencies first, its module last, as the splitter's
-/// prefetch map lists them, so the console's compile starts while the group's bytes arrive.
+/// Writes, in `stage`, one bundle for each page group: the main module (the console), then
+/// the group's files. Each split's files come dependencies first, its module last, as the
+/// splitter's prefetch map lists them, so the console's compile starts while the group's bytes
+/// arrive. A page in no group (the start page) needs the main module alone: no bundle.
 pub fn write(stage: &Path, parts_by_split: &[(String, Vec<String>)]) -> Result<Vec<Bundle>> {
-    let Some((console, console_files)) = parts_by_split.first() else {
-        bail!("the splitter named no console module");
-    };
     parts_by_split
         .iter()
         .map(|(split, files)| {
             let mut names: Vec<&str> = vec![MAIN_MODULE];
-            let own = if split == console {
-                &[][..]
-            } else {
-                &files[..]
-            };
-            for name in console_files.iter().chain(own) {
+            for name in files {
                 if !names.contains(&name.as_str()) {
                     names.push(name);
                 }
@@ -81,21 +73,21 @@ pub fn write(stage: &Path, parts_by_split: &[(String, Vec<String>)]) -> Result<V
         .collect()
 }
 
-/// `boot.js` (the template `split/boot.js`) with each split module's bundle file. The build
-/// minifies it with every script (`split::minify`).
+/// `boot.js` (the template `js/boot.js`) with each split module's bundle file. The build
+/// minifies it with every script (xtask's `split::minify`).
 pub fn boot_js(bundles: &[Bundle]) -> Result<String> {
     let files: serde_json::Map<String, serde_json::Value> = bundles
         .iter()
         .map(|b| (b.split.clone(), b.file.clone().into()))
         .collect();
-    Ok(include_str!("boot.js")
+    Ok(include_str!("../../js/boot.js")
         .replace("__BUNDLED__", &serde_json::to_string(&files)?)
         .replace("__STARTED__", &serde_json::to_string(super::STARTED)?))
 }
 
 /// `read_bundle.js`, the bundle reader `boot.js` imports when it asks for a bundle.
 pub fn reader_js() -> &'static str {
-    include_str!("read_bundle.js")
+    include_str!("../../js/read_bundle.js")
 }
 
 /// The split loader the splitter wrote, each of its `fetch`es of a part made a call of
@@ -154,13 +146,13 @@ mod tests {
     }
 
     #[test]
-    fn each_bundle_is_the_main_module_the_console_and_its_group() {
+    fn each_bundle_is_the_main_module_and_its_group() {
         let stage = std::env::temp_dir().join(format!("larder-bundle-{}", std::process::id()));
         std::fs::create_dir_all(&stage).unwrap();
         for (name, bytes) in [
             (MAIN_MODULE, &b"main"[..]),
             ("chunk_1.wasm", b"one"),
-            ("split_console.wasm", b"console"),
+            ("split_member_pages.wasm", b"member"),
             ("chunk_2.wasm", b"two!"),
             ("split_household_pages.wasm", b"house"),
         ] {
@@ -168,8 +160,8 @@ mod tests {
         }
         let splits = vec![
             (
-                "console".to_string(),
-                vec!["chunk_1.wasm".into(), "split_console.wasm".into()],
+                "member_pages".to_string(),
+                vec!["chunk_1.wasm".into(), "split_member_pages.wasm".into()],
             ),
             (
                 "household_pages".to_string(),
@@ -182,29 +174,28 @@ mod tests {
         ];
         let bundles = write(&stage, &splits).unwrap();
         let house = std::fs::read(stage.join("parts_household_pages.wasm")).unwrap();
-        let console = std::fs::read(stage.join("parts_console.wasm")).unwrap();
+        let member = std::fs::read(stage.join("parts_member_pages.wasm")).unwrap();
         std::fs::remove_dir_all(&stage).unwrap();
-        let table = br#"[["larder_bg.wasm",4],["chunk_1.wasm",3],["split_console.wasm",7]]"#;
-        assert_eq!(console[..4], (table.len() as u32).to_le_bytes());
-        assert_eq!(&console[4..4 + table.len()], table);
-        assert_eq!(&console[4 + table.len()..], b"mainoneconsole");
-        let parts = &house[house.len() - b"mainoneconsoletwo!house".len()..];
-        assert_eq!(parts, b"mainoneconsoletwo!house");
+        let table = br#"[["larder_bg.wasm",4],["chunk_1.wasm",3],["split_member_pages.wasm",6]]"#;
+        assert_eq!(member[..4], (table.len() as u32).to_le_bytes());
+        assert_eq!(&member[4..4 + table.len()], table);
+        assert_eq!(&member[4 + table.len()..], b"mainonemember");
+        let parts = &house[house.len() - b"mainonetwo!house".len()..];
+        assert_eq!(parts, b"mainonetwo!house");
         let names: Vec<&str> = bundles[1].parts.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(
             names,
             [
                 MAIN_MODULE,
                 "chunk_1.wasm",
-                "split_console.wasm",
                 "chunk_2.wasm",
                 "split_household_pages.wasm"
             ]
         );
-        assert_eq!(bundles[1].parts[3], ("chunk_2.wasm".to_string(), 4));
+        assert_eq!(bundles[1].parts[2], ("chunk_2.wasm".to_string(), 4));
         let boot = boot_js(&bundles).unwrap();
         assert!(boot.contains(
-            "const BUNDLED = {\"console\":\"parts_console.wasm\",\"household_pages\":\"parts_household_pages.wasm\"};"
+            "const BUNDLED = {\"household_pages\":\"parts_household_pages.wasm\",\"member_pages\":\"parts_member_pages.wasm\"};"
         ));
         assert!(boot.contains("import(\"./read_bundle.js\")"));
         assert!(!boot.contains("__BUNDLED__"), "the placeholder filled");
@@ -221,14 +212,14 @@ mod tests {
     /// written and on what ships, minified by the build's own step.
     #[test]
     fn the_bundle_reader_gives_back_each_part() {
-        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/split/read_bundle.js");
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("js/read_bundle.js");
         run_reader_test(&source);
         let shipped =
             std::env::temp_dir().join(format!("larder-read-bundle-{}", std::process::id()));
         std::fs::create_dir_all(&shipped).unwrap();
         let minified = shipped.join("read_bundle.js");
         std::fs::copy(&source, &minified).unwrap();
-        crate::split::minify(&minified).unwrap();
+        minify(&minified);
         let (before, after) = (
             std::fs::read(&source).unwrap(),
             std::fs::read(&minified).unwrap(),
@@ -238,8 +229,20 @@ mod tests {
         std::fs::remove_dir_all(&shipped).unwrap();
     }
 
+    /// terser as the build runs it (the workspace's own, from npm).
+    fn minify(script: &Path) {
+        let terser = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../node_modules/.bin/terser");
+        let status = std::process::Command::new(terser)
+            .arg(script)
+            .args(["--module", "--compress", "--mangle", "--output"])
+            .arg(script)
+            .status()
+            .expect("terser runs (npm ci)");
+        assert!(status.success());
+    }
+
     fn run_reader_test(reader: &Path) {
-        let test = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/split/read_bundle.test.mjs");
+        let test = Path::new(env!("CARGO_MANIFEST_DIR")).join("js/read_bundle.test.mjs");
         let out = std::process::Command::new("node")
             .arg("--test")
             .arg(&test)
