@@ -45,7 +45,8 @@ pub trait Page: Clone + Send + Sync + 'static {
     fn draw(self) -> impl Future<Output = Result<AnyView, ChunkFailed>>;
 }
 
-/// The entry of a view in a module of its own (a page in its group's): `split_entry!(household_pages, draw_own, OwnHousehold => |data| view! { <MyHousehold
+/// The entry of a view in a module of its own (a page in its group's, [`Later`]'s piece in
+/// its own): `split_entry!(household_pages, draw_own, OwnHousehold => |data| view! { <MyHousehold
 /// data/> })` declares `async fn draw_own(data: OwnHousehold)`, in the split build the module's
 /// entry (`wasm_split`, named as given and fallible), elsewhere a plain call.
 #[macro_export]
@@ -221,3 +222,56 @@ fn NotArrived<P: Page>(data: P) -> impl IntoView {
     }
 }
 
+/// A piece of a page that comes from a module of its own (a dialog few open, kept out of the
+/// module a page's bookmark waits for): `entry` ([`split_entry!`]) draws it from `data` once its
+/// module is here, "Loading…" meanwhile; when it does not arrive, what went wrong, with "Try
+/// again".
+#[component]
+pub fn Later<T, F, Fut>(data: T, entry: F) -> impl IntoView
+where
+    T: Clone + Send + Sync + 'static,
+    F: Fn(T) -> Fut + Copy + Send + Sync + 'static,
+    Fut: Future<Output = Result<AnyView, ChunkFailed>> + 'static,
+{
+    // `None` while the module comes.
+    let failed = RwSignal::new(None::<bool>);
+    let drawn = RwSignal::new_local(None::<AnyView>);
+    let data = StoredValue::new(data);
+    let fetch = move || {
+        failed.set(None);
+        // With this component's owner: the piece drawn belongs here.
+        leptos::task::spawn_local_scoped(async move {
+            let Some(data) = data.try_get_value() else {
+                return;
+            };
+            match entry(data).await {
+                Ok(piece) => {
+                    let _ = drawn.try_set(Some(piece));
+                    let _ = failed.try_set(Some(false));
+                }
+                Err(ChunkFailed) => {
+                    let _ = failed.try_set(Some(true));
+                }
+            }
+        });
+    };
+    fetch();
+    move || {
+        drawn.track();
+        // Taken without a notification: nothing changes here once the piece is drawn.
+        if let Some(piece) = drawn.try_update_untracked(Option::take).flatten() {
+            return piece;
+        }
+        match failed.get() {
+            None => view! { <p role="status" class="loading">{move || t("Loading…")}</p> }.into_any(),
+            Some(false) => ().into_any(),
+            Some(true) => view! {
+                <p class="error-text" role="alert">
+                    {move || t("Its module did not arrive: the connection may be down, or a newer version was published meanwhile.")}
+                    " " <button type="button" on:click=move |_| fetch()>{move || t("Try again")}</button>
+                </p>
+            }
+            .into_any(),
+        }
+    }
+}

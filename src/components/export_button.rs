@@ -6,6 +6,7 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
+use futures::future::LocalBoxFuture;
 use futures::stream::{self, StreamExt};
 use larder_api::{Record, SearchQuery};
 use larder_contract::limits::DATA_CONNECTIONS;
@@ -17,6 +18,7 @@ use crate::export::browser::{now_utc, offer, BlobFile};
 use crate::export::list::{file_name, pages, ListWriter, EXPORT_PAGE, MOST_FOUND};
 use crate::i18n::format::number;
 use crate::i18n::{t, tf, tn};
+use crate::lazy::ChunkFailed;
 use crate::schema::search::SearchState;
 use crate::schema::Schema;
 use crate::ApiClient;
@@ -91,8 +93,48 @@ impl Sink {
     }
 }
 
+/// One export: what [`export`] is given.
+struct Job {
+    client: ApiClient,
+    schema: &'static Schema,
+    rows: Rows,
+    format: Format,
+    control: ExportControl,
+}
+
+/// The export's reading and writing, started. In the split build this and all it calls (the
+/// list's CSV and JSON writers, the file) are a module of their own, fetched when an export
+/// starts (issue 37: a curator's bookmark to a list no longer waits for it).
+#[cfg_attr(feature = "split", leptos::wasm_split::wasm_split(
+    list_export, fallible, wasm_split_path = ::leptos::wasm_split
+))]
+fn begin(job: Job) -> Result<LocalBoxFuture<'static, Result<String, Stop>>, ChunkFailed> {
+    Ok(Box::pin(export(
+        job.client,
+        job.schema,
+        job.rows,
+        job.format,
+        job.control,
+    )))
+}
+
+/// [`export`], once its module is here; a module that cannot be fetched is a failure to show
+/// (with "Try again"), not a panic.
+async fn run(job: Job) -> Result<String, Stop> {
+    #[cfg(feature = "split")]
+    let started = begin(job).await;
+    #[cfg(not(feature = "split"))]
+    let started = begin(job);
+    match started {
+        Ok(export) => export.await,
+        Err(ChunkFailed) => Err(Stop::Failed(t(
+            "Its module did not arrive: the connection may be down, or a newer version was published meanwhile.",
+        ))),
+    }
+}
+
 /// Reads every row `rows` names and writes them to one file; the sentence to show when saved.
-pub async fn export(
+async fn export(
     client: ApiClient,
     schema: &'static Schema,
     rows: Rows,
@@ -291,9 +333,15 @@ pub fn ExportButton(
                 parent: parent.get_untracked(),
             },
         };
-        let client = client.clone();
+        let job = Job {
+            client: client.clone(),
+            schema,
+            rows,
+            format,
+            control,
+        };
         leptos::task::spawn_local(async move {
-            let outcome = export(client, schema, rows, format, control).await;
+            let outcome = run(job).await;
             control.end(outcome);
         });
     };

@@ -12,6 +12,7 @@ use crate::components::modal::Modal;
 use crate::components::selection::Selection;
 use crate::error_text::error_detail;
 use crate::i18n::{t, tf, tn};
+use crate::lazy::Later;
 use crate::schema::{label, Schema};
 use crate::session::Session;
 use crate::ApiClient;
@@ -74,11 +75,25 @@ pub fn PolicyButton(
             </button>
         </Show>
         <Show when=move || open.get()>
-            <PolicyDialog schema offered close=Callback::new(move |ran: bool| { open.set(false); if ran { changed.run(()); } })/>
+            <Later data=DialogData { schema, offered, close: Callback::new(move |ran: bool| { open.set(false); if ran { changed.run(()); } }) }
+                entry=policy_dialog/>
         </Show>
     }
     .into_any()
 }
+
+/// What the dialog is given.
+#[derive(Clone)]
+struct DialogData {
+    schema: &'static Schema,
+    offered: RwSignal<bool>,
+    close: Callback<bool>,
+}
+
+// In a module of its own (issue 37): the list a curator's bookmark opens does not wait for it.
+crate::split_entry!(list_tools, policy_dialog, DialogData => |d: DialogData| view! {
+    <PolicyDialog schema=d.schema offered=d.offered close=d.close/>
+});
 
 #[component]
 fn PolicyDialog(
