@@ -4,10 +4,9 @@
 //!
 //! trunk cannot run a split (its hooks run before cargo or after wasm-bindgen), so this runs the
 //! pipeline itself: cargo (with relocations kept) → `wasm_split_cli_support::transform` →
-//! wasm-bindgen on the main module → short names for the glue's imports → wasm-opt on the main
-//! module and every chunk → a bundle per landing and the loader `boot.js` → terser on every
-//! script. The start's own pieces (those short names, the bundles and their loader, the
-//! start-up set the page carries) are crates/start's (`larder_start::build`, mapped in its
+//! wasm-bindgen on the main module → wasm-opt on the main module and every chunk → a bundle per
+//! landing and the loader `boot.js` → terser on every script. The start's own pieces (the
+//! bundles and their loader, the start-up set the page carries) are crates/start's (`larder_start::build`, mapped in its
 //! `src/lib.rs`); this is the tools' order. Everything the page loads sits in one folder named
 //! by the hash of its contents (`larder-<hash>/`): the split loader finds chunks next to
 //! itself, and a tab opened before a deploy keeps its own chunks.
@@ -19,7 +18,7 @@ use anyhow::{bail, Context, Result};
 use crate::files::{on_both_cores, walk};
 use crate::process::{command, exec, root};
 
-use larder_start::build::{bundle, names, START_OUT_NAME};
+use larder_start::build::{bundle, START_OUT_NAME};
 
 /// The wasm-bindgen output's name: `larder.js` and `larder_bg.wasm`.
 const OUT_NAME: &str = "larder";
@@ -157,10 +156,6 @@ pub fn build(dist: &Path) -> Result<Build> {
         ],
     ))?;
 
-    for name in [START_OUT_NAME, OUT_NAME] {
-        let renamed = names::shorten_in(&stage, name)?;
-        eprintln!("split: {renamed} of {name}'s imports from its glue renamed short");
-    }
     let mut modules = vec![
         stage.join(format!("{START_OUT_NAME}_bg.wasm")),
         stage.join(format!("{OUT_NAME}_bg.wasm")),

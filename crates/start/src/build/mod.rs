@@ -1,11 +1,10 @@
 //! The start's pieces the build makes (feature `build`, called by `cargo xtask dist`'s
 //! pipeline, xtask/src/split.rs): the start-up set inside index.html ([`page`]), a bundle of
 //! parts per landing and the loader that reads it ([`bundle`], `js/boot.js`,
-//! `js/read_bundle.js`), and short glue names ([`names`]). Where each stands in the whole path
-//! and what it buys: the map in `src/lib.rs`.
+//! `js/read_bundle.js`). Where each stands in the whole path and what it buys: the map in
+//! `src/lib.rs`.
 
 pub mod bundle;
-pub mod names;
 pub mod page;
 
 /// The start-up module's output name: `start.js` and `start_bg.wasm` (this crate's binary).
