@@ -32,7 +32,8 @@
 //! Operations by family: [`records`] and the typed [`Client::get`], [`Client::create`],
 //! [`Client::update`], [`Client::put`], [`Client::delete`]; [`search`]; [`enhance`];
 //! [`artifacts`] (by parent, create, upload, streamed download); [`guidelines`]; [`passages`];
-//! [`households`] (households, members, profiles). Wire types are in [`types`].
+//! [`households`] (households, members, profiles); [`member_data`] (a member's meal plans and
+//! library). Wire types are in [`types`].
 
 #![warn(missing_docs)]
 
@@ -48,6 +49,7 @@ pub mod exports;
 pub mod guidelines;
 pub mod households;
 pub mod limit;
+pub mod member_data;
 pub mod passages;
 pub mod policy;
 pub mod records;
@@ -66,6 +68,7 @@ pub use config::{Api, ClientConfig};
 pub use erasure::Erasure;
 pub use error::{ApiError, ApiFailure};
 pub use larder_contract::{collections, enums, Collection, ErrorKind};
+pub use member_data::PlanOfDay;
 pub use policy::{PolicyChange, PolicyOutcome, PolicySelection};
 pub use records::{Listed, Record};
 pub use request::{Method, Request};

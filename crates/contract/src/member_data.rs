@@ -7,6 +7,9 @@
 /// `DELETE .../{meal_plan_id}?revoke_for_all_members=`.
 pub const MEAL_PLANS: &str = "meal-plans";
 
+/// The key of a member's meal plans in the household file, and its CSV table's name.
+pub const MEAL_PLANS_FILE_KEY: &str = "meal_plans";
+
 /// The three meals of a plan, in the order of a day.
 pub const MEALS: [&str; 3] = ["breakfast", "lunch", "dinner"];
 

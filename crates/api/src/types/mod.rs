@@ -20,6 +20,7 @@ mod artifact;
 mod fctable;
 mod guide;
 mod household;
+mod member_data;
 mod passage;
 mod results;
 mod textbook;
@@ -31,6 +32,9 @@ pub use guide::{Guide, Guideline};
 pub use household::{
     Household, HouseholdChanges, Member, MemberChanges, NewHousehold, NewMember, Profile,
     ProfileChanges, ProfileInput,
+};
+pub use member_data::{
+    AdaptedRecipe, Favorite, Meal, MealPlan, Revocation, SavedItem, SavedMealPlan,
 };
 pub use passage::{Passage, PassageInput, ReplacePassages, ReplaceResult};
 pub use results::{EnhanceResult, FacetCount, GuidelineImport, Hit, Message, SearchResults};
