@@ -355,3 +355,86 @@ impl Plans<'_> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn store_with_household() -> Store {
+        let store = Store::open(":memory:").unwrap();
+        let household = json!({"id": "h1", "name": "Home", "owner_id": "user:a", "metadata": {}});
+        let members: Vec<Value> = ["m1", "m2"]
+            .iter()
+            .map(|id| json!({"id": id, "household_id": "h1", "name": id, "age_group": "adult"}))
+            .collect();
+        store
+            .households()
+            .create("user:a", &household, &members)
+            .unwrap();
+        store
+    }
+
+    fn new<'a>(
+        members: &'a [String],
+        date: &'a str,
+        doc: &'a Value,
+        id: &'a str,
+        cap: u64,
+    ) -> NewPlan<'a> {
+        NewPlan {
+            requested: &members[0],
+            members,
+            date,
+            doc,
+            id,
+            created_at: "2026-12-01T00:00:00.000000Z",
+            cap,
+        }
+    }
+
+    #[test]
+    fn a_member_holds_at_most_the_cap_and_a_reused_plan_is_not_another() {
+        let store = store_with_household();
+        let doc = json!({"breakfast": {"title": "Oats"}});
+        let one = ["m1".to_string()];
+        let plans = store.plans();
+        assert!(matches!(
+            plans
+                .store(&new(&one, "2026-12-01", &doc, "p1", 1))
+                .unwrap(),
+            Stored::Plan(_)
+        ));
+        // The identical plan again that day: reused, nothing added.
+        let again = plans
+            .store(&new(&one, "2026-12-01", &doc, "p2", 1))
+            .unwrap();
+        assert!(
+            matches!(again, Stored::Plan(ref p) if p.id == "p1"),
+            "{again:?}"
+        );
+        assert_eq!(
+            plans
+                .store(&new(&one, "2026-12-02", &doc, "p3", 1))
+                .unwrap(),
+            Stored::Full("m1".into())
+        );
+        assert_eq!(plans.get("p3").unwrap(), None, "nothing written");
+    }
+
+    #[test]
+    fn a_plan_goes_with_its_last_member() {
+        let store = store_with_household();
+        let doc = json!({});
+        let both = ["m1".to_string(), "m2".to_string()];
+        store
+            .plans()
+            .store(&new(&both, "2026-12-01", &doc, "p1", 10))
+            .unwrap();
+        store.households().delete_member("m1").unwrap();
+        assert_eq!(store.plans().get("p1").unwrap().unwrap().members, ["m2"]);
+        store.households().delete_member("m2").unwrap();
+        assert_eq!(store.plans().get("p1").unwrap(), None);
+    }
+}
