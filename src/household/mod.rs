@@ -3,6 +3,8 @@
 pub mod create;
 pub mod erase;
 pub mod first_run;
+pub mod library;
+pub mod meal_plans;
 pub mod member;
 pub mod panel;
 pub mod picture;

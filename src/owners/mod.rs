@@ -2,6 +2,7 @@
 //! production's notation, a profile's known keys, and where the first-household guide stands.
 
 pub mod avatar;
+pub mod plans;
 pub mod profile_keys;
 
 /// What services say an erasure keeps (`retained`), with readable names in every language:

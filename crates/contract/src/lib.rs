@@ -11,6 +11,7 @@ pub mod envelope;
 pub mod errors;
 pub mod households;
 pub mod limits;
+pub mod member_data;
 pub mod slug;
 pub mod text;
 pub mod time;

@@ -7,7 +7,7 @@ use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{header, Extensions, HeaderMap, HeaderValue, Method, StatusCode, Version};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, delete, get, patch, post, MethodRouter};
+use axum::routing::{any, delete, get, patch, post, put, MethodRouter};
 use axum::Router;
 use larder_contract::collections::ARTIFACTS;
 use larder_contract::{Collection, ErrorKind, COLLECTIONS};
@@ -24,7 +24,8 @@ use tracing::Level;
 use crate::auth::Caller;
 use crate::error::{ApiError, JsonBody, PathParams, QueryParams, RequestContext, REQUEST};
 use crate::routes::{
-    artifacts, guidelines, households, members, passages, records, search, system, users,
+    artifacts, guidelines, households, library, meal_plans, members, passages, records, search,
+    system, users,
 };
 use crate::wire::{About, Dialect, Said};
 use crate::SharedState;
@@ -214,7 +215,51 @@ fn household_routes() -> Router<SharedState> {
                 .patch(members::patch_profile)
                 .delete(members::delete_profile),
         )
+        .merge(member_data_routes())
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
+}
+
+/// A member's meal plans and library (production.md §10.3): production's routes, on both wires.
+fn member_data_routes() -> Router<SharedState> {
+    Router::new()
+        .route(
+            "/members/{id}/meal-plans",
+            get(meal_plans::get).post(meal_plans::store),
+        )
+        .route(
+            "/members/{id}/meal-plans/{plan}",
+            delete(meal_plans::revoke),
+        )
+        .route(
+            "/members/{id}/saved-meal-plans",
+            get(library::saved_plans).post(library::save_plan),
+        )
+        .route(
+            "/members/{id}/saved-meal-plans/{saved}",
+            get(library::saved_plan)
+                .patch(library::rename_plan)
+                .delete(library::delete_plan),
+        )
+        .route("/members/{id}/saved-items", get(library::saved_items))
+        .route(
+            "/members/{id}/saved-items/{item_type}/{*item_ref}",
+            put(library::put_saved_item).delete(library::delete_saved_item),
+        )
+        .route("/members/{id}/favorites", get(library::favorites))
+        .route(
+            "/members/{id}/favorites/{recipe}",
+            put(library::put_favorite).delete(library::delete_favorite),
+        )
+        .route(
+            "/members/{id}/adapted-recipes",
+            get(library::adapted_recipes),
+        )
+        .route(
+            "/members/{id}/adapted-recipes/{recipe}",
+            get(library::adapted_recipe)
+                .put(library::put_adapted_recipe)
+                .delete(library::delete_adapted_recipe),
+        )
 }
 
 type Shared = State<SharedState>;
