@@ -135,6 +135,8 @@ fn Console(client: ApiClient, identity: Option<Identity>) -> impl IntoView {
                     <ProtectedRoute path=path!("/household/members/:id") view=|| view! { <Deferred page=Page::Member/> } condition=signed_in redirect_path=sign_in_redirect/>
                     // Signed in without the role, these pages say "Not allowed" and which role they need.
                     <ProtectedRoute path=path!("/households") view=|| view! { <Deferred page=Page::Households/> } condition=signed_in redirect_path=sign_in_redirect/>
+                    // Before `/households/:id`, which the audit's path would match too.
+                    <ProtectedRoute path=path!("/households/allergies") view=|| view! { <Deferred page=Page::AllergyAudit/> } condition=signed_in redirect_path=sign_in_redirect/>
                     <ProtectedRoute path=path!("/households/:id") view=|| view! { <Deferred page=Page::Household/> } condition=signed_in redirect_path=sign_in_redirect/>
                     <ProtectedRoute path=path!("/households/:household/members/:id") view=|| view! { <Deferred page=Page::Member/> } condition=signed_in redirect_path=sign_in_redirect/>
                     // The knowledge base.

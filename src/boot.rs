@@ -49,6 +49,7 @@ pub fn start() {
     if document.get_element_by_id(SHELL).is_none() {
         wasm_bindgen_futures::spawn_local(async move {
             if let Ok(config) = crate::config::load().await {
+                crate::config::use_picture_hosts(&config);
                 client.set_config(config.client);
                 crate::i18n::choose::start(config.default_language, config.languages).await;
             }
@@ -136,6 +137,7 @@ async fn configure(
 ) -> bool {
     match loaded {
         Ok(config) => {
+            crate::config::use_picture_hosts(&config);
             client.set_config(config.client);
             let (default, offered) = (config.default_language, config.languages);
             crate::i18n::choose::start_quickly(default, offered, start_texts).await;

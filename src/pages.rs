@@ -13,6 +13,7 @@ use leptos::prelude::*;
 use crate::chunks::ChunkFailed;
 use crate::components::loading::Loading;
 use crate::i18n::{k, t};
+use crate::routes::allergy_audit::AllergyAudit;
 use crate::routes::household::MyHousehold;
 use crate::routes::household_view::HouseholdView;
 use crate::routes::households::Households;
@@ -91,6 +92,7 @@ pages_in_modules! {
     admin_pages {
         Households: households_page, preload_households => Households,
         Household: household_page, preload_household => HouseholdView,
+        AllergyAudit: allergy_audit_page, preload_allergy_audit => AllergyAudit,
     }
     knowledge_base_pages {
         Records: records_page, preload_records => Records,

@@ -1,7 +1,13 @@
-//! Pure logic behind what an owner does with their own data (issue 22): member pictures in
-//! production's notation, a profile's known keys, and where the first-household guide stands.
+//! Pure logic behind what an owner does with their own data (issues 22 and 38): member pictures
+//! in production's notation, a profile's known keys, its goals, memories and allergies as
+//! production holds them, the move from Larder's earlier key names, and where the
+//! first-household guide stands.
 
+pub mod allergies;
 pub mod avatar;
+pub mod earlier;
+pub mod goals;
+pub mod memories;
 pub mod plans;
 pub mod profile_keys;
 

@@ -379,20 +379,28 @@ fn data_routes(dialect: &Dialect) -> Router<SharedState> {
 }
 
 /// The policy the console's pages are sent with: `connect-src` takes the API origins of the
-/// build's `config.json` and a separate systemic address; the rest is the policy `cargo xtask
-/// dist` writes into the page (its inline hashes included), plus `frame-ancestors 'none'`.
+/// build's `config.json` and a separate systemic address, `img-src` its `picture_hosts`; the
+/// rest is the policy `cargo xtask dist` writes into the page (its inline hashes included),
+/// plus `frame-ancestors 'none'`.
 fn console_policy(
     options: &crate::Options,
     dir: &std::path::Path,
     own: &[SocketAddr],
 ) -> HeaderValue {
     let mut origins: Vec<String> = Vec::new();
+    let mut pictures: Vec<String> = Vec::new();
     if let Ok(text) = std::fs::read_to_string(dir.join("config.json")) {
         if let Ok(config) = serde_json::from_str::<Value>(&text) {
             for key in ["data_api_base", "system_api_base"] {
                 if let Some(origin) = config[key].as_str().and_then(origin_of) {
                     origins.push(origin);
                 }
+            }
+            // The console loads member pictures from these hosts only; the policy follows
+            // (entries that are not host names are left out by the policy itself).
+            let key = larder_contract::hosting::PICTURE_HOSTS_KEY;
+            for host in config[key].as_array().into_iter().flatten() {
+                pictures.extend(host.as_str().map(str::to_string));
             }
         }
     }
@@ -407,7 +415,7 @@ fn console_policy(
     // page's own policy: a header without them would refuse what the page allows.
     let page = std::fs::read_to_string(dir.join("index.html")).unwrap_or_default();
     let inline = larder_contract::hosting::Inline::of_page(&page);
-    let policy = larder_contract::hosting::policy(&origins, &inline, true);
+    let policy = larder_contract::hosting::policy(&origins, &pictures, &inline, true);
     HeaderValue::from_str(&policy)
         .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"))
 }
