@@ -15,6 +15,7 @@ use crate::i18n::{k, t};
 use crate::lazy::{guarded, Protected};
 use crate::routes::household::OwnHouseholdRoute;
 use crate::routes::household_view::HouseholdRoute;
+use crate::routes::allergy_audit::AllergyAuditRoute;
 use crate::routes::households::HouseholdsRoute;
 use crate::routes::member::MemberRoute;
 use crate::routes::record::RecordRoute;
@@ -136,6 +137,8 @@ fn Console(client: ApiClient, person: Option<Person>) -> impl IntoView {
                     <Route path=path!("/household/members/:id") view={Lazy::<Protected<MemberRoute>>::new()}/>
                     // Signed in without the role, these pages say "Not allowed" and which role they need.
                     <Route path=path!("/households") view={Lazy::<Protected<HouseholdsRoute>>::new()}/>
+                    // Before `/households/:id`, which the audit's path would match too.
+                    <Route path=path!("/households/allergies") view={Lazy::<Protected<AllergyAuditRoute>>::new()}/>
                     <Route path=path!("/households/:id") view={Lazy::<Protected<HouseholdRoute>>::new()}/>
                     <Route path=path!("/households/:household/members/:id") view={Lazy::<Protected<MemberRoute>>::new()}/>
                     // The knowledge base.

@@ -192,6 +192,8 @@ impl Session {
     /// stays in the page's memory for whoever signs in next.
     pub async fn end(&self, client: &ApiClient) {
         client.sign_out().await;
+        // What this browser keeps of the person's first-household guide goes with them.
+        crate::household::first_run::forget();
         self.person.set(None);
         let sign_in = format!("{}/sign-in", crate::hosting::base_path());
         if let Some(window) = web_sys::window() {

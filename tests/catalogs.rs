@@ -134,8 +134,15 @@ fn used_keys() -> BTreeMap<String, Use> {
     for preset in &larder::owners::avatar::PRESETS {
         keys.insert(format!("avatar:{}", preset.colour), Use::Text);
     }
-    for value in larder::owners::profile_keys::GENDERS {
+    // Production's profile vocabulary: English is its own labels, the rest the catalogs'.
+    for (value, _) in larder_contract::profile::GENDERS {
         keys.insert(format!("gender:{value}"), Use::Text);
+    }
+    for (slug, _) in larder_contract::profile::GOALS {
+        keys.insert(format!("goal:{slug}"), Use::Text);
+    }
+    for allergen in &larder_contract::allergens::ALL {
+        keys.insert(format!("allergen:{}", allergen.id), Use::Text);
     }
     for value in larder::owners::RETAINED {
         keys.insert(format!("retained:{value}"), Use::Text);

@@ -1,22 +1,25 @@
 //! "Download my data": everything the service holds about a household (the household, every
-//! member with their profile, and each member's saved things where the service offers them) as
-//! the versioned JSON file of `crate::export::household`, or as its CSV tables in one zip. Read a
-//! page of members at a time and written out at once, so a household of a thousand members with
-//! large profiles stays within a bounded amount of wasm memory. Used on the household page and
-//! inside the delete dialogs; `<DownloadMyData household_id=.../>` is all a page needs.
+//! member with their profile, and each member's meal plans and library where the service offers
+//! them) as the versioned JSON file of `crate::export::household`, or as its CSV tables in one
+//! zip. Read a page of members at a time and each member's plans a day at a time (three days at
+//! once, over the days the owner chooses), each member written out at once, so a household of a
+//! thousand members with large profiles and a month of plans stays within a bounded amount of
+//! wasm memory. Used on the household page and inside the delete dialogs;
+//! `<DownloadMyData household_id=.../>` is all a page needs.
 
 use std::cell::Cell;
 use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
 
-use larder_api::Household;
+use larder_api::{Household, PlanOfDay};
+use larder_contract::member_data::{LibraryKind, LIBRARY, MEAL_PLANS_FILE_KEY};
 use leptos::prelude::*;
 use serde_json::{json, Value};
 
 use crate::components::export_status::{check, ExportControl, ExportStatus, Stop};
-use crate::export::browser::{now_utc, offer, zip_blob, BlobFile};
-use crate::export::household::{Output, Writer, MEMBER_EXTRAS};
+use crate::export::browser::{now_utc, offer, today_local, zip_blob, BlobFile};
+use crate::export::household::{plan_days, Output, PlanDaysProblem, Writer, MAX_PLAN_DAYS};
 use crate::i18n::format::number;
 use crate::i18n::{t, tf, tn};
 use crate::lazy::ChunkFailed;
@@ -67,6 +70,8 @@ struct Job {
     known: Option<Household>,
     members_known: Option<u64>,
     format: Format,
+    /// The days of meal plans to read, first to last.
+    plan_days: Vec<String>,
     control: ExportControl,
     /// Cancel's flag, from [`ExportControl::begin`]: the export shows as running (buttons
     /// disabled, Cancel offered) from the click on, while its module arrives too.
@@ -114,6 +119,7 @@ async fn download(job: Job) -> Result<String, Stop> {
         known,
         members_known,
         format,
+        plan_days,
         control,
         cancelled,
     } = job;
@@ -137,19 +143,37 @@ async fn download(job: Job) -> Result<String, Stop> {
             .filter(|n| *n > 0)
     });
     let mut page = client.member_values(&household_id, MEMBER_PAGE, 0).await?;
-    // Whether the service offers each kind of saved thing, asked once about the first member.
-    let mut offered = Vec::new();
-    for (key, path) in MEMBER_EXTRAS {
+    // Whether the service offers each kind, asked once about the first member: meal plans by
+    // one day's read (a day without a plan is still "offered"), the library by its lists.
+    let first = page.first().map(id_of);
+    let mut offered: Vec<(&'static str, Option<bool>)> = Vec::new();
+    let plans_offered = match (&first, plan_days.first()) {
+        (Some(member), Some(day)) => Some(!matches!(
+            client.meal_plan_value(member, day).await?,
+            PlanOfDay::NotOffered
+        )),
+        _ => None,
+    };
+    offered.push((MEAL_PLANS_FILE_KEY, plans_offered));
+    let mut kinds: Vec<&'static LibraryKind> = Vec::new();
+    for kind in &LIBRARY {
         check(&cancelled)?;
-        let offer = match page.first() {
-            Some(first) => Some(client.member_items(&id_of(first), path).await?.is_some()),
+        let offer = match &first {
+            Some(member) => Some(client.library_values(member, kind).await?.is_some()),
             None => None,
         };
-        offered.push((*key, offer));
+        if offer == Some(true) {
+            kinds.push(kind);
+        }
+        offered.push((kind.file_key, offer));
     }
     let config = client.config();
     let service = json!({"data": config.data_base, "system": config.system_base});
-    let (mut writer, head) = Writer::start(&exported_at, service, &household, &offered);
+    let dates = match (plans_offered, plan_days.first(), plan_days.last()) {
+        (Some(true), Some(from), Some(to)) => Some((from.as_str(), to.as_str())),
+        _ => None,
+    };
+    let (mut writer, head) = Writer::start(&exported_at, service, &household, &offered, dates);
     let mut files = Files {
         format,
         json: BlobFile::new(),
@@ -168,13 +192,22 @@ async fn download(job: Job) -> Result<String, Stop> {
         first_ids.extend(first);
         for member in &page {
             check(&cancelled)?;
+            let days: &[String] = if plans_offered == Some(true) {
+                &plan_days
+            } else {
+                &[]
+            };
+            // The member's days of plans and the library's lists, three requests at a time.
+            let read = client.member_extras(&id_of(member), days, &kinds).await?;
             let mut extras = Vec::new();
-            for ((key, path), (_, offer)) in MEMBER_EXTRAS.iter().zip(&offered) {
-                if *offer == Some(true) {
-                    let items = client.member_items(&id_of(member), path).await?;
-                    extras.push((*key, items.unwrap_or_default()));
-                }
+            if plans_offered == Some(true) {
+                extras.push((MEAL_PLANS_FILE_KEY, read.plans));
             }
+            extras.extend(
+                read.lists
+                    .into_iter()
+                    .map(|(kind, items)| (kind.file_key, items)),
+            );
             files.take(writer.member(member, &extras).map_err(Stop::Failed)?);
             done += 1;
             control.progress(done, total.map(|t| t.max(done)));
@@ -244,7 +277,15 @@ pub fn DownloadMyData(
     let control = ExportControl::new();
     let household_id = StoredValue::new(household_id);
     let last = StoredValue::new(Format::Json);
+    // The days of meal plans: by default the last 30 and the next 7, in the owner's calendar.
+    let today = today_local();
+    let from = RwSignal::new(larder_contract::time::add_days(&today, -30).unwrap_or_default());
+    let to = RwSignal::new(larder_contract::time::add_days(&today, 7).unwrap_or_default());
+    let days = Memo::new(move |_| plan_days(&from.get(), &to.get()));
     let run = move |format: Format| {
+        let Ok(plan_days) = days.get_untracked() else {
+            return;
+        };
         last.set_value(format);
         let client = client.clone();
         leptos::task::spawn_local(async move {
@@ -255,6 +296,7 @@ pub fn DownloadMyData(
                 known: known.get_value(),
                 members_known,
                 format,
+                plan_days,
                 control,
                 cancelled: control.begin(members_known),
             })
@@ -268,9 +310,31 @@ pub fn DownloadMyData(
     view! {
         <div class="download-my-data" role="group" aria-label=move || t("Download my data")>
             <p class="hint">{move || t("Download my data: the household, every member and profile, and what else the service keeps about each member.")}</p>
+            <fieldset class="plan-range">
+                <legend>{move || t("Meal plans of these days")}</legend>
+                <label>{move || t("From")} " "
+                    <input type="date" prop:value=move || from.get() on:input=move |ev| from.set(event_target_value(&ev))/>
+                </label>
+                " "
+                <label>{move || t("To")} " "
+                    <input type="date" prop:value=move || to.get() on:input=move |ev| to.set(event_target_value(&ev))/>
+                </label>
+                {move || match days.get() {
+                    Ok(days) => view! {
+                        <p class="hint">{tn("{count} days: one request per member and day.", days.len() as i64, &[])}</p>
+                    }.into_any(),
+                    Err(problem) => view! {
+                        <p class="field-error" role="alert">{match problem {
+                            PlanDaysProblem::NotDates => t("Choose the first and the last day."),
+                            PlanDaysProblem::Backwards => t("The last day is before the first."),
+                            PlanDaysProblem::TooMany => tf("At most {days} days at once.", &[("days", &MAX_PLAN_DAYS.to_string())]),
+                        }}</p>
+                    }.into_any(),
+                }}
+            </fieldset>
             <div class="actions">
-                <button type="button" disabled=move || control.running() on:click=move |_| json_run(Format::Json)>{move || t("Download my data (JSON)")}</button>
-                <button type="button" disabled=move || control.running() on:click=move |_| csv_run(Format::CsvZip)>{move || t("Download my data (CSV, zip)")}</button>
+                <button type="button" disabled=move || control.running() || days.with(Result::is_err) on:click=move |_| json_run(Format::Json)>{move || t("Download my data (JSON)")}</button>
+                <button type="button" disabled=move || control.running() || days.with(Result::is_err) on:click=move |_| csv_run(Format::CsvZip)>{move || t("Download my data (CSV, zip)")}</button>
             </div>
             <ExportStatus control counted=members_counted retry/>
         </div>

@@ -15,6 +15,9 @@ pub struct KvState {
     rows: RwSignal<Vec<(u64, RwSignal<KvRow>)>>,
     next_id: StoredValue<u64>,
     raw: RwSignal<Option<String>>,
+    /// Where the state was made: rows belong there, not to whatever runs a reset (an answer's
+    /// effect disposes what it made when it runs again, and the rows would go with it).
+    owner: StoredValue<Option<Owner>>,
 }
 
 impl KvState {
@@ -24,6 +27,7 @@ impl KvState {
             rows: RwSignal::new(Vec::new()),
             next_id: StoredValue::new(0),
             raw: RwSignal::new(None),
+            owner: StoredValue::new(Owner::current()),
         };
         state.reset(map);
         state
@@ -33,10 +37,17 @@ impl KvState {
     pub fn reset(&self, map: &Map<String, Value>) {
         let rows: Vec<_> = rows_from_map(map)
             .into_iter()
-            .map(|row| (self.take_id(), RwSignal::new(row)))
+            .map(|row| (self.take_id(), self.row(row)))
             .collect();
         self.rows.set(rows);
         self.raw.set(None);
+    }
+
+    fn row(&self, row: KvRow) -> RwSignal<KvRow> {
+        match self.owner.get_value() {
+            Some(owner) => owner.with(|| RwSignal::new(row)),
+            None => RwSignal::new(row),
+        }
     }
 
     fn take_id(&self) -> u64 {
@@ -48,7 +59,7 @@ impl KvState {
     fn add_row(&self) {
         let id = self.take_id();
         self.rows
-            .update(|rows| rows.push((id, RwSignal::new(KvRow::empty()))));
+            .update(|rows| rows.push((id, self.row(KvRow::empty()))));
     }
 
     fn row_values(&self) -> Vec<KvRow> {

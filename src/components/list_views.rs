@@ -11,11 +11,13 @@ use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
+use crate::components::file_text::read_chosen;
 use crate::components::modal::Modal;
 use crate::i18n::{t, tf, tn};
+use crate::schema::import_size::hint;
 use crate::schema::views::{
     columns_from_param, columns_param, dialog_order, export_views, import_views, known_columns,
-    moved, toggled, view_query, with_view, SavedView, COLUMNS_PARAM, MAX_NAME,
+    moved, toggled, view_query, with_view, SavedView, COLUMNS_PARAM, MAX_FILE_BYTES, MAX_NAME,
 };
 use crate::schema::{label, Schema};
 
@@ -333,19 +335,9 @@ fn TransferDialog(views: RwSignal<Vec<SavedView>>, close: Callback<()>) -> impl 
         Err(problems) => outcome.set(Some(Err(problems))),
     };
     let load_file = move |ev: leptos::ev::Event| {
-        let input: web_sys::HtmlInputElement = event_target(&ev);
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
-            return;
-        };
-        leptos::task::spawn_local(async move {
-            match wasm_bindgen_futures::JsFuture::from(file.text())
-                .await
-                .ok()
-                .and_then(|v| v.as_string())
-            {
-                Some(content) => read(content),
-                None => outcome.set(Some(Err(vec![t("The file could not be read as text.")]))),
-            }
+        read_chosen(&ev, MAX_FILE_BYTES, move |content| match content {
+            Ok(content) => read(content),
+            Err(problem) => outcome.set(Some(Err(vec![problem]))),
         });
     };
     let export = move |_| {
@@ -360,7 +352,8 @@ fn TransferDialog(views: RwSignal<Vec<SavedView>>, close: Callback<()>) -> impl 
                 </button>
             </p>
             <label for="views-file">{move || t("Views file (JSON)")}</label>
-            <input id="views-file" type="file" accept="application/json,.json" on:change=load_file/>
+            <input id="views-file" type="file" accept="application/json,.json" aria-describedby="views-file-limit" on:change=load_file/>
+            <p id="views-file-limit" class="hint">{move || hint(MAX_FILE_BYTES)}</p>
             <label for="views-text">{move || t("Or paste views JSON")}</label>
             <textarea id="views-text" rows="6" class="code" prop:value=move || text.get()
                 on:input=move |ev| text.set(event_target_value(&ev))></textarea>

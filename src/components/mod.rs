@@ -9,6 +9,7 @@ pub mod export_button;
 pub mod export_status;
 pub mod facets;
 pub mod field_editor;
+pub mod file_text;
 pub mod header;
 pub mod highlight;
 pub mod key_sheet;

@@ -72,9 +72,11 @@ fn EraseDialog(
     };
     Effect::new(move || match erase.value().get() {
         Some(Ok(Some(erasure))) if erasure.erased => {
-            // The account is gone: its token and credentials go from the client at once; the
-            // answer stays on screen until "Sign out" loads the sign-in page anew.
+            // The account is gone: its token and credentials go from the client at once, and
+            // whatever this browser keeps of its first-household guide, whether or not "Sign
+            // out" is pressed next; the answer stays on screen until it loads the sign-in page.
             let client = forget.clone();
+            crate::household::first_run::forget();
             leptos::task::spawn_local(async move { client.sign_out().await });
             error.set(None);
             problem.set(None);

@@ -4,6 +4,8 @@
 //! stands is read from the service (no member yet: step 2; a first member without dietary
 //! groups: step 3); the browser remembers only which household the guide is for and the first
 //! member's id — never anything secret — so a reload (and the sign-in it needs) resumes it.
+//! Signing out and erasing the account forget it: the next person to sign in on this browser
+//! starts their own guide (issue 36).
 
 use larder_api::enums::DIETARY_GROUPS;
 use larder_api::types::{Household, Member, NewMember, ProfileInput};
@@ -52,6 +54,11 @@ pub fn started(household_id: &str) {
         household: household_id.into(),
         member: None,
     }));
+}
+
+/// Forgets the guide's progress: called at sign-out and once the account is erased.
+pub fn forget() {
+    store(None);
 }
 
 /// The guide's steps 2 and 3, above the household, while the guide runs for it.

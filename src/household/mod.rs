@@ -1,12 +1,18 @@
 //! Pieces the household pages share: the facts panel, the age-group select, the create form.
 
+pub mod allergy_picker;
 pub mod create;
+pub mod earlier_keys;
 pub mod erase;
 pub mod first_run;
+pub mod library;
+pub mod meal_plans;
 pub mod member;
+pub mod memories;
 pub mod panel;
 pub mod picture;
 pub mod profile_fields;
+pub mod profile_form;
 
 use crate::i18n::{t, value_label};
 use larder_api::enums::AGE_GROUP;

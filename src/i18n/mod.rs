@@ -293,6 +293,18 @@ pub fn value_label(enumeration: &str, value: &str) -> String {
     }
 }
 
+/// The label of `value` of `enumeration` where the catalog has `<enumeration>:<value>`, else
+/// `english` (production's own English label: `allergen`, `goal` and `gender` values).
+pub fn label_or(enumeration: &str, value: &str, english: &str) -> String {
+    let key = format!("{enumeration}:{value}");
+    let text = t(&key);
+    if text != key {
+        text
+    } else {
+        english.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

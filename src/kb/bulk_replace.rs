@@ -8,14 +8,15 @@ use larder_api::types::{ReplacePassages, ReplaceResult};
 use larder_api::{ApiError, Artifact};
 use leptos::prelude::*;
 use serde_json::Value;
-use wasm_bindgen_futures::JsFuture;
 
 use crate::components::error_view::ErrorView;
+use crate::components::file_text::read_chosen;
 use crate::components::modal::Modal;
 use crate::components::toast::Toasts;
 use crate::i18n::format::{bytes, number};
 use crate::i18n::{t, tf, tn};
-use crate::schema::replace::{parse, preview};
+use crate::schema::import_size::hint;
+use crate::schema::replace::{parse, preview, MAX_FILE_BYTES};
 use crate::ApiClient;
 
 /// Where a running replacement is: the body going out, then the service storing the passages.
@@ -94,23 +95,12 @@ pub fn BulkReplace(
         }
         None => {}
     });
+    // A JSON document the user chose to send: reading it as text is the point here.
     let load_file = move |ev: leptos::ev::Event| {
-        let input: web_sys::HtmlInputElement = event_target(&ev);
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
-            return;
-        };
-        // A JSON document the user chose to send: reading it as text is the point here.
-        leptos::task::spawn_local(async move {
-            match JsFuture::from(file.text())
-                .await
-                .ok()
-                .and_then(|v| v.as_string())
-            {
-                Some(content) => text.set(content),
-                None => failure.set(Some(ApiError::Caller(t(
-                    "The file could not be read as text.",
-                )))),
-            }
+        failure.set(None);
+        read_chosen(&ev, MAX_FILE_BYTES, move |read| match read {
+            Ok(content) => text.set(content),
+            Err(problem) => failure.set(Some(ApiError::Caller(problem))),
         });
     };
     view! {
@@ -127,7 +117,8 @@ pub fn BulkReplace(
                 }).collect_view()}
             </select>
             <label for="replace-file">{move || t("JSON file")}</label>
-            <input id="replace-file" type="file" accept="application/json,.json" on:change=load_file/>
+            <input id="replace-file" type="file" accept="application/json,.json" aria-describedby="replace-file-limit" on:change=load_file/>
+            <p id="replace-file-limit" class="hint">{move || hint(MAX_FILE_BYTES)}</p>
             <label for="replace-json">{move || t("JSON")}</label>
             <textarea id="replace-json" class="code" rows="6" spellcheck="false" prop:value=move || text.get()
                 on:input=move |ev| { text.set(event_target_value(&ev)); summary.set(None); failure.set(None); }></textarea>

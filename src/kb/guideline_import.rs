@@ -5,12 +5,13 @@
 use larder_api::{ApiError, Guideline};
 use leptos::prelude::*;
 use serde_json::{Map, Value};
-use wasm_bindgen_futures::JsFuture;
 
 use crate::components::error_view::ErrorView;
+use crate::components::file_text::read_chosen;
 use crate::components::modal::Modal;
 use crate::i18n::{t, tf, tn};
-use crate::schema::guideline_import::{batches, parse, MAX_LISTED};
+use crate::schema::guideline_import::{batches, parse, MAX_FILE_BYTES, MAX_LISTED};
+use crate::schema::import_size::hint;
 use crate::ApiClient;
 
 /// Where an import stands.
@@ -74,22 +75,13 @@ pub fn GuidelineImport(guide_urn: String, on_done: Callback<()>) -> impl IntoVie
         }
     });
     let load_file = move |ev: leptos::ev::Event| {
-        let input: web_sys::HtmlInputElement = event_target(&ev);
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
-            return;
-        };
-        leptos::task::spawn_local(async move {
-            match JsFuture::from(file.text())
-                .await
-                .ok()
-                .and_then(|v| v.as_string())
-            {
-                Some(content) => {
-                    text.set(content);
-                    checked.set(Some(parse(&text.get_untracked())));
-                }
-                None => checked.set(Some(Err(vec![t("The file could not be read as text.")]))),
+        reset();
+        read_chosen(&ev, MAX_FILE_BYTES, move |read| match read {
+            Ok(content) => {
+                text.set(content);
+                checked.set(Some(parse(&text.get_untracked())));
             }
+            Err(problem) => checked.set(Some(Err(vec![problem]))),
         });
     };
     let close = Callback::new(move |()| {
@@ -109,7 +101,8 @@ pub fn GuidelineImport(guide_urn: String, on_done: Callback<()>) -> impl IntoVie
                 <h2 id="import-title">{move || t("Import guidelines")}</h2>
                 <p class="hint">{move || t("A JSON file or pasted JSON: {\"guidelines\": [...]} or a list of guidelines; or a CSV file whose header names the fields (lists separated by ;). Each row is checked before anything is sent.")}</p>
                 <label for="import-file">{move || t("JSON or CSV file")}</label>
-                <input id="import-file" type="file" accept="application/json,.json,text/csv,.csv" on:change=load_file/>
+                <input id="import-file" type="file" accept="application/json,.json,text/csv,.csv" aria-describedby="import-file-limit" on:change=load_file/>
+                <p id="import-file-limit" class="hint">{move || hint(MAX_FILE_BYTES)}</p>
                 <label for="import-text">{move || t("Or paste JSON")}</label>
                 <textarea id="import-text" rows="8" class="code" prop:value=move || text.get()
                     on:input=move |ev| { text.set(event_target_value(&ev)); reset(); }></textarea>

@@ -116,7 +116,7 @@ pub fn GuidelinesOf(guide_urn: String) -> impl IntoView {
                                             } else {
                                                 marked.into_iter().map(|f| view! { <Highlighted fragment=f/> }).collect_view().into_any()
                                             }}</p>
-                                            <p class="muted">{[g.action_type.clone(), g.frequency.as_ref().map(crate::schema::value::display)]
+                                            <p class="muted">{[g.action_type.clone(), g.frequency.clone()]
                                                 .into_iter().flatten().collect::<Vec<_>>().join(" · ")}</p>
                                         </div>
                                     </li>

@@ -64,6 +64,10 @@ pub enum Picture {
     Drawn(Face),
     /// A web address to load (falls back to initials when it fails to load).
     Url(String),
+    /// A web address on a host the operator does not allow (`config.json` `picture_hosts`):
+    /// never loaded, so whoever views the member tells its host nothing; initials, with the
+    /// host named.
+    NotAllowed { host: String },
     /// Nothing usable: the member's initials.
     Initials,
 }
@@ -280,6 +284,32 @@ pub fn parse(image_url: Option<&str>) -> Picture {
     }
 }
 
+/// What `image_url` shows to someone viewing it under the operator's `hosts`: as [`parse`],
+/// but a web address only when the policy lets the page load it (issue 36 finding 10).
+pub fn shown(image_url: Option<&str>, hosts: &[String]) -> Picture {
+    match parse(image_url) {
+        Picture::Url(url) if larder_contract::hosting::picture_allowed(&url, hosts) => {
+            Picture::Url(url)
+        }
+        Picture::Url(url) => Picture::NotAllowed {
+            host: web_host(&url),
+        },
+        other => other,
+    }
+}
+
+/// The host a web address names (without credentials or port), to say where a picture is.
+pub fn web_host(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let authority = rest.split(['/', '?', '#', '\\']).next().unwrap_or_default();
+    let host = authority.rsplit('@').next().unwrap_or_default();
+    let host = match host.rsplit_once(':') {
+        Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
+        _ => host,
+    };
+    host.to_ascii_lowercase()
+}
+
 /// Up to two initials of `name` (first letters of its first and last words), upper-cased.
 pub fn initials(name: &str) -> String {
     let words: Vec<&str> = name.split_whitespace().collect();
@@ -344,6 +374,39 @@ mod tests {
         assert_eq!(initials("noah van der berg"), "NB");
         assert_eq!(initials("  "), "");
         assert_eq!(initials("élodie martin"), "ÉM");
+    }
+
+    /// Issue 36 finding 10: a web picture is loaded only from a host the operator allows;
+    /// anything else shows initials and names its host.
+    #[test]
+    fn web_pictures_load_only_from_allowed_hosts() {
+        let allowed = vec!["pictures.example.org".to_string()];
+        assert_eq!(
+            shown(Some("https://pictures.example.org/a.png"), &allowed),
+            Picture::Url("https://pictures.example.org/a.png".into())
+        );
+        assert_eq!(
+            shown(
+                Some("https://tracker.example/pixel.png?who=owner"),
+                &allowed
+            ),
+            Picture::NotAllowed {
+                host: "tracker.example".into()
+            }
+        );
+        assert_eq!(
+            shown(Some("https://pictures.example.org/a.png"), &[]),
+            Picture::NotAllowed {
+                host: "pictures.example.org".into()
+            }
+        );
+        assert_eq!(
+            shown(Some("http://user:pw@Plain.Example:8080/x"), &allowed),
+            Picture::NotAllowed {
+                host: "plain.example".into()
+            }
+        );
+        assert_eq!(shown(Some("avatar:2"), &[]), Picture::Preset(2));
     }
 
     #[test]

@@ -1,16 +1,24 @@
-//! Pure logic behind what an owner does with their own data (issue 22): member pictures in
-//! production's notation, a profile's known keys, and where the first-household guide stands.
+//! Pure logic behind what an owner does with their own data (issues 22 and 38): member pictures
+//! in production's notation, a profile's known keys, its goals, memories and allergies as
+//! production holds them, the move from Larder's earlier key names, and where the
+//! first-household guide stands.
 
+pub mod allergies;
 pub mod avatar;
+pub mod earlier;
+pub mod goals;
+pub mod memories;
+pub mod plans;
 pub mod profile_keys;
 
 /// What services say an erasure keeps (`retained`), with readable names in every language:
 /// production's (production.md §8 row 3) and larder-server's. Others are shown as they come.
-pub const RETAINED: [&str; 4] = [
+pub const RETAINED: [&str; 5] = [
     "consent_ledger",
     "model_request_traces",
     "authored_records",
     "enhancement_log",
+    "erasure_record",
 ];
 
 /// A step of the first-household guide.

@@ -1,20 +1,25 @@
-//! The keys production's web front end writes into a profile's free-form objects, read into
-//! typed fields and written back without touching anything else.
+//! The keys production's front end writes into a profile's free-form objects (production.md
+//! §10.1; names in `larder_contract::profile`), read into typed fields and written back without
+//! touching anything else.
 //!
-//! `nutritional_preferences`: `food_likes`, `food_dislikes` (lists of foods) and the daily
-//! targets `calories`, `protein`, `carbs`, `fat` (numbers), as wisefood-ui's
-//! `NutritionalPreferences` type (app/services/householdsApi.ts) declares them.
-//! `properties`: `gender` (one of [`GENDERS`]), `goals` (a list) and `memories` (what its
-//! assistant remembered, each `{text, source}`). These three were not found in the public code
-//! the team could read; they are this console's choice of names for what issue 22 lists, and a
-//! profile that spells them otherwise simply keeps them as unknown keys.
+//! `nutritional_preferences`: `gender` (a string, one of `profile::GENDERS` or kept as stored),
+//! `food_likes` and `food_dislikes` (lists of foods) and the targets `calories`, `protein`,
+//! `carbs`, `fat` (numbers). `properties`: `dietary_goals` (`{slug, label}` items, a bare string
+//! read as its slug), `memory_log` (what FoodChat and FoodScholar learned) and `standing_seeds`
+//! (`{name}` items). Larder once guessed `properties.gender`, `goals` and `memories`; those are
+//! unknown keys now, which `owners::earlier` offers to move.
 //!
-//! A key is "known" only when its value has the expected type: a `gender` that is a number, say,
-//! stays with the unknown keys, so the typed form never changes a value's type. Everything not
-//! known goes back exactly as it came.
+//! A key is "known" only when its value has the expected type: a `gender` that is a number, or
+//! a `memory_log` that is not a list, stays with the unknown keys, so the typed form never
+//! changes a value's type. The three `properties` lists are known whatever their items are: an
+//! item of an unexpected type is shown as stored and kept in its place. Everything not known
+//! goes back exactly as it came.
 
 use std::collections::BTreeSet;
 
+use larder_contract::profile::{
+    DIETARY_GOALS, FOOD_DISLIKES, FOOD_LIKES, GENDER, MEMORY_LOG, STANDING_SEEDS, TARGETS,
+};
 use serde_json::{Map, Number, Value};
 
 /// Where a known key lives.
@@ -24,54 +29,56 @@ pub enum Object {
     Properties,
 }
 
-/// The list keys: (object, key).
-pub const LISTS: [(Object, &str); 3] = [
-    (Object::Preferences, "food_likes"),
-    (Object::Preferences, "food_dislikes"),
-    (Object::Properties, "goals"),
-];
+/// The lists of words, in `nutritional_preferences`.
+pub const WORD_LISTS: [&str; 2] = [FOOD_LIKES, FOOD_DISLIKES];
+/// The lists kept item by item as stored, in `properties`.
+pub const ITEM_LISTS: [&str; 3] = [DIETARY_GOALS, MEMORY_LOG, STANDING_SEEDS];
 /// The number keys, all in `nutritional_preferences`.
-pub const NUMBERS: [&str; 4] = ["calories", "protein", "carbs", "fat"];
-/// The values the `gender` select offers (a stored value outside them is kept and offered too).
-pub const GENDERS: [&str; 3] = ["female", "male", "other"];
-
-/// One remembered thing: its words, where it came from, and the stored object as it was.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Memory {
-    pub text: String,
-    pub source: Option<String>,
-    pub stored: Value,
-}
+pub const NUMBERS: [&str; 4] = TARGETS;
 
 /// The known keys' values, as a form edits them.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Known {
     pub food_likes: Vec<String>,
     pub food_dislikes: Vec<String>,
-    pub goals: Vec<String>,
     /// `calories`, `protein`, `carbs`, `fat`, in [`NUMBERS`] order.
     pub numbers: [Option<Number>; 4],
     pub gender: Option<String>,
-    pub memories: Vec<Memory>,
+    /// `dietary_goals`, `memory_log`, `standing_seeds`, in [`ITEM_LISTS`] order.
+    pub items: [Vec<Value>; 3],
 }
 
 impl Known {
-    /// The list stored under `key` (one of [`LISTS`]).
-    pub fn list_mut(&mut self, key: &str) -> &mut Vec<String> {
-        match key {
-            "food_likes" => &mut self.food_likes,
-            "food_dislikes" => &mut self.food_dislikes,
-            _ => &mut self.goals,
+    /// The word list stored under `key` (one of [`WORD_LISTS`]).
+    pub fn words_mut(&mut self, key: &str) -> &mut Vec<String> {
+        if key == FOOD_LIKES {
+            &mut self.food_likes
+        } else {
+            &mut self.food_dislikes
         }
     }
 
-    /// The list stored under `key` (one of [`LISTS`]).
-    pub fn list(&self, key: &str) -> &Vec<String> {
-        match key {
-            "food_likes" => &self.food_likes,
-            "food_dislikes" => &self.food_dislikes,
-            _ => &self.goals,
+    fn words(&self, key: &str) -> &Vec<String> {
+        if key == FOOD_LIKES {
+            &self.food_likes
+        } else {
+            &self.food_dislikes
         }
+    }
+
+    /// `dietary_goals` as stored.
+    pub fn goals(&self) -> &[Value] {
+        &self.items[0]
+    }
+
+    /// `memory_log` as stored.
+    pub fn memory_log(&self) -> &[Value] {
+        &self.items[1]
+    }
+
+    /// `standing_seeds` as stored.
+    pub fn standing_seeds(&self) -> &[Value] {
+        &self.items[2]
     }
 }
 
@@ -81,7 +88,7 @@ pub struct Split {
     pub known: Known,
     pub other_preferences: Map<String, Value>,
     pub other_properties: Map<String, Value>,
-    /// Which known keys were there, so an emptied list is written back as `[]`, not dropped.
+    /// Which known lists were there, so an emptied list is written back as `[]`, not dropped.
     present: BTreeSet<(Object, String)>,
 }
 
@@ -93,26 +100,6 @@ fn strings(value: &Value) -> Option<Vec<String>> {
         .collect()
 }
 
-fn memories(value: &Value) -> Option<Vec<Memory>> {
-    value
-        .as_array()?
-        .iter()
-        .map(|m| {
-            let object = m.as_object()?;
-            let text = object.get("text")?.as_str()?.to_string();
-            let source = match object.get("source") {
-                None | Some(Value::Null) => None,
-                Some(s) => Some(s.as_str()?.to_string()),
-            };
-            Some(Memory {
-                text,
-                source,
-                stored: m.clone(),
-            })
-        })
-        .collect()
-}
-
 /// Splits `preferences` and `properties` into the known keys (of the expected type) and the rest.
 pub fn split(preferences: &Map<String, Value>, properties: &Map<String, Value>) -> Split {
     let mut out = Split {
@@ -120,15 +107,18 @@ pub fn split(preferences: &Map<String, Value>, properties: &Map<String, Value>) 
         other_properties: properties.clone(),
         ..Split::default()
     };
-    for (object, key) in LISTS {
-        let rest = match object {
-            Object::Preferences => &mut out.other_preferences,
-            Object::Properties => &mut out.other_properties,
-        };
-        if let Some(list) = rest.get(key).and_then(strings) {
-            rest.remove(key);
-            *out.known.list_mut(key) = list;
-            out.present.insert((object, key.to_string()));
+    for key in WORD_LISTS {
+        if let Some(list) = out.other_preferences.get(key).and_then(strings) {
+            out.other_preferences.remove(key);
+            *out.known.words_mut(key) = list;
+            out.present.insert((Object::Preferences, key.to_string()));
+        }
+    }
+    for (i, key) in ITEM_LISTS.iter().enumerate() {
+        if let Some(Value::Array(items)) = out.other_properties.get(*key) {
+            out.known.items[i] = items.clone();
+            out.other_properties.remove(*key);
+            out.present.insert((Object::Properties, key.to_string()));
         }
     }
     for (i, key) in NUMBERS.iter().enumerate() {
@@ -137,21 +127,17 @@ pub fn split(preferences: &Map<String, Value>, properties: &Map<String, Value>) 
             out.other_preferences.remove(*key);
         }
     }
-    if let Some(Value::String(g)) = out.other_properties.get("gender") {
+    if let Some(Value::String(g)) = out.other_preferences.get(GENDER) {
         out.known.gender = Some(g.clone());
-        out.other_properties.remove("gender");
-    }
-    if let Some(list) = out.other_properties.get("memories").and_then(memories) {
-        out.known.memories = list;
-        out.other_properties.remove("memories");
-        out.present.insert((Object::Properties, "memories".into()));
+        out.other_preferences.remove(GENDER);
     }
     out
 }
 
 /// The two objects to save: `other_*` (as edited in the JSON editor, unknown keys untouched)
 /// with the known fields written over them. An empty list is written only when the key was
-/// there before; an empty number or gender removes its key.
+/// there before; an empty number or gender removes its key (production's front end deletes
+/// `gender` when it is cleared).
 pub fn merge(
     split: &Split,
     known: &Known,
@@ -160,16 +146,21 @@ pub fn merge(
 ) -> (Map<String, Value>, Map<String, Value>) {
     let mut preferences = other_preferences.clone();
     let mut properties = other_properties.clone();
-    for (object, key) in LISTS {
-        let list = known.list(key);
-        if list.is_empty() && !split.present.contains(&(object, key.to_string())) {
-            continue;
+    let kept = |object: Object, key: &str, empty: bool| {
+        !empty || split.present.contains(&(object, key.to_string()))
+    };
+    for key in WORD_LISTS {
+        let list = known.words(key);
+        if kept(Object::Preferences, key, list.is_empty()) {
+            let value = Value::Array(list.iter().cloned().map(Value::String).collect());
+            preferences.insert(key.into(), value);
         }
-        let value = Value::Array(list.iter().cloned().map(Value::String).collect());
-        match object {
-            Object::Preferences => preferences.insert(key.into(), value),
-            Object::Properties => properties.insert(key.into(), value),
-        };
+    }
+    for (i, key) in ITEM_LISTS.iter().enumerate() {
+        let list = &known.items[i];
+        if kept(Object::Properties, key, list.is_empty()) {
+            properties.insert((*key).into(), Value::Array(list.clone()));
+        }
     }
     for (i, key) in NUMBERS.iter().enumerate() {
         if let Some(n) = &known.numbers[i] {
@@ -177,15 +168,7 @@ pub fn merge(
         }
     }
     if let Some(g) = known.gender.as_ref().filter(|g| !g.is_empty()) {
-        properties.insert("gender".into(), Value::String(g.clone()));
-    }
-    if !known.memories.is_empty()
-        || split
-            .present
-            .contains(&(Object::Properties, "memories".into()))
-    {
-        let list = known.memories.iter().map(|m| m.stored.clone()).collect();
-        properties.insert("memories".into(), Value::Array(list));
+        preferences.insert(GENDER.into(), Value::String(g.clone()));
     }
     (preferences, properties)
 }
@@ -230,16 +213,24 @@ mod tests {
     fn an_untouched_split_merges_back_to_the_same_objects() {
         let prefs = map(
             json!({"food_likes": ["fish"], "calories": 2000, "protein": 1.5,
-            "texture": {"soft": true}, "food_dislikes": []}),
+            "gender": "prefer_not_to_say", "texture": {"soft": true}, "food_dislikes": []}),
         );
-        let props = map(json!({"gender": "female", "goals": ["sleep better"],
-            "memories": [{"text": "likes tea", "source": "chat", "at": 3}], "diabetes": "type 2"}));
+        let props = map(json!({
+            "dietary_goals": [{"slug": "reduce_fat", "label": "Less saturated fat"}, "gain_muscle", 7],
+            "memory_log": [{"kind": "like", "value": "fish", "recorded_at": "2026-01-02T03:04:05Z"}, "odd"],
+            "standing_seeds": [{"name": "Lentil soup"}],
+            "gender": "female", "diabetes": "type 2"}));
         let s = split(&prefs, &props);
         assert_eq!(s.known.food_likes, ["fish"]);
-        assert_eq!(s.known.gender.as_deref(), Some("female"));
-        assert_eq!(s.known.memories[0].source.as_deref(), Some("chat"));
+        assert_eq!(s.known.gender.as_deref(), Some("prefer_not_to_say"));
+        assert_eq!(s.known.goals().len(), 3);
+        assert_eq!(s.known.memory_log()[1], json!("odd"));
         assert_eq!(s.other_preferences, map(json!({"texture": {"soft": true}})));
-        assert_eq!(s.other_properties, map(json!({"diabetes": "type 2"})));
+        // Larder's earlier `properties.gender` is an unknown key now.
+        assert_eq!(
+            s.other_properties,
+            map(json!({"gender": "female", "diabetes": "type 2"}))
+        );
         let (p, q) = merge(&s, &s.known, &s.other_preferences, &s.other_properties);
         assert_eq!(p, prefs);
         assert_eq!(q, props);
@@ -247,48 +238,54 @@ mod tests {
 
     #[test]
     fn editing_a_known_key_leaves_unknown_keys_and_types_alone() {
-        let prefs =
-            map(json!({"food_likes": ["fish"], "calories": 2000, "x-source": [1, {"a": null}]}));
-        let props = map(json!({"zodiac": "leo", "gender": 7}));
+        let prefs = map(
+            json!({"food_likes": ["fish"], "calories": 2000, "gender": 7,
+            "x-source": [1, {"a": null}]}),
+        );
+        let props = map(json!({"zodiac": "leo", "memory_log": {"not": "a list"}}));
         let s = split(&prefs, &props);
-        // A gender that is not a string is not "known": it stays as it was.
+        // A gender that is not a string, a log that is not a list: not "known", kept as they are.
         assert_eq!(s.known.gender, None);
+        assert!(s.known.memory_log().is_empty());
         let mut known = s.known.clone();
         known.food_likes.push("salads".into());
-        known.gender = None;
         known.numbers[0] = number_from_text("2100", s.known.numbers[0].as_ref()).unwrap();
-        known.goals.push("more fibre".into());
+        known.items[0].push(json!({"slug": "increase_fiber", "label": "More fiber"}));
         let (p, q) = merge(&s, &known, &s.other_preferences, &s.other_properties);
         assert_eq!(
             p,
             map(
-                json!({"food_likes": ["fish", "salads"], "calories": 2100, "x-source": [1, {"a": null}]})
+                json!({"food_likes": ["fish", "salads"], "calories": 2100, "gender": 7, "x-source": [1, {"a": null}]})
             )
         );
         assert_eq!(
             q,
-            map(json!({"zodiac": "leo", "gender": 7, "goals": ["more fibre"]}))
+            map(json!({"zodiac": "leo", "memory_log": {"not": "a list"},
+                "dietary_goals": [{"slug": "increase_fiber", "label": "More fiber"}]}))
         );
     }
 
     #[test]
-    fn emptied_lists_stay_lists_and_absent_ones_stay_absent() {
-        let s = split(&map(json!({"food_dislikes": ["liver"]})), &Map::new());
+    fn emptied_lists_stay_lists_absent_ones_stay_absent_and_a_cleared_gender_goes() {
+        let s = split(
+            &map(json!({"food_dislikes": ["liver"], "gender": "male"})),
+            &map(json!({"standing_seeds": [{"name": "Soup"}]})),
+        );
         let mut known = s.known.clone();
         known.food_dislikes.clear();
+        known.items[2].clear();
+        known.gender = None;
         let (p, q) = merge(&s, &known, &s.other_preferences, &s.other_properties);
         assert_eq!(p, map(json!({"food_dislikes": []})));
-        assert!(q.is_empty());
+        assert_eq!(q, map(json!({"standing_seeds": []})));
     }
 
     #[test]
-    fn a_list_of_non_strings_is_not_known() {
+    fn a_list_of_non_strings_is_not_a_word_list() {
         let prefs = map(json!({"food_likes": ["fish", 3]}));
         let s = split(&prefs, &Map::new());
         assert!(s.known.food_likes.is_empty());
         assert_eq!(s.other_preferences, prefs);
-        let props = map(json!({"memories": [{"source": "chat"}]}));
-        assert_eq!(split(&Map::new(), &props).other_properties, props);
     }
 
     #[test]

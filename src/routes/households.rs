@@ -47,6 +47,8 @@ fn EveryHousehold() -> impl IntoView {
     });
     view! {
         <h1>{move || t("Households")}</h1>
+        <p><A href=crate::hosting::link("/households/allergies")>{move || t("Allergy audit")}</A>
+            " "<span class="hint">{move || t("members whose allergies the meal planner cannot enforce")}</span></p>
         <Transition fallback=|| view! { <Loading what=k("Loading households…")/> }>
             {move || households.get().map(|result| match result {
                 Err(error) => view! { <ErrorView error retry=move |_| households.refetch()/> }.into_any(),

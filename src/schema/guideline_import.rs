@@ -1,26 +1,47 @@
 //! Reading a guideline import from JSON (`{"guidelines": [...]}` or a bare list) or CSV (a
 //! header of field names, one guideline per row), checking every item against the contract's
 //! import item (production.md §5.1) before anything is sent, and splitting it into calls of at
-//! most production's limit. Pure, tested natively.
+//! most production's limit. Reading is bounded: the text in bytes, the JSON in values, the CSV
+//! in rows, fields and bytes per field, and the guidelines in number. Pure, tested natively.
 
 use std::collections::HashMap;
 use std::ops::Range;
 
 use larder_contract::collections::{GUIDELINE_IMPORT, GUIDELINE_ITEM};
-use larder_contract::limits::MAX_GUIDELINE_IMPORT;
+use larder_contract::limits::{MAX_GUIDELINE_IMPORT, MAX_GUIDELINE_IMPORT_BYTES};
 use larder_contract::validate::{check_object, Extra, Problems};
-use larder_contract::Type;
+use larder_contract::{Field, Type};
 use serde_json::{Map, Number, Value};
 
-use super::csv;
+use super::{bounded_json, csv, import_size};
 use crate::i18n::tf;
 
 /// The most problems listed; the rest are counted.
 pub const MAX_LISTED: usize = 50;
 
+/// Bytes of a file (or pasted text) one import reads: the whole megabytes of what the reference
+/// service takes in one call (8 MiB: 8 MB), which 1000 guidelines fit.
+pub const MAX_FILE_BYTES: usize = import_size::whole_megabytes(MAX_GUIDELINE_IMPORT_BYTES);
+
+/// Guidelines one import takes (sent in calls of [`MAX_GUIDELINE_IMPORT`]): a guide has tens to
+/// hundreds; ten calls' worth is room to spare.
+pub const MAX_GUIDELINES: usize = 10 * MAX_GUIDELINE_IMPORT;
+
+/// Values of a JSON import: a guideline with lists and a quantity has some thirty, so
+/// [`MAX_GUIDELINES`] of them fit; a file of tiny values (`[0,0,…]`) stops here, at about
+/// 32 MiB of `Value`s, rather than at one per two bytes.
+const MAX_JSON_VALUES: usize = 1_000_000;
+
+/// Bytes of one CSV cell as written: `rule_text` and `notes` are at most 15,000 characters (up
+/// to 60,000 bytes of UTF-8), and a JSON cell (`source_refs`) doubles its quotes.
+const MAX_CELL_BYTES: usize = 64 << 10;
+
 /// The items of the text, checked: every problem is named by row (1-based, the header of a
 /// CSV not counted) and field.
 pub fn parse(text: &str) -> Result<Vec<Map<String, Value>>, Vec<String>> {
+    if let Some(refusal) = import_size::text_refusal(text, MAX_FILE_BYTES) {
+        return Err(vec![refusal]);
+    }
     let trimmed = text.trim_start_matches('\u{feff}').trim();
     if trimmed.is_empty() {
         return Err(vec![tf(
@@ -33,12 +54,21 @@ pub fn parse(text: &str) -> Result<Vec<Map<String, Value>>, Vec<String>> {
     } else {
         from_csv(trimmed)?
     };
+    if items.len() > MAX_GUIDELINES {
+        return Err(vec![too_many()]);
+    }
     check(items)
 }
 
+fn too_many() -> String {
+    tf(
+        "More than {max} guidelines: import them in several files.",
+        &[("max", &MAX_GUIDELINES.to_string())],
+    )
+}
+
 fn from_json(text: &str) -> Result<Vec<Value>, Vec<String>> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| vec![tf("Not valid JSON: {error}", &[("error", &e.to_string())])])?;
+    let value = bounded_json::parse(text, MAX_JSON_VALUES).map_err(|e| vec![e.message()])?;
     match value {
         Value::Array(items) => Ok(items),
         // The body's one key, as the contract names it.
@@ -81,26 +111,40 @@ fn cell_value(ty: &Type, cell: &str) -> Value {
     }
 }
 
+/// The rows of a CSV import, read one at a time into items: the header names each of its
+/// columns once, so no row may have more cells than a guideline has fields.
 fn from_csv(text: &str) -> Result<Vec<Value>, Vec<String>> {
-    let rows = csv::read(text).map_err(|e| {
+    let csv_problem = |e: csv::CsvError| {
         vec![tf(
             "CSV line {line}: {problem}",
-            &[
-                ("line", &e.line.to_string()),
-                ("problem", &crate::i18n::t(e.message)),
-            ],
+            &[("line", &e.line.to_string()), ("problem", &e.message())],
         )]
-    })?;
-    let mut rows = rows.into_iter();
-    let Some((_, header)) = rows.next() else {
-        return Ok(Vec::new());
     };
-    let header: Vec<String> = header.iter().map(|h| h.trim().to_string()).collect();
-    let unknown: Vec<&str> = header
-        .iter()
-        .filter(|h| !GUIDELINE_ITEM.iter().any(|f| f.name == h.as_str()))
-        .map(String::as_str)
-        .collect();
+    let limits = csv::Limits {
+        fields: GUIDELINE_ITEM.len(),
+        field_bytes: MAX_CELL_BYTES,
+        // The header and the rows that may be imported.
+        records: MAX_GUIDELINES + 1,
+    };
+    let mut rows = csv::records(text, limits);
+    let header = match rows.next() {
+        None => return Ok(Vec::new()),
+        Some(header) => header.map_err(csv_problem)?,
+    };
+    let mut columns: Vec<&'static Field> = Vec::new();
+    let mut unknown = Vec::new();
+    for name in header.fields.iter().map(|h| h.trim()) {
+        match GUIDELINE_ITEM.iter().find(|f| f.name == name) {
+            Some(field) if columns.iter().any(|c| c.name == name) => {
+                return Err(vec![tf(
+                    "The header names the column {column} twice.",
+                    &[("column", field.name)],
+                )])
+            }
+            Some(field) => columns.push(field),
+            None => unknown.push(name.to_string()),
+        }
+    }
     if !unknown.is_empty() {
         return Err(vec![tf(
             "The header names columns a guideline does not have: {columns}",
@@ -109,27 +153,31 @@ fn from_csv(text: &str) -> Result<Vec<Value>, Vec<String>> {
     }
     let mut items = Vec::new();
     let mut problems = Vec::new();
-    for (at, (line, cells)) in rows.enumerate() {
-        if cells.len() != header.len() {
+    for (at, row) in rows.enumerate() {
+        let row = match row {
+            Ok(row) => row,
+            Err(e) if matches!(e.problem, csv::Problem::TooManyRecords(_)) => {
+                return Err(vec![too_many()])
+            }
+            Err(e) => return Err(csv_problem(e)),
+        };
+        if row.fields.len() != columns.len() {
             problems.push(tf(
                 "Row {row} (CSV line {line}): {count} cells, the header has {columns}",
                 &[
                     ("row", &(at + 1).to_string()),
-                    ("line", &line.to_string()),
-                    ("count", &cells.len().to_string()),
-                    ("columns", &header.len().to_string()),
+                    ("line", &row.line.to_string()),
+                    ("count", &row.fields.len().to_string()),
+                    ("columns", &columns.len().to_string()),
                 ],
             ));
             continue;
         }
-        let item: Map<String, Value> = header
+        let item: Map<String, Value> = columns
             .iter()
-            .zip(cells)
+            .zip(&row.fields)
             .filter(|(_, cell)| !cell.trim().is_empty())
-            .filter_map(|(name, cell)| {
-                let field = GUIDELINE_ITEM.iter().find(|f| f.name == name)?;
-                Some((name.clone(), cell_value(&field.ty, cell.trim())))
-            })
+            .map(|(field, cell)| (field.name.to_string(), cell_value(&field.ty, cell.trim())))
             .collect();
         items.push(Value::Object(item));
     }
@@ -254,6 +302,46 @@ mod tests {
             "{problems:?}"
         );
         assert!(parse("rule_text\n\"open").unwrap_err()[0].starts_with("CSV line 2"));
+    }
+
+    #[test]
+    fn csv_rows_cells_and_bytes_are_bounded_with_their_line() {
+        let commas = ",".repeat(MAX_FILE_BYTES);
+        assert_eq!(
+            parse(&commas).unwrap_err(),
+            [format!(
+                "CSV line 1: More than {} fields.",
+                GUIDELINE_ITEM.len()
+            )]
+        );
+        let long = format!("rule_text\nfine\n\"{}\"\n", "x".repeat(MAX_CELL_BYTES));
+        assert_eq!(
+            parse(&long).unwrap_err(),
+            [format!(
+                "CSV line 3: A field longer than {MAX_CELL_BYTES} bytes."
+            )]
+        );
+        let rows = |n: usize| format!("rule_text\n{}", "x\n".repeat(n));
+        assert_eq!(parse(&rows(MAX_GUIDELINES)).unwrap().len(), MAX_GUIDELINES);
+        assert_eq!(parse(&rows(MAX_GUIDELINES + 1)).unwrap_err(), [too_many()]);
+        assert!(parse("rule_text,title,rule_text\nA,B,C").unwrap_err()[0].contains("twice"));
+    }
+
+    #[test]
+    fn json_is_bounded_in_values_and_guidelines() {
+        let zeros = format!("[{}0]", "0,".repeat(2 * MAX_JSON_VALUES));
+        assert!(parse(&zeros).unwrap_err()[0].starts_with("More than 1000000 values"));
+        let items = format!(
+            "[{}]",
+            vec![r#"{"rule_text": "x"}"#; MAX_GUIDELINES + 1].join(",")
+        );
+        assert_eq!(parse(&items).unwrap_err(), [too_many()]);
+    }
+
+    #[test]
+    fn a_text_over_the_file_limit_is_not_parsed() {
+        let text = format!("rule_text\n{}", "x".repeat(MAX_FILE_BYTES));
+        assert!(parse(&text).unwrap_err()[0].starts_with("The text is 8.00001 megabyte"));
     }
 
     #[test]

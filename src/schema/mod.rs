@@ -4,6 +4,7 @@
 //! and sort keys. The list, the detail view and the forms are all driven by it, so the seven
 //! collections share one set of pages. Pure: builds natively and is unit-tested there.
 
+pub mod bounded_json;
 pub mod bulk;
 pub mod conflict;
 pub mod csv;
@@ -11,6 +12,7 @@ pub mod form;
 pub mod guideline_import;
 pub mod highlight;
 pub mod history;
+pub mod import_size;
 pub mod keys;
 mod presentation;
 pub mod replace;

@@ -4,8 +4,19 @@ use std::collections::BTreeSet;
 
 use larder_api::types::ReplacePassages;
 use larder_contract::collections::PASSAGE_REPLACE;
+use larder_contract::limits::MAX_PASSAGE_REPLACE_BYTES;
 use larder_contract::validate::{check_object, Extra, Problems};
 use serde_json::{Map, Value};
+
+use super::{bounded_json, import_size};
+
+/// Bytes of a replacement file (or pasted text): the whole megabytes of what the reference
+/// service takes in one call (32 MiB: 33 MB).
+pub const MAX_FILE_BYTES: usize = import_size::whole_megabytes(MAX_PASSAGE_REPLACE_BYTES);
+
+/// Values of a replacement: 20,000 passages of six values and a tree of 10,000 nodes fit many
+/// times over; a file of tiny values (`[0,0,…]`) stops here, at about 32 MiB of `Value`s.
+const MAX_JSON_VALUES: usize = 1_000_000;
 
 /// What a replacement will do, shown before it is sent.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -26,8 +37,10 @@ pub struct Preview {
 /// schema, so what it would refuse (a passage without offsets, a key it does not take) is said
 /// here and never sent.
 pub fn parse(text: &str, artifact_id: &str) -> Result<ReplacePassages, String> {
-    let value: Value =
-        serde_json::from_str(text.trim()).map_err(|e| format!("Not valid JSON: {e}."))?;
+    if let Some(refusal) = import_size::text_refusal(text, MAX_FILE_BYTES) {
+        return Err(refusal);
+    }
+    let value = bounded_json::parse(text.trim(), MAX_JSON_VALUES).map_err(|e| e.message())?;
     let mut body: Map<String, Value> = match value {
         Value::Array(items) => Map::from_iter([("passages".to_string(), Value::Array(items))]),
         Value::Object(object) => object,
@@ -118,6 +131,19 @@ mod tests {
         let body = parse(text, "1b6f0c2e-1111-4222-8333-444455556666").unwrap();
         assert_eq!(body.artifact_id, "1b6f0c2e-1111-4222-8333-444455556666");
         assert_eq!(preview(&body).passages, 1);
+    }
+
+    #[test]
+    fn texts_and_values_are_bounded() {
+        let a = "0b6f0c2e-1111-4222-8333-444455556666";
+        let zeros = format!("[{}0]", "0,".repeat(MAX_JSON_VALUES));
+        assert!(parse(&zeros, a)
+            .unwrap_err()
+            .starts_with("More than 1000000 values"));
+        let long = " ".repeat(MAX_FILE_BYTES + 1);
+        assert!(parse(&long, a)
+            .unwrap_err()
+            .starts_with("The text is 33.000001 megabyte"));
     }
 
     #[test]

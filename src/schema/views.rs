@@ -18,6 +18,11 @@ pub const VIEWS_FORMAT: &str = "larder-views";
 pub const MAX_NAME: usize = 100;
 /// The most views a file may hold.
 pub const MAX_VIEWS: usize = 500;
+/// Bytes of a views file (or pasted text): 500 views of a few hundred bytes each fit twice over,
+/// and every view is kept in this browser's storage (a few MiB per site).
+pub const MAX_FILE_BYTES: usize = 1_000_000;
+/// Values of a views file: 500 views of some thirty values each fit several times over.
+const MAX_JSON_VALUES: usize = 100_000;
 
 /// A named list state of one collection.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -202,8 +207,11 @@ pub fn export_views(views: &[SavedView]) -> String {
 /// Reads a views file (or a bare list of views): every view checked, each problem named by the
 /// view's position (1-based) and, when it has one, its name. All or nothing.
 pub fn import_views(text: &str) -> Result<Vec<SavedView>, Vec<String>> {
-    let value: Value = serde_json::from_str(text.trim())
-        .map_err(|e| vec![tf("Not valid JSON: {error}", &[("error", &e.to_string())])])?;
+    if let Some(refusal) = super::import_size::text_refusal(text, MAX_FILE_BYTES) {
+        return Err(vec![refusal]);
+    }
+    let value =
+        super::bounded_json::parse(text.trim(), MAX_JSON_VALUES).map_err(|e| vec![e.message()])?;
     let items = match value {
         Value::Array(items) => items,
         Value::Object(mut file) => {
@@ -426,5 +434,13 @@ mod tests {
         assert!(problems[5].contains("unknown key \"extra\""));
         assert!(import_views("{\"views\": []}").unwrap_err()[0].contains("not a views file"));
         assert!(import_views("nope").unwrap_err()[0].starts_with("Not valid JSON"));
+    }
+
+    #[test]
+    fn a_views_text_is_bounded_in_bytes_and_values() {
+        let long = format!("[{}]", " ".repeat(MAX_FILE_BYTES));
+        assert!(import_views(&long).unwrap_err()[0].starts_with("The text is"));
+        let zeros = format!("[{}0]", "0,".repeat(MAX_JSON_VALUES));
+        assert!(import_views(&zeros).unwrap_err()[0].starts_with("More than 100000 values"));
     }
 }

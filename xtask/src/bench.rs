@@ -119,7 +119,7 @@ pub fn percentile(samples: &[f64], p: f64) -> f64 {
 
 /// `cargo xtask bench [--runs N]`.
 /// The parts of the bench, in the order they run; `--only` picks some of them.
-const PARTS: [&str; 7] = [
+const PARTS: [&str; 8] = [
     "first-load",
     "start",
     "list",
@@ -127,6 +127,7 @@ const PARTS: [&str; 7] = [
     "server",
     "download",
     "export",
+    "plans",
 ];
 
 struct Options {
@@ -190,7 +191,7 @@ pub fn run(args: &[String]) -> Result<()> {
         .map(|part| format!("{part} (left out by --only)"))
         .collect();
 
-    let needs_console = ["first-load", "start", "list", "download", "export"]
+    let needs_console = ["first-load", "start", "list", "download", "export", "plans"]
         .iter()
         .any(|part| wants(part));
     let dist = root().join(built.as_deref().unwrap_or("target/bench/dist"));
@@ -328,6 +329,10 @@ pub fn run(args: &[String]) -> Result<()> {
         eprintln!("\n==> Export of 10,000 search results and Download my data of 1,000 members");
         figures.extend(exports::figures(&console)?);
     }
+    if wants("plans") {
+        eprintln!("\n==> Download my data of 1,000 members with 30 days of meal plans, phone line");
+        figures.extend(exports::plan_figures(&console)?);
+    }
     drop(server);
     finish(&out, &figures, &not_measured)
 }
@@ -343,6 +348,18 @@ fn base_of(dist: &Path) -> Result<String> {
         + 12;
     let end = page[at..].find('"').context("an unclosed <base href>")?;
     Ok(page[at..at + end].to_string())
+}
+
+/// `cargo xtask bench-plans CONSOLE_URL`: the meal-plan export figures against a server already
+/// running (with `--demo`, and the console under CONSOLE_URL), printed as the bench prints them.
+pub fn plans_command(args: &[String]) -> Result<()> {
+    let console = args
+        .first()
+        .context("usage: cargo xtask bench-plans CONSOLE_URL")?;
+    let console = format!("{}/", console.trim_end_matches('/'));
+    let figures = exports::plan_figures(&console)?;
+    print_table(&figures, &[]);
+    Ok(())
 }
 
 /// `cargo xtask bench-export CONSOLE_URL`: the export figures against a server already running

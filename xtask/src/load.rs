@@ -7,6 +7,10 @@
 //! add, rename and remove members and change their household's region; 8 curator and admin
 //! sessions list, read and search articles and create, edit and delete their own.
 //!
+//! Beside them a slow-body client (see `load/slow.rs`) keeps 16 sign-ins open whose bodies
+//! arrive a byte at a time: the server must cut each, and the sessions must see no unexpected
+//! answer meanwhile.
+//!
 //! Then a memory soak (see `load/soak.rs`) when the server's process is known (started here, or
 //! `--pid`): it fails the run when resident memory grows past its margin.
 
@@ -20,6 +24,7 @@ use crate::bench::{median, percentile};
 use crate::process::{root, Server};
 
 mod sessions;
+mod slow;
 mod soak;
 
 use sessions::{curator, owner, Session};
@@ -127,6 +132,7 @@ struct Report {
     unexpected: Vec<String>,
     lost: Vec<String>,
     checked: usize,
+    slow: slow::Slow,
     soak: Option<soak::Soak>,
 }
 
@@ -161,7 +167,8 @@ impl Report {
             self.unexpected.len(),
             self.checked,
             self.lost.len()
-        ) + &self.soak.as_ref().map(soak::Soak::line).unwrap_or_default()
+        ) + &self.slow.line()
+            + &self.soak.as_ref().map(soak::Soak::line).unwrap_or_default()
     }
 
     fn json(&self) -> Value {
@@ -182,6 +189,7 @@ impl Report {
             "unexpected": self.unexpected,
             "acknowledged_writes_checked": self.checked,
             "missing": self.lost,
+            "slow_bodies": self.slow.json(),
             "memory_soak": self.soak.as_ref().map(soak::Soak::json),
         })
     }
@@ -233,6 +241,10 @@ async fn drive(origin: &str, length: Duration) -> Result<Report> {
             })
         })
         .collect();
+    let slow = tokio::spawn({
+        let origin = origin.to_string();
+        async move { slow::run(&origin, deadline).await }
+    });
     let mut report = Report {
         sessions: count,
         ..Report::default()
@@ -246,6 +258,10 @@ async fn drive(origin: &str, length: Duration) -> Result<Report> {
         checks.push((session.token, expect));
     }
     report.seconds = started.elapsed().as_secs_f64();
+    report.slow = slow.await??;
+    report
+        .unexpected
+        .extend(report.slow.unexpected.iter().cloned());
     // Every acknowledged write, read back by its own session.
     for (token, expect) in checks {
         for (path, field, value) in expect.into_checks() {

@@ -29,35 +29,33 @@
 //! # Ok(()) }
 //! ```
 //!
-//! Operations by family: [`records`] and the typed [`Client::get`], [`Client::create`],
-//! [`Client::update`], [`Client::put`], [`Client::delete`]; [`search`]; [`enhance`];
-//! [`artifacts`] (by parent, create, upload, streamed download); [`guidelines`]; [`passages`];
-//! [`households`] (households, members, profiles). Wire types are in [`types`].
+//! # The crate, by folder
+//!
+//! | folder | what it holds | uses |
+//! |---|---|---|
+//! | [`machinery`] | how a request travels and its answer is read: [`Client`], config, requests, transport, retries, limits, tokens, errors | nothing of the crate outside it |
+//! | [`wire`] | what the service sends and takes: the typed records ([`Article`], [`Household`], …), the untyped [`Record`], shared answers ([`SearchResults`]) | `machinery`'s error and decoding |
+//! | [`operations`] | what a console asks: one family of `impl Client` calls per module (records, search, enhance, policy, artifacts, guidelines, passages, households, a member's meal plans and library, exports, erasure), each with its own small request and answer types | both |
+//!
+//! Each folder's `mod.rs` maps it. The modules keep their earlier paths too
+//! (`larder_api::client`, `larder_api::records`, `larder_api::types` for [`wire`], …), re-exported
+//! below, so code written against them needs no change. What the records are is the contract's
+//! (`larder_contract`): `tests/contract_fields.rs` and `tests/contract_types.rs` hold every typed
+//! record to its collection's fields, by name, JSON type and optionality.
 
 #![warn(missing_docs)]
 
-pub mod artifacts;
-pub mod auth;
-pub mod client;
-pub mod config;
-pub mod enhance;
-pub mod erasure;
-pub mod error;
-mod exchange;
-pub mod exports;
-pub mod guidelines;
-pub mod households;
-pub mod limit;
-pub mod passages;
-pub mod policy;
-pub mod records;
-pub mod request;
-mod resources;
-pub mod retry;
-pub mod search;
-pub mod standing;
-pub mod transport;
-pub mod types;
+pub mod machinery;
+pub mod operations;
+pub mod wire;
+
+pub use machinery::{auth, client, config, error, limit, request, retry, standing, transport};
+pub use operations::{
+    artifacts, enhance, erasure, exports, guidelines, households, member_data, passages, policy,
+    records, search,
+};
+/// The wire types under their earlier name (see [`wire`]).
+pub use wire as types;
 
 pub use artifacts::{ArtifactUpload, Download};
 pub use auth::{Credentials, Identity, IdentitySource};
@@ -66,15 +64,15 @@ pub use config::{Api, ClientConfig};
 pub use erasure::Erasure;
 pub use error::{ApiError, ApiFailure};
 pub use larder_contract::{collections, enums, Collection, ErrorKind};
+pub use member_data::PlanOfDay;
 pub use policy::{PolicyChange, PolicyOutcome, PolicySelection};
-pub use records::{Listed, Record};
 pub use request::{Method, Request};
 pub use search::SearchQuery;
 pub use standing::{DailyBudget, Maintenance};
 pub use transport::{Progress, Transport};
-pub use types::{
-    Article, Artifact, FcTable, Guide, Guideline, Household, Member, Passage, Profile, Resource,
-    SearchResults, Textbook,
+pub use wire::{
+    Article, Artifact, FcTable, Guide, Guideline, Household, Listed, Member, Passage, Profile,
+    Record, Resource, SearchResults, Textbook,
 };
 
 /// The client over the browser's fetch.

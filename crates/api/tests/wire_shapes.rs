@@ -89,9 +89,9 @@ fn a_guideline_with_loose_fields() {
             "quantity": {"amount": 3, "unit": "portions"}, "source_refs": [{"page": 4}],
             "page_no": 4, "sequence_no": 1, "guide_region": "DE"}"#,
     );
-    assert_eq!(guideline.frequency, Some(json!("daily")));
+    assert_eq!(guideline.frequency.as_deref(), Some("daily"));
     assert_eq!(guideline.quantity.unwrap()["unit"], "portions");
-    assert_eq!(guideline.food_groups, [json!("vegetables")]);
+    assert_eq!(guideline.food_groups, ["vegetables"]);
 }
 
 #[test]

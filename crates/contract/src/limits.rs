@@ -18,6 +18,14 @@ pub const MAX_GUIDELINE_IMPORT: usize = 1000;
 /// The upload limit of the reference service when `--max-upload` is not given (1 GiB).
 pub const DEFAULT_MAX_UPLOAD: u64 = 1 << 30;
 
+/// Bytes of one guideline import's body (the reference service's cap, which 1000 guidelines fit);
+/// the console imports files up to this size (in calls of [`MAX_GUIDELINE_IMPORT`] items).
+pub const MAX_GUIDELINE_IMPORT_BYTES: usize = 8 << 20;
+
+/// Bytes of one passage replacement's body (the reference service's cap, which
+/// [`MAX_REPLACED_PASSAGES`] passages fit); the console reads replacement files up to this size.
+pub const MAX_PASSAGE_REPLACE_BYTES: usize = 32 << 20;
+
 /// Passages one bulk replacement may carry (the reference service's cap; production has none).
 pub const MAX_REPLACED_PASSAGES: usize = 20_000;
 
@@ -70,6 +78,29 @@ pub const MAX_HIGHLIGHT_BYTES_PER_HIT: usize = 16 * 1024;
 /// search index keeps per record for filters, sorting and facets; the rest stay in the stored
 /// document only.
 pub const MAX_NESTED_VALUES: usize = 256;
+
+/// Bytes of JSON one stored record may take (the reference service's cap; production has none).
+/// A create's body is at most 2 MiB, but PATCH, PUT and enhance could otherwise grow a record
+/// field by field; a write that would pass it is refused (413) and changes nothing. With
+/// [`MAX_PAGE_BYTES`] it bounds what one read can build.
+pub const MAX_RECORD_BYTES: usize = 4 << 20;
+
+/// Bytes of stored documents one page of a search or a by-parent listing carries (the reference
+/// service's cap): past it the page ends early, after at least one record, and the next page
+/// starts at `offset` plus the records returned (`total` still counts every hit). With
+/// [`MAX_RECORD_BYTES`] and [`MAX_HIGHLIGHT_BYTES_PER_HIT`], a search answer stays under about
+/// 52 MiB however large the records are.
+pub const MAX_PAGE_BYTES: usize = 32 << 20;
+
+/// Bytes of JSON a record's `enhancements` trail may take: older events go first. An event
+/// alone is at most about 3 × 2 × [`MAX_ENHANCEMENT_VALUE_BYTES`] plus its names, so the newest
+/// always fits.
+pub const MAX_ENHANCEMENT_HISTORY_BYTES: usize = 128 << 10;
+
+/// Bytes of JSON of one `before` or `after` value an enhancement event keeps: a larger value is
+/// left out of the event (the key is absent and named in the event's `omitted`); the record
+/// itself still holds the value written.
+pub const MAX_ENHANCEMENT_VALUE_BYTES: usize = 8 << 10;
 
 /// How many enhancement events a record keeps in its `enhancements` (newest last): each carries
 /// the changed fields' values before and after, so an unbounded trail would let repeated enhances

@@ -7,10 +7,10 @@ use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{header, Extensions, HeaderMap, HeaderValue, Method, StatusCode, Version};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, delete, get, patch, post, MethodRouter};
+use axum::routing::{any, delete, get, patch, post, put, MethodRouter};
 use axum::Router;
 use larder_contract::collections::ARTIFACTS;
-use larder_contract::{Collection, Offered, COLLECTIONS};
+use larder_contract::{Collection, ErrorKind, COLLECTIONS};
 use serde_json::Value;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::predicate::{DefaultPredicate, Predicate};
@@ -24,16 +24,18 @@ use tracing::Level;
 use crate::auth::Caller;
 use crate::error::{ApiError, JsonBody, PathParams, QueryParams, RequestContext, REQUEST};
 use crate::routes::{
-    artifacts, guidelines, households, members, passages, records, search, system, users,
+    artifacts, guidelines, households, library, meal_plans, members, passages, records, search,
+    system, users,
 };
-use crate::{SharedState, Wire};
+use crate::wire::{About, Dialect, Said};
+use crate::SharedState;
 
 /// Largest JSON body of most routes: a record with long prose fits many times over.
 pub const JSON_BODY_LIMIT: usize = 2 << 20;
-/// Largest body of a guideline import (1000 guidelines).
-pub const IMPORT_BODY_LIMIT: usize = 8 << 20;
-/// Largest body of a passage replacement (up to 20,000 passages).
-pub const REPLACE_BODY_LIMIT: usize = 32 << 20;
+/// Largest body of a guideline import (1000 guidelines); the console's import takes files up to it.
+pub const IMPORT_BODY_LIMIT: usize = larder_contract::limits::MAX_GUIDELINE_IMPORT_BYTES;
+/// Largest body of a passage replacement (up to 20,000 passages); the console's takes files up to it.
+pub const REPLACE_BODY_LIMIT: usize = larder_contract::limits::MAX_PASSAGE_REPLACE_BYTES;
 /// Largest body of a sign-in.
 pub const SIGN_IN_BODY_LIMIT: usize = 16 << 10;
 
@@ -48,17 +50,9 @@ pub enum Apis {
     System,
 }
 
-/// Whether a route is served under `wire`.
-fn served(offered: Offered, wire: Wire) -> bool {
-    match wire {
-        Wire::Reference => offered.by_reference(),
-        Wire::Production => offered.by_production(),
-    }
-}
-
 /// The whole application for one listener; `own` are the server's addresses (always allowed by CORS).
 pub fn router(state: SharedState, apis: Apis, own: &[SocketAddr]) -> Router {
-    let wire = state.options.wire;
+    let dialect = state.dialect;
     let mut open = Router::new();
     let mut gated = Router::new();
     if apis != Apis::Data {
@@ -66,7 +60,7 @@ pub fn router(state: SharedState, apis: Apis, own: &[SocketAddr]) -> Router {
         gated = gated.merge(household_routes());
     }
     if apis != Apis::System {
-        gated = gated.merge(data_routes(wire));
+        gated = gated.merge(data_routes(dialect));
     }
     // Every route but sign-in and ping needs a valid token, checked before the body is read.
     let gated = gated.route_layer(middleware::from_fn_with_state(state.clone(), require_token));
@@ -158,10 +152,9 @@ async fn require_token(
 ) -> Response {
     let identity = match crate::auth::bearer(request.headers()) {
         Ok(Some(token)) => state.auth.verify(token),
-        Ok(None) => Err(ApiError::unauthenticated(match state.options.wire {
-            Wire::Reference => "Bearer token is missing.",
-            Wire::Production => "Bearer token is missing",
-        })),
+        Ok(None) => Err(ApiError::unauthenticated(
+            state.dialect.says(Said::BearerMissing, About::default()),
+        )),
         Err(error) => Err(error),
     };
     if let Some(closed) = crate::maintenance::gate(&state, identity.as_ref().ok()) {
@@ -222,22 +215,66 @@ fn household_routes() -> Router<SharedState> {
                 .patch(members::patch_profile)
                 .delete(members::delete_profile),
         )
+        .merge(member_data_routes())
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
+}
+
+/// A member's meal plans and library (production.md §10.3): production's routes, on both wires.
+fn member_data_routes() -> Router<SharedState> {
+    Router::new()
+        .route(
+            "/members/{id}/meal-plans",
+            get(meal_plans::get).post(meal_plans::store),
+        )
+        .route(
+            "/members/{id}/meal-plans/{plan}",
+            delete(meal_plans::revoke),
+        )
+        .route(
+            "/members/{id}/saved-meal-plans",
+            get(library::saved_plans).post(library::save_plan),
+        )
+        .route(
+            "/members/{id}/saved-meal-plans/{saved}",
+            get(library::saved_plan)
+                .patch(library::rename_plan)
+                .delete(library::delete_plan),
+        )
+        .route("/members/{id}/saved-items", get(library::saved_items))
+        .route(
+            "/members/{id}/saved-items/{item_type}/{*item_ref}",
+            put(library::put_saved_item).delete(library::delete_saved_item),
+        )
+        .route("/members/{id}/favorites", get(library::favorites))
+        .route(
+            "/members/{id}/favorites/{recipe}",
+            put(library::put_favorite).delete(library::delete_favorite),
+        )
+        .route(
+            "/members/{id}/adapted-recipes",
+            get(library::adapted_recipes),
+        )
+        .route(
+            "/members/{id}/adapted-recipes/{recipe}",
+            get(library::adapted_recipe)
+                .put(library::put_adapted_recipe)
+                .delete(library::delete_adapted_recipe),
+        )
 }
 
 type Shared = State<SharedState>;
 
-/// The routes of one collection, generated from its descriptor and the wire.
-fn collection_routes(c: &'static Collection, wire: Wire) -> Router<SharedState> {
+/// The routes of one collection, generated from its descriptor and the routes the dialect serves.
+fn collection_routes(c: &'static Collection, dialect: &Dialect) -> Router<SharedState> {
     let mut root: MethodRouter<SharedState> =
         post(move |s: Shared, who: Caller, body: JsonBody<Value>| records::create(c, s, who, body));
-    if served(c.routes.list, wire) {
+    if dialect.serves(c.routes.list) {
         root = root.get(
             move |s: Shared, who: Caller, q: QueryParams<records::ListQuery>| {
                 records::list(c, s, who, q)
             },
         );
-    } else if c.path == ARTIFACTS.path && served(c.routes.children, wire) {
+    } else if c.path == ARTIFACTS.path && dialect.serves(c.routes.children) {
         root = root.get(records::artifacts_of);
     }
     let mut one =
@@ -250,7 +287,7 @@ fn collection_routes(c: &'static Collection, wire: Wire) -> Router<SharedState> 
             .delete(move |s: Shared, who: Caller, id: PathParams<String>| {
                 records::delete(c, s, who, id)
             });
-    if served(c.routes.put, wire) {
+    if dialect.serves(c.routes.put) {
         one = one.put(
             move |s: Shared, who: Caller, id: PathParams<String>, body: JsonBody<Value>| {
                 records::put(c, s, who, id, body)
@@ -260,13 +297,13 @@ fn collection_routes(c: &'static Collection, wire: Wire) -> Router<SharedState> 
     let mut router = Router::new()
         .route(&format!("/{}", c.path), root)
         .route(&format!("/{}/{{identifier}}", c.path), one);
-    if served(c.routes.search, wire) {
+    if dialect.serves(c.routes.search) {
         let mut route = post(
             move |s: Shared, who: Caller, body: JsonBody<search::SearchBody>| {
                 search::search(c, s, who, body)
             },
         );
-        if served(c.routes.search_get, wire) {
+        if dialect.serves(c.routes.search_get) {
             route = route.get(search::search_articles_get);
         } else {
             // Production reads `GET {c}/search` as the record whose slug is `search`.
@@ -276,7 +313,7 @@ fn collection_routes(c: &'static Collection, wire: Wire) -> Router<SharedState> 
         }
         router = router.route(&format!("/{}/search", c.path), route);
     }
-    if let Some(policy) = c.reading_policy().filter(|p| served(p.offered, wire)) {
+    if let Some(policy) = c.reading_policy().filter(|p| dialect.serves(p.offered)) {
         // The other methods keep reading the path as the record whose slug is the route's name.
         let name = policy.route;
         router = router.route(
@@ -295,7 +332,7 @@ fn collection_routes(c: &'static Collection, wire: Wire) -> Router<SharedState> 
             }),
         );
     }
-    if served(c.routes.enhance, wire) {
+    if dialect.serves(c.routes.enhance) {
         router = router.route(
             &format!("/{}/{{identifier}}/enhance", c.path),
             patch(
@@ -308,10 +345,10 @@ fn collection_routes(c: &'static Collection, wire: Wire) -> Router<SharedState> 
     router
 }
 
-fn data_routes(wire: Wire) -> Router<SharedState> {
+fn data_routes(dialect: &Dialect) -> Router<SharedState> {
     let mut router = Router::new();
     for collection in COLLECTIONS.iter() {
-        router = router.merge(collection_routes(collection, wire));
+        router = router.merge(collection_routes(collection, dialect));
     }
     router
         .route("/artifacts/{id}/download", get(artifacts::download))
@@ -342,20 +379,28 @@ fn data_routes(wire: Wire) -> Router<SharedState> {
 }
 
 /// The policy the console's pages are sent with: `connect-src` takes the API origins of the
-/// build's `config.json` and a separate systemic address; the rest is the policy `cargo xtask
-/// dist` writes into the page (its inline hashes included), plus `frame-ancestors 'none'`.
+/// build's `config.json` and a separate systemic address, `img-src` its `picture_hosts`; the
+/// rest is the policy `cargo xtask dist` writes into the page (its inline hashes included),
+/// plus `frame-ancestors 'none'`.
 fn console_policy(
     options: &crate::Options,
     dir: &std::path::Path,
     own: &[SocketAddr],
 ) -> HeaderValue {
     let mut origins: Vec<String> = Vec::new();
+    let mut pictures: Vec<String> = Vec::new();
     if let Ok(text) = std::fs::read_to_string(dir.join("config.json")) {
         if let Ok(config) = serde_json::from_str::<Value>(&text) {
             for key in ["data_api_base", "system_api_base"] {
                 if let Some(origin) = config[key].as_str().and_then(origin_of) {
                     origins.push(origin);
                 }
+            }
+            // The console loads member pictures from these hosts only; the policy follows
+            // (entries that are not host names are left out by the policy itself).
+            let key = larder_contract::hosting::PICTURE_HOSTS_KEY;
+            for host in config[key].as_array().into_iter().flatten() {
+                pictures.extend(host.as_str().map(str::to_string));
             }
         }
     }
@@ -370,7 +415,7 @@ fn console_policy(
     // page's own policy: a header without them would refuse what the page allows.
     let page = std::fs::read_to_string(dir.join("index.html")).unwrap_or_default();
     let inline = larder_contract::hosting::Inline::of_page(&page);
-    let policy = larder_contract::hosting::policy(&origins, &inline, true);
+    let policy = larder_contract::hosting::policy(&origins, &pictures, &inline, true);
     HeaderValue::from_str(&policy)
         .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"))
 }
@@ -415,28 +460,16 @@ fn console_pages(
 }
 
 async fn unknown_route(request: Request) -> ApiError {
-    if crate::error::wire() == Wire::Production {
-        return ApiError::bare(404, "Not Found");
-    }
-    ApiError::not_found(format!(
-        "No route {} {}.",
-        request.method(),
-        request.uri().path()
-    ))
+    routing_miss(&request, ErrorKind::NotFound, Said::NoRoute)
 }
 
 async fn wrong_method(request: Request) -> ApiError {
-    if crate::error::wire() == Wire::Production {
-        return ApiError::bare(405, "Method Not Allowed");
-    }
-    ApiError::new(
-        larder_contract::ErrorKind::NotAllowed,
-        format!(
-            "{} is not allowed on {}.",
-            request.method(),
-            request.uri().path()
-        ),
-    )
+    routing_miss(&request, ErrorKind::NotAllowed, Said::WrongMethod)
+}
+
+fn routing_miss(request: &Request, kind: ErrorKind, said: Said) -> ApiError {
+    let about = About::request(request.method().as_str(), request.uri().path());
+    ApiError::routing_miss(kind, crate::error::dialect().says(said, about))
 }
 
 /// A handler that panics still answers in the envelope, and the process keeps serving.
@@ -455,7 +488,7 @@ fn not_a_download(_: StatusCode, _: Version, headers: &HeaderMap, _: &Extensions
     !headers.contains_key(header::CONTENT_DISPOSITION)
 }
 
-/// Keeps what answers need while the request is answered: the wire, and the envelope's `help`,
+/// Keeps what answers need while the request is answered: the dialect, and the envelope's `help`,
 /// built from the configured public address (never from the request's Host header, which a
 /// caller controls) or else the request's path alone.
 async fn request_context(
@@ -474,12 +507,12 @@ async fn request_context(
     };
     let context = RequestContext {
         help,
-        wire: state.options.wire,
+        dialect: state.dialect,
     };
     REQUEST.scope(context, next.run(request)).await
 }
 
-/// Hashed assets never change; index.html always may. trunk names them `name-<hash>.ext`;
+/// Hashed assets never change; index.html always may, and so may what is missing today. trunk names them `name-<hash>.ext`;
 /// `cargo xtask dist` puts them in a folder `larder-<hash>/` under their own names.
 async fn cache_headers(request: Request, next: Next) -> Response {
     let path = request.uri().path().to_string();
@@ -500,7 +533,10 @@ async fn cache_headers(request: Request, next: Next) -> Response {
         .headers()
         .get(header::CONTENT_TYPE)
         .is_some_and(|t| t.as_bytes().starts_with(b"text/html"));
-    let hashed = !page && (hashed_name(stem) || segments.iter().any(|folder| hashed_name(folder)));
+    // Only what was found is kept: a 404 under a hashed name may be served by the next build.
+    let found = response.status().is_success() || response.status() == StatusCode::NOT_MODIFIED;
+    let hashed =
+        found && !page && (hashed_name(stem) || segments.iter().any(|folder| hashed_name(folder)));
     let value = if hashed {
         "public, max-age=31536000, immutable"
     } else {

@@ -9,6 +9,9 @@ use std::collections::HashMap;
 
 use axum::extract::State;
 use larder_contract::collections::{ENHANCE_FIELDS, GUIDES};
+use larder_contract::limits::{
+    MAX_ENHANCEMENT_EVENTS, MAX_ENHANCEMENT_HISTORY_BYTES, MAX_ENHANCEMENT_VALUE_BYTES,
+};
 use larder_contract::validate::{check_object, check_value, Extra, Loc, Problems};
 use larder_contract::{Collection, Type};
 use rusqlite::params;
@@ -19,7 +22,7 @@ use crate::error::{ApiError, ApiResult, Envelope, JsonBody, PathParams};
 use crate::model;
 use crate::routes::{blocking, find, require, viewer};
 use crate::store::now;
-use crate::{SharedState, Wire};
+use crate::SharedState;
 
 /// The agents this service runs.
 pub const AGENTS: &[&str] = &["extractive"];
@@ -277,9 +280,9 @@ enum Wanted {
 /// Splits an enhance body into the agent and what it asks for. Production's body is
 /// `{agent, fields: {ai_tags?, ai_category?, ai_key_takeaways?}}`, or the same keys flat beside
 /// `agent` (stray top-level keys are merged into `fields`, nested values winning); any other key
-/// is a 422. The reference service also takes `fields` as a list of names, or no fields at all,
-/// and then derives the values with its extractive agent.
-fn read_body(mut body: Map<String, Value>, wire: Wire) -> ApiResult<(String, Wanted)> {
+/// is a 422. Where the dialect `derives` (the reference service), `fields` may also be a list of
+/// names, or missing, and the extractive agent then derives the values.
+fn read_body(mut body: Map<String, Value>, derives: bool) -> ApiResult<(String, Wanted)> {
     let mut problems = Problems::new();
     let agent = body.remove("agent");
     let agent = match &agent {
@@ -293,7 +296,7 @@ fn read_body(mut body: Map<String, Value>, wire: Wire) -> ApiResult<(String, Wan
     };
     let nested = body.remove("fields");
     let names = match &nested {
-        Some(Value::Array(names)) if wire == Wire::Reference => Some(names.clone()),
+        Some(Value::Array(names)) if derives => Some(names.clone()),
         _ => None,
     };
     let mut values = body;
@@ -342,17 +345,17 @@ fn read_body(mut body: Map<String, Value>, wire: Wire) -> ApiResult<(String, Wan
     if !values.is_empty() {
         return Ok((agent, Wanted::Values(values)));
     }
-    match wire {
-        Wire::Reference => Ok((
+    if derives {
+        return Ok((
             agent,
             Wanted::Derive(DERIVABLE.iter().map(|f| f.to_string()).collect()),
-        )),
-        Wire::Production => Err(ApiError::invalid_field(
-            "fields",
-            "value_error",
-            "Value error, fields must carry at least one of ai_tags, ai_category, ai_key_takeaways",
-        )),
+        ));
     }
+    Err(ApiError::invalid_field(
+        "fields",
+        "value_error",
+        "Value error, fields must carry at least one of ai_tags, ai_category, ai_key_takeaways",
+    ))
 }
 
 /// `PATCH {collection}/{urn}/enhance`: writes only the derived fields (`ai_tags`, `ai_category`,
@@ -366,7 +369,7 @@ pub async fn enhance(
 ) -> ApiResult<Envelope<Value>> {
     let identity = require(&caller, collection.roles.enhance, "enhancing records")?.clone();
     let body = model::object(body)?;
-    let (agent, wanted) = read_body(body, state.options.wire)?;
+    let (agent, wanted) = read_body(body, state.dialect.enhance_derives)?;
     blocking(move || {
         let row = find(&state, collection, &identifier, viewer(&identity))?;
         // A published guide is frozen for enhance too, as for PATCH and DELETE: its derived
@@ -404,10 +407,7 @@ pub async fn enhance(
             .cloned()
             .unwrap_or_default();
         events.push(event);
-        let excess = events
-            .len()
-            .saturating_sub(larder_contract::limits::MAX_ENHANCEMENT_EVENTS);
-        events.drain(..excess);
+        bound_history(&mut events);
         let mut generated: Vec<Value> = doc
             .get("ai_generated_fields")
             .and_then(Value::as_array)
@@ -442,7 +442,9 @@ pub async fn enhance(
 }
 
 /// One entry of a record's `enhancements`: `{run_id, agent, timestamp, fields: [{field, before,
-/// after}]}` (`before` is `null` when the field was unset).
+/// after}]}` (`before` is `null` when the field was unset). A value over
+/// [`MAX_ENHANCEMENT_VALUE_BYTES`] of JSON is left out: its key is absent and named in the
+/// field's `omitted` (`["before"]`, `["after"]` or both), so the trail says what it does not keep.
 fn audit_event(
     doc: &Map<String, Value>,
     changes: &Map<String, Value>,
@@ -453,14 +455,61 @@ fn audit_event(
     let fields: Vec<Value> = changes
         .iter()
         .map(|(field, after)| {
-            json!({
-                "field": field,
-                "before": doc.get(field).cloned().unwrap_or(Value::Null),
-                "after": after,
-            })
+            let before = doc.get(field).cloned().unwrap_or(Value::Null);
+            let mut entry = Map::new();
+            entry.insert("field".into(), json!(field));
+            let mut omitted = Vec::new();
+            for (key, value) in [("before", before), ("after", after.clone())] {
+                if json_bytes(&value) > MAX_ENHANCEMENT_VALUE_BYTES {
+                    omitted.push(key);
+                } else {
+                    entry.insert(key.into(), value);
+                }
+            }
+            if !omitted.is_empty() {
+                entry.insert("omitted".into(), json!(omitted));
+            }
+            Value::Object(entry)
         })
         .collect();
     json!({ "run_id": run_id, "agent": agent, "timestamp": timestamp, "fields": fields })
+}
+
+/// Bytes of `value` as JSON, without building the text.
+fn json_bytes(value: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
+}
+
+/// Keeps the newest events that fit in [`MAX_ENHANCEMENT_EVENTS`] and
+/// [`MAX_ENHANCEMENT_HISTORY_BYTES`] (the newest always stays). A record enhanced before the
+/// byte bound existed sheds its oldest events on its next enhancement.
+fn bound_history(events: &mut Vec<Value>) {
+    let mut bytes = 2; // the brackets
+    let mut kept = 0;
+    for event in events.iter().rev() {
+        let size = json_bytes(event) + 1;
+        if kept > 0
+            && (kept == MAX_ENHANCEMENT_EVENTS || bytes + size > MAX_ENHANCEMENT_HISTORY_BYTES)
+        {
+            break;
+        }
+        bytes += size;
+        kept += 1;
+    }
+    let excess = events.len() - kept;
+    events.drain(..excess);
 }
 
 #[cfg(test)]

@@ -10,13 +10,15 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
+use crate::wire::Dialect;
+
 /// What an answer needs to know about the request it answers.
 #[derive(Clone, Debug)]
 pub struct RequestContext {
     /// The envelope's `help`: the request's URL under the configured public address.
     pub help: String,
-    /// Which service's wire to answer with.
-    pub wire: crate::Wire,
+    /// How the server's wire answers.
+    pub dialect: &'static Dialect,
 }
 
 tokio::task_local! {
@@ -28,11 +30,11 @@ fn help_url() -> String {
     REQUEST.try_with(|r| r.help.clone()).unwrap_or_default()
 }
 
-/// The wire profile of the request being answered (the reference one outside a request).
-pub fn wire() -> crate::Wire {
+/// The dialect of the request being answered (the reference wire's outside a request).
+pub fn dialect() -> &'static Dialect {
     REQUEST
-        .try_with(|r| r.wire)
-        .unwrap_or(crate::Wire::Reference)
+        .try_with(|r| r.dialect)
+        .unwrap_or(&crate::wire::REFERENCE)
 }
 
 /// A failure that the service answers with.
@@ -104,6 +106,15 @@ impl ApiError {
             ..ApiError::new(ErrorKind::NotFound, detail)
         }
     }
+    /// A path or method no route serves (`kind` says which), bare where the dialect answers
+    /// such misses bare.
+    pub fn routing_miss(kind: ErrorKind, detail: String) -> ApiError {
+        if dialect().bare_routing_misses {
+            ApiError::bare(kind.status(), &detail)
+        } else {
+            ApiError::new(kind, detail)
+        }
+    }
     /// Marks a failure of the systemic service.
     pub fn systemic(mut self) -> ApiError {
         self.systemic = true;
@@ -162,6 +173,20 @@ impl ApiError {
 
 impl From<rusqlite::Error> for ApiError {
     fn from(error: rusqlite::Error) -> ApiError {
+        // A member or profile written into a household (or member) deleted in the same instant,
+        // by its owner or an erasure: the parent is gone, which is a 404, not a fault.
+        if let rusqlite::Error::SqliteFailure(failure, _) = &error {
+            if failure.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY {
+                return ApiError::not_found("What this write belongs to was deleted meanwhile.");
+            }
+        }
+        if let rusqlite::Error::ToSqlConversionFailure(inner) = &error {
+            if let Some(large) = inner.downcast_ref::<crate::store::RecordTooLarge>() {
+                let mut answer = too_large();
+                answer.detail = large.to_string();
+                return answer;
+            }
+        }
         ApiError::internal(error)
     }
 }
@@ -172,12 +197,11 @@ impl IntoResponse for ApiError {
         if self.bare {
             return (status, Json(json!({ "detail": self.detail }))).into_response();
         }
-        let production = wire() == crate::Wire::Production;
         let mut extra = Map::new();
         if self.omitted > 0 {
             extra.insert("omitted_errors".into(), json!(self.omitted));
         }
-        let errors = if production && self.systemic {
+        let errors = if self.systemic && !dialect().systemic_field_errors {
             None
         } else {
             self.errors.map(|e| *e)
@@ -244,17 +268,13 @@ impl IntoResponse for RawEnvelope {
     }
 }
 
-/// A created record: 201 with the envelope (200 in the production wire, which answers every
-/// success with 200).
+/// A created record: the envelope with the dialect's status for a create (201; production
+/// answers every success with 200).
 pub struct Created<T>(pub T);
 
 impl<T: Serialize> IntoResponse for Created<T> {
     fn into_response(self) -> Response {
-        let status = match wire() {
-            crate::Wire::Production => StatusCode::OK,
-            crate::Wire::Reference => StatusCode::CREATED,
-        };
-        (status, Envelope(self.0)).into_response()
+        (dialect().created, Envelope(self.0)).into_response()
     }
 }
 
@@ -324,10 +344,37 @@ pub fn too_large() -> ApiError {
     }
 }
 
-/// JSON body extractor whose rejections are envelopes.
-#[derive(axum::extract::FromRequest)]
-#[from_request(via(axum::Json), rejection(ApiError))]
+/// JSON body extractor whose rejections are envelopes. The body is parsed within
+/// [`JSON_MEMORY_MIB`] of memory ([`crate::bounded_json`]) before it becomes a `T`: a body's
+/// bytes alone say little about what its values take once built.
 pub struct JsonBody<T>(pub T);
+
+/// Memory one ordinary JSON body's values may take (bodies are at most 2 MiB): twelve times the
+/// body limit, past what the largest real body (a structure tree of 10,000 nodes) costs, far
+/// under what 2 MiB of empty objects would.
+pub const JSON_MEMORY_MIB: usize = 24;
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
+        let crate::bounded_json::BoundedJson(value) =
+            crate::bounded_json::BoundedJson::<JSON_MEMORY_MIB>::from_request(request, state)
+                .await?;
+        // The same words as axum's `Json` rejection: the path to the value, then what is wrong.
+        serde_path_to_error::deserialize(value)
+            .map(JsonBody)
+            .map_err(|error| {
+                let text = format!(
+                    "Failed to deserialize the JSON body into the target type: {}: {}",
+                    error.path(),
+                    error.inner()
+                );
+                ApiError::new(ErrorKind::Data, text.clone())
+                    .with_errors(json!([{ "type": "value_error", "loc": ["body"], "msg": text }]))
+            })
+    }
+}
 
 /// Query extractor whose rejections are envelopes.
 #[derive(axum::extract::FromRequestParts)]

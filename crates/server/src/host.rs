@@ -72,13 +72,22 @@ fn host_name(authority: &str) -> String {
     host.trim_end_matches('.').to_ascii_lowercase()
 }
 
-/// Answers 421 to a request naming a host the server does not answer to.
-/// (`None`: no check applies to this listener.)
+/// Answers 400 to a request with more than one `Host` header (on every listener) and 421 to
+/// one naming a host the server does not answer to (`None`: no name check on this listener).
 pub async fn check(
     State(allowed): State<Option<Arc<Allowed>>>,
     request: Request,
     next: Next,
 ) -> Response {
+    // RFC 9112 §3.2: a request with more than one Host field is a 400, whatever the names:
+    // which of them a proxy and this server would each read is not to be guessed.
+    let hosts = request.headers().get_all(header::HOST).iter().count();
+    if hosts > 1 {
+        return ApiError::invalid(format!(
+            "A request carries one Host header; this one carries {hosts}."
+        ))
+        .into_response();
+    }
     let Some(allowed) = allowed else {
         return next.run(request).await;
     };

@@ -2,6 +2,8 @@
 //!
 //! [`Options`] is the command line; [`prepare`] opens the database and loads accounts and demo
 //! data; [`start`] binds and serves (slow-client limits in [`serve`]); [`app`] builds the router.
+//! `--wire` picks the [`wire::Dialect`] the handlers answer in: everything that differs between
+//! the reference wire and production's is in [`wire`].
 //!
 //! Routes, under `/api/v1` (`{c}` is each of the seven collections, mounted from its descriptor):
 //!
@@ -28,6 +30,7 @@
 pub mod account_config;
 pub mod app;
 pub mod auth;
+pub mod bounded_json;
 pub mod demo;
 pub mod enhance;
 pub mod error;
@@ -40,6 +43,7 @@ pub mod routes;
 pub mod serve;
 pub mod static_files;
 pub mod store;
+pub mod wire;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -47,18 +51,7 @@ use std::sync::Arc;
 
 use clap::Parser;
 
-/// Which service's wire the server answers with.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Wire {
-    /// The reference service: production's rules plus what only interface.md asks for
-    /// (artifact listing, enhance on every URN collection, every household for administrators).
-    #[default]
-    Reference,
-    /// Answers as the production services do where the two differ: Keycloak's sign-in answer,
-    /// `"pong"`, bare 404/405 bodies for routes production lacks, roles as client roles, enhance
-    /// on articles only, artifact PATCH answering `null`, downloads without Content-Length.
-    Production,
-}
+pub use wire::Wire;
 
 /// The longest token lifetime accepted, in seconds (a day).
 pub const MAX_TOKEN_TTL: u64 = 86_400;
@@ -151,7 +144,7 @@ pub struct Options {
     /// `help` under it. Without it, `help` is the request's path.
     #[arg(long = "public-url", value_parser = parse_public_url)]
     pub public_url: Option<String>,
-    /// Which service's wire to answer with.
+    /// Which service's wire to answer with. Read once, into [`AppState::dialect`].
     #[arg(long, value_enum, default_value_t = Wire::Reference)]
     pub wire: Wire,
     /// An origin allowed by CORS besides the server's own; `*` allows any origin.
@@ -174,6 +167,16 @@ pub struct Options {
     /// Open connections served at once, over all listeners; further ones wait to be accepted.
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_connections: u32,
+    /// Open connections one source (an IPv4 address, an IPv6 /64) may hold, over all
+    /// listeners; further ones are answered 503 and closed. A quarter of --max-connections when
+    /// not given. Behind a proxy every connection comes from the proxy: set it to
+    /// --max-connections there.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections_per_source: Option<u32>,
+    /// The slowest a request body may arrive, in bytes per second on average, counted from
+    /// --header-timeout after its head: a body behind that fails and its connection closes.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..))]
+    pub min_body_rate: u64,
     /// A host name the server answers to besides localhost, 127.0.0.1, [::1] and the
     /// --public-url's host (repeatable). Other Host headers get 421 (see `host`).
     #[arg(long = "allow-host")]
@@ -205,6 +208,13 @@ fn parse_static_prefix(value: &str) -> Result<String, String> {
 }
 
 impl Options {
+    /// The share of the connection slots one source may hold.
+    pub fn connections_per_source(&self) -> u32 {
+        self.max_connections_per_source
+            .unwrap_or((self.max_connections / 4).max(1))
+            .min(self.max_connections)
+    }
+
     /// Options for tests: in-memory database, any CORS origin, port chosen by the OS.
     pub fn for_tests() -> Options {
         Options::parse_from([
@@ -227,6 +237,9 @@ pub struct AppState {
     pub auth: auth::Auth,
     /// The options the server started with.
     pub options: Options,
+    /// How the chosen wire answers where the wires differ (see [`wire`]); handlers ask it
+    /// rather than test `options.wire`.
+    pub dialect: &'static wire::Dialect,
     /// Armed faults (only consulted with --fault-injection).
     pub faults: faults::Faults,
     /// Whether the service is closed for maintenance.
@@ -242,7 +255,9 @@ pub type SharedState = Arc<AppState>;
 pub fn prepare(options: Options) -> anyhow::Result<SharedState> {
     let store = store::Store::open(&options.db)?;
     let key = auth::configured_key(options.token_key_file.as_deref())?;
-    let auth = auth::Auth::new(&store, options.token_ttl, key, options.wire)?;
+    // The one place the wire is chosen: from here on everything asks the dialect.
+    let dialect = options.wire.dialect();
+    let auth = auth::Auth::new(&store, options.token_ttl, key, dialect)?;
     let changes = account_config::apply(&store, &auth, &options)?;
     if !changes.is_empty() {
         tracing::info!("accounts: {changes}");
@@ -259,6 +274,7 @@ pub fn prepare(options: Options) -> anyhow::Result<SharedState> {
         faults: faults::Faults::default(),
         maintenance: maintenance::Maintenance::new(options.maintenance),
         guest_budget: guests::Budget::default(),
+        dialect,
         options,
     }))
 }
@@ -293,8 +309,15 @@ pub async fn start(state: SharedState) -> anyhow::Result<Running> {
     let limits = serve::Limits {
         header_timeout: options.header_timeout,
         idle_timeout: options.idle_timeout,
+        pace: serve::Pace {
+            grace: options.header_timeout,
+            bytes_per_second: options.min_body_rate,
+        },
         connections: Arc::new(tokio::sync::Semaphore::new(
             options.max_connections as usize,
+        )),
+        sources: Arc::new(serve::Sources::new(
+            options.connections_per_source() as usize
         )),
     };
     let (main_router, system_addr) = match options.system_addr {

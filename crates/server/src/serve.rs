@@ -7,9 +7,17 @@
 //!   no handler is at work is closed (a client that stops reading a long answer, or sends
 //!   nothing at all); a request body that stalls that long fails (tower-http's
 //!   `RequestBodyTimeout`).
+//! - **Minimum body rate** (`--min-body-rate`): a request body must arrive within
+//!   `--header-timeout` plus one second per `--min-body-rate` bytes received, else it fails
+//!   (the handler answers an error and the connection closes). The idle timeout alone restarts
+//!   on every byte, so a body sent a byte a minute would hold its slot for days.
 //! - **Connection cap** (`--max-connections`): at the cap the loop stops accepting until a
 //!   connection ends, so new ones wait in the kernel's listen queue instead of being refused;
 //!   the timeouts above guarantee slow connections make room.
+//! - **Share per source** (`--max-connections-per-source`, a quarter of the cap by default): one
+//!   IPv4 address or IPv6 /64 holds at most that many of the slots; a further connection from
+//!   it is answered 503 and closed at once, so one host cannot take every slot even with
+//!   requests that keep inside the limits above.
 //!
 //! Graceful shutdown: on stop the listener closes, idle connections close at once, and
 //! requests in flight are answered first (hyper-util's `GracefulShutdown`).
@@ -24,9 +32,12 @@ use std::time::{Duration, Instant};
 
 use axum::extract::ConnectInfo;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::sync::{watch, Semaphore};
 use tower::ServiceExt;
+
+mod pacing;
+pub use pacing::{Pace, Sources, TooSlow};
 
 /// The limits of one listener, from the command line.
 #[derive(Clone, Debug)]
@@ -35,8 +46,12 @@ pub struct Limits {
     pub header_timeout: Duration,
     /// Longest time nothing may move on a connection with no handler at work.
     pub idle_timeout: Duration,
+    /// How fast a request body must arrive.
+    pub pace: Pace,
     /// Open connections allowed at once (shared by all listeners of the server).
     pub connections: Arc<Semaphore>,
+    /// Open connections allowed per source (shared by all listeners of the server).
+    pub sources: Arc<Sources>,
 }
 
 /// Serves `router` on `listener` until `stop` turns true, then drains the open connections.
@@ -73,6 +88,12 @@ pub fn spawn(
                     continue;
                 }
             };
+            let Some(slot) = limits.sources.admit(remote.ip()) else {
+                tracing::debug!(%remote, "connection refused: its source holds its share");
+                drop(permit);
+                tokio::spawn(refuse(stream));
+                continue;
+            };
             let _ = stream.set_nodelay(true);
             let activity = Arc::new(Activity::new());
             let io = TokioIo::new(Watched {
@@ -81,7 +102,11 @@ pub fn spawn(
             });
             let router = router.clone();
             let busy = activity.clone();
-            let service = hyper::service::service_fn(move |mut request| {
+            let pace = limits.pace;
+            let service = hyper::service::service_fn(move |request: hyper::Request<_>| {
+                let (parts, body) = request.into_parts();
+                let mut request =
+                    hyper::Request::from_parts(parts, pace.body(axum::body::Body::new(body)));
                 // Handlers and the sign-in throttle read the peer's address.
                 request
                     .extensions_mut()
@@ -107,12 +132,25 @@ pub fn spawn(
                         tracing::debug!(%remote, "idle connection closed");
                     }
                 }
+                drop(slot);
                 drop(permit);
             });
         }
         drop(listener);
         graceful.shutdown().await;
     })
+}
+
+/// Tells a connection past its source's share to come back later, and closes it. A few bytes
+/// written once, with a short deadline: a client that does not read them is not waited for.
+async fn refuse(mut stream: tokio::net::TcpStream) {
+    const BUSY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\
+        retry-after: 1\r\nconnection: close\r\n\r\n";
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        let _ = stream.write_all(BUSY).await;
+        let _ = stream.shutdown().await;
+    })
+    .await;
 }
 
 async fn stopped(stop: &mut watch::Receiver<bool>) {

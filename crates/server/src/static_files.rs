@@ -3,7 +3,7 @@
 //! `ServeDir` blocks `..` but follows symlinks and serves `.env`, `.git/` and the like. A path
 //! with a segment starting with `.` (however percent-encoded) is a 404, and so is a path
 //! passing through a symlink anywhere under the folder, or whose precompressed `.br`/`.gz` twin
-//! is one. Refusing every symlink is the simplest rule that cannot leak outside the folder; a
+//! is one (also when the file itself does not exist: ServeDir serves a twin alone). Refusing every symlink is the simplest rule that cannot leak outside the folder; a
 //! deployment that wants links can copy the files instead (the folder itself may be a link).
 
 use std::path::{Path, PathBuf};
@@ -57,13 +57,15 @@ async fn refused(dir: &Path, path: &str) -> bool {
         segments.push(segment);
     }
     let mut at = dir.to_path_buf();
-    for segment in &segments {
+    for (position, segment) in segments.iter().enumerate() {
         at.push(segment);
         match tokio::fs::symlink_metadata(&at).await {
             Ok(meta) if meta.file_type().is_symlink() => return true,
             Ok(_) => {}
-            // Missing: nothing further down exists; ServeDir or the fallback answers.
-            Err(_) => return false,
+            // A missing folder: nothing further down exists; ServeDir or the fallback answers.
+            Err(_) if position + 1 < segments.len() => return false,
+            // A missing file: ServeDir still serves its `.br`/`.gz` twin, so those are checked.
+            Err(_) => break,
         }
     }
     // What ServeDir may serve in place of the path: a directory's index.html, precompressed twins.

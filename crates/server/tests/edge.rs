@@ -160,6 +160,9 @@ async fn static_refuses_dotfiles_and_symlinks() {
     symlink(outside.path().join("secret.txt"), root.join("leak.txt")).unwrap();
     symlink(outside.path(), root.join("linked")).unwrap();
     symlink(root.join("app.js"), root.join("inside.js")).unwrap();
+    // Twins of a file that does not exist, linked outside.
+    symlink(outside.path().join("secret.txt"), root.join("ghost.js.br")).unwrap();
+    symlink(outside.path().join("secret.txt"), root.join("ghost.js.gz")).unwrap();
     let server = TestServer::start_socket(&["--static", root.to_str().unwrap()]).await;
     let origin = server.base.trim_end_matches("/api/v1").to_string();
     let get = |path: &str, encoding: &str| {
@@ -183,6 +186,12 @@ async fn static_refuses_dotfiles_and_symlinks() {
         let text = answer.text().await.unwrap();
         assert!(!text.contains("secret"), "{path}: {text}");
     }
+    for encoding in ["br", "gzip"] {
+        let answer = get("/ghost.js", encoding).await.unwrap();
+        assert_eq!(answer.status().as_u16(), 404, "{encoding}");
+        let text = answer.text().await.unwrap();
+        assert!(!text.contains("secret"), "{encoding}: {text}");
+    }
     for (path, encoding, body) in [
         ("/app.js", "identity", "plain"),
         ("/app.js", "br", "brotli"),
@@ -195,5 +204,32 @@ async fn static_refuses_dotfiles_and_symlinks() {
         assert_eq!(answer.status().as_u16(), 200, "{path} {encoding}");
         assert_eq!(answer.bytes().await.unwrap(), body.as_bytes(), "{path}");
     }
+    server.stop().await;
+}
+
+/// Two `Host` headers are a 400 (RFC 9112 §3.2), in either order and however allowed each is.
+#[tokio::test]
+async fn a_duplicate_host_header_is_a_400() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = TestServer::start_socket(&[]).await;
+    let addr = server.running.as_ref().expect("running").addr;
+    for hosts in [
+        ["127.0.0.1", "evil.example"],
+        ["evil.example", "127.0.0.1"],
+        ["localhost", "localhost"],
+    ] {
+        let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let request = format!(
+            "GET /api/v1/system/ping HTTP/1.1\r\nHost: {}\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            hosts[0], hosts[1]
+        );
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer).await.unwrap();
+        let answer = String::from_utf8_lossy(&answer);
+        assert!(answer.starts_with("HTTP/1.1 400"), "{hosts:?}: {answer}");
+    }
+    let (status, _) = ping_as(&server, "127.0.0.1").await;
+    assert_eq!(status, 200);
     server.stop().await;
 }

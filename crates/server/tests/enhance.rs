@@ -256,3 +256,84 @@ async fn a_record_keeps_only_the_newest_enhancement_events() {
     assert_eq!(events[0]["fields"][0]["after"], json!("c3"));
     server.stop().await;
 }
+
+#[tokio::test]
+async fn the_enhancement_trail_is_bounded_in_bytes() {
+    use larder_contract::limits::{MAX_ENHANCEMENT_HISTORY_BYTES, MAX_ENHANCEMENT_VALUE_BYTES};
+    let server = TestServer::start(&["--demo"]).await;
+    let agent = server.mtm("enhancer", "enhancer-demo").await;
+    // Large values (the most the schema takes, 100 items of 2,000 characters, in two fields):
+    // each enhance would otherwise keep about 800 KB in the trail.
+    let large = |n: usize| vec![format!("{n}{}", "x".repeat(1_990)); 100];
+    for n in 0..4 {
+        let answer = server
+            .call(
+                "PATCH",
+                "articles/iodine-salt/enhance",
+                Some(&agent),
+                Some(json!({"agent": "summariser", "fields": {"ai_key_takeaways": large(n), "ai_tags": large(n)}})),
+            )
+            .await;
+        assert_eq!(answer.status, 200, "{}", answer.body);
+    }
+    // Small values beside them: enough events to pass the byte budget by count of bytes.
+    let medium = "y".repeat(1_900);
+    const { assert!(4 * 1_910 < MAX_ENHANCEMENT_VALUE_BYTES) };
+    for n in 0..40 {
+        let answer = server
+            .call(
+                "PATCH",
+                "articles/iodine-salt/enhance",
+                Some(&agent),
+                Some(json!({"agent": "summariser", "fields": {"ai_tags": vec![format!("{n}{medium}"); 4]}})),
+            )
+            .await;
+        assert_eq!(answer.status, 200, "{}", answer.body);
+    }
+    let record = server
+        .call("GET", "articles/iodine-salt", Some(&agent), None)
+        .await;
+    let record = &record.body["result"];
+    let trail = &record["enhancements"];
+    let bytes = trail.to_string().len();
+    assert!(
+        bytes <= MAX_ENHANCEMENT_HISTORY_BYTES,
+        "the trail takes {bytes} bytes"
+    );
+    // The newest event is kept, with its small values.
+    let events = trail.as_array().unwrap();
+    let newest = &events[events.len() - 1]["fields"][0];
+    assert_eq!(newest["field"], "ai_tags");
+    assert!(newest["after"][0].as_str().unwrap().starts_with("39"));
+    assert!(events.len() > 4, "small events are kept: {}", events.len());
+    // The record still holds what the agent wrote; the trail left the large values out, saying so.
+    assert_eq!(record["ai_key_takeaways"], json!(large(3)));
+    assert!(record.to_string().len() < 2 * 210_000 + MAX_ENHANCEMENT_HISTORY_BYTES + 20_000);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_large_value_is_named_as_left_out_of_its_event() {
+    let server = TestServer::start(&["--demo"]).await;
+    let agent = server.mtm("enhancer", "enhancer-demo").await;
+    let large = vec!["z".repeat(1_990); 10];
+    let answer = server
+        .call(
+            "PATCH",
+            "articles/iodine-salt/enhance",
+            Some(&agent),
+            Some(json!({"agent": "summariser", "fields": {"ai_key_takeaways": large}})),
+        )
+        .await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let record = server
+        .call("GET", "articles/iodine-salt", Some(&agent), None)
+        .await;
+    let events = record.body["result"]["enhancements"].as_array().unwrap();
+    let field = &events[events.len() - 1]["fields"][0];
+    assert_eq!(field["field"], "ai_key_takeaways");
+    assert_eq!(field["omitted"], json!(["after"]));
+    assert!(field.get("after").is_none(), "{field}");
+    assert!(field.get("before").is_some(), "{field}");
+    server.stop().await;
+}

@@ -566,3 +566,92 @@ async fn passages_are_replaced_and_placed_in_the_structure() {
     assert_eq!(pages, [2, 2, 3, 3]);
     server.stop().await;
 }
+
+/// One rule on both paths: a number the guide holds is a 409 for an import as for a create.
+#[tokio::test]
+async fn an_import_refuses_a_sequence_number_the_guide_holds() {
+    let (server, expert) = curator().await;
+    let path = format!("guidelines/by-guide/{OPEN_GUIDE}/import");
+    let listed = format!("guidelines/by-guide/{OPEN_GUIDE}");
+    let before = numbers(&server.call("GET", &listed, Some(&expert), None).await);
+    let held = before[0];
+    let item = |text: &str, sequence: Option<i64>| {
+        let mut item = json!({"rule_text": text, "status": "active", "review_status": "verified"});
+        if let Some(sequence) = sequence {
+            item["sequence_no"] = json!(sequence);
+        }
+        item
+    };
+    let single = server
+        .call("POST", "guidelines", Some(&expert), Some(json!({"guide_urn": OPEN_GUIDE,
+            "rule_text": "One.", "sequence_no": held, "status": "active", "review_status": "verified"})))
+        .await;
+    assert_error(&single, 409, "resource/conflict");
+    let clash = server
+        .call(
+            "POST",
+            &path,
+            Some(&expert),
+            Some(json!({"guidelines": [item("fresh", Some(900)), item("clash", Some(held))]})),
+        )
+        .await;
+    assert_error(&clash, 409, "resource/conflict");
+    assert!(
+        clash.body["error"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains(&held.to_string()),
+        "{}",
+        clash.body
+    );
+    let after = numbers(&server.call("GET", &listed, Some(&expert), None).await);
+    assert_eq!(after, before, "a refused import stores nothing");
+    let fine = server
+        .call(
+            "POST",
+            &path,
+            Some(&expert),
+            Some(json!({"guidelines": [item("fresh", Some(900)), item("next", None)]})),
+        )
+        .await;
+    assert_eq!(fine.status, 200, "{}", fine.body);
+    let last = numbers(&server.call("GET", &listed, Some(&expert), None).await);
+    assert!(
+        last.contains(&900) && last.len() == before.len() + 2,
+        "{last:?}"
+    );
+    server.stop().await;
+}
+
+/// Eight MiB of tiny objects would be a million maps in memory: refused while parsing (413),
+/// before they are built; a real import of the same size still passes.
+#[tokio::test]
+async fn an_import_of_many_tiny_values_is_refused_before_it_is_built() {
+    let (server, expert) = curator().await;
+    let path = format!("guidelines/by-guide/{OPEN_GUIDE}/import");
+    let mut body = String::from("{\"guidelines\":[");
+    while body.len() < (8 << 20) - 64 {
+        body.push_str("{\"\":0},");
+    }
+    body.push_str("{}]}");
+    let headers = [
+        ("authorization", format!("Bearer {expert}")),
+        ("content-type", "application/json".to_string()),
+    ];
+    let (status, _, answer) = server
+        .oneshot("POST", &path, &headers, body.into_bytes())
+        .await;
+    let answer: Value = serde_json::from_slice(&answer).unwrap();
+    assert_eq!(status, 413, "{answer}");
+    assert_eq!(answer["error"]["code"], "request/too_large");
+    // 1,000 guidelines of about 7 KB of text each: near the body limit, and accepted.
+    let text = "Eat a variety of vegetables every day. ".repeat(190);
+    let items: Vec<Value> = (0..1000)
+        .map(|n| json!({"rule_text": format!("{n} {text}"), "status": "active", "review_status": "verified"}))
+        .collect();
+    let real = serde_json::to_vec(&json!({ "guidelines": items })).unwrap();
+    assert!(real.len() > 7 << 20, "{}", real.len());
+    let (status, _, answer) = server.oneshot("POST", &path, &headers, real).await;
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&answer));
+    server.stop().await;
+}

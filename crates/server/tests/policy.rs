@@ -234,3 +234,196 @@ async fn policy_caps_at_max_docs_and_says_so() {
     assert_eq!(result["matched"], all.len());
     server.stop().await;
 }
+
+/// A curator hides articles one after another while a policy run over thousands of them goes
+/// on: every acknowledged hide holds afterwards, and the run's own change reached them too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_policy_run_never_reverts_a_write_acknowledged_meanwhile() {
+    let server = TestServer::start_socket(&["--demo", "--generate-articles", "3000"]).await;
+    let admin = server.login("admin", "admin-demo").await;
+    let curator = server.login("curator", "curator-demo").await;
+    let run = policy(
+        &server,
+        &admin,
+        json!({"q": "synthetic", "indexing_tier": "core"}),
+    );
+    let hides = async {
+        // Wait until the run is under way, then hide article after article until it answers.
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        let mut hidden = Vec::new();
+        let mut slowest = std::time::Duration::ZERO;
+        for n in 0..3000 {
+            let started = std::time::Instant::now();
+            let answer = server
+                .call(
+                    "PATCH",
+                    &format!("articles/synthetic-{n}"),
+                    Some(&curator),
+                    Some(json!({"reader_visibility": "hidden"})),
+                )
+                .await;
+            slowest = slowest.max(started.elapsed());
+            assert_eq!(answer.status, 200, "{}", answer.body);
+            hidden.push(n);
+            if hidden.len() >= 40 {
+                break;
+            }
+        }
+        (hidden, slowest)
+    };
+    let (ran, (hidden, slowest)) = tokio::join!(run, hides);
+    assert_eq!(ran.status, 200, "{}", ran.body);
+    assert_eq!(ran.body["result"]["updated"], 3000, "{}", ran.body);
+    let mut reverted = Vec::new();
+    for &n in &hidden {
+        let record = server
+            .call(
+                "GET",
+                &format!("articles/synthetic-{n}"),
+                Some(&admin),
+                None,
+            )
+            .await;
+        let record = &record.body["result"];
+        if record["reader_visibility"] != "hidden" {
+            reverted.push(n);
+        }
+        assert_eq!(record["indexing_tier"], "core", "synthetic-{n}");
+    }
+    println!(
+        "{} of {} hides reverted; the slowest hide during the run took {slowest:?}",
+        reverted.len(),
+        hidden.len()
+    );
+    assert!(reverted.is_empty(), "reverted: {reverted:?}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_selection_of_everything_needs_all_true() {
+    let server = TestServer::start(&["--demo", "--generate-articles", "20"]).await;
+    let admin = server.login("admin", "admin-demo").await;
+    let every = listed(&server, &admin).await.len();
+    // Filters that match every article are the whole corpus, however they are spelled.
+    for fq in [json!(["urn:*"]), json!(["title:*"])] {
+        let answer = policy(
+            &server,
+            &admin,
+            json!({"fq": fq, "indexing_tier": "core", "dry_run": true}),
+        )
+        .await;
+        assert_eq!(answer.status, 422, "{fq}: {}", answer.body);
+        assert!(
+            answer.body.to_string().contains("all: true"),
+            "{}",
+            answer.body
+        );
+    }
+    let all = policy(
+        &server,
+        &admin,
+        json!({"all": true, "indexing_tier": "core", "dry_run": true}),
+    )
+    .await;
+    assert_eq!(all.status, 200, "{}", all.body);
+    assert_eq!(all.body["result"]["matched"], every);
+    let filtered = policy(
+        &server,
+        &admin,
+        json!({"fq": ["urn:*"], "all": true, "indexing_tier": "core"}),
+    )
+    .await;
+    assert_eq!(filtered.status, 200, "{}", filtered.body);
+    assert_eq!(filtered.body["result"]["updated"], every);
+    // `all` beside a list of URNs changes nothing: the list is the selection.
+    let listed_urns = listed(&server, &admin).await;
+    let one = policy(
+        &server,
+        &admin,
+        json!({"all": true, "urns": [listed_urns[0]], "indexing_tier": "core", "dry_run": true}),
+    )
+    .await;
+    assert_eq!(one.status, 200, "{}", one.body);
+    assert_eq!(one.body["result"]["matched"], 1);
+    // A selection of part of the corpus needs no flag.
+    let part = policy(
+        &server,
+        &admin,
+        json!({"q": "synthetic", "indexing_tier": "prime", "dry_run": true}),
+    )
+    .await;
+    assert_eq!(part.status, 200, "{}", part.body);
+    assert_eq!(part.body["result"]["matched"], 20);
+    server.stop().await;
+    // Production's schema has no `all`: on its wire the key is refused as any unknown key.
+    let production = TestServer::start(&["--demo", "--wire", "production"]).await;
+    let admin = production.login("admin", "admin-demo").await;
+    let answer = policy(
+        &production,
+        &admin,
+        json!({"all": true, "indexing_tier": "core"}),
+    )
+    .await;
+    assert_eq!(answer.status, 422, "{}", answer.body);
+    production.stop().await;
+}
+
+/// One rule for the reading policy: an agent may not set it by PATCH or PUT any more than
+/// through the bulk route; curators may, and an agent's other edits still pass.
+#[tokio::test]
+async fn only_curators_set_the_reading_policy_on_any_path() {
+    let server = TestServer::demo().await;
+    let callers = server.callers().await;
+    let path = "articles/sodium-blood-pressure";
+    for body in [
+        json!({"reader_visibility": "hidden"}),
+        json!({"reader_visibility": "expert_only"}),
+        json!({"indexing_tier": "prime"}),
+    ] {
+        let answer = server
+            .call("PATCH", path, Some(&callers.agent), Some(body.clone()))
+            .await;
+        assert_eq!(answer.status, 403, "{body}: {}", answer.body);
+    }
+    let mut article = server
+        .call("GET", path, Some(&callers.admin), None)
+        .await
+        .body["result"]
+        .clone();
+    assert!(article.get("indexing_tier").is_none_or(Value::is_null));
+    // A curator promotes it; the agent's edit of another field leaves that alone and passes.
+    let hide = server
+        .call(
+            "PATCH",
+            path,
+            Some(&callers.expert),
+            Some(json!({"indexing_tier": "prime"})),
+        )
+        .await;
+    assert_eq!(hide.status, 200, "{}", hide.body);
+    let edit = server
+        .call(
+            "PATCH",
+            path,
+            Some(&callers.agent),
+            Some(json!({"description": "edited by an agent"})),
+        )
+        .await;
+    assert_eq!(edit.status, 200, "{}", edit.body);
+    // A PUT without the policy fields would clear them: that is a change of policy too.
+    article = edit.body["result"].clone();
+    let put = server
+        .call(
+            "PUT",
+            path,
+            Some(&callers.agent),
+            Some(json!({"title": article["title"], "venue": article["venue"],
+                "content": article["content"], "description": "again"})),
+        )
+        .await;
+    assert_eq!(put.status, 403, "{}", put.body);
+    let after = server.call("GET", path, Some(&callers.admin), None).await;
+    assert_eq!(after.body["result"]["indexing_tier"], "prime");
+    assert_eq!(after.body["result"]["description"], "edited by an agent");
+    server.stop().await;
+}

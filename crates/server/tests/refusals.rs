@@ -348,3 +348,95 @@ async fn every_key_outside_an_allow_list_is_refused_key_by_key() {
     assert!(cells > 60, "{cells}");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_record_cannot_be_grown_past_its_byte_limit_field_by_field() {
+    use larder_contract::limits::MAX_RECORD_BYTES;
+    let (server, admin) = admin().await;
+    let path = "articles/iodine-salt";
+    let blob = "w".repeat(1_900_000);
+    // Each body keeps under the 2 MiB body limit; together they would pass the record's limit.
+    let steps = [
+        json!({"content": blob}),
+        json!({"authors": vec!["a".repeat(1_900); 1000]}),
+        json!({"extras": {"blob": blob}}),
+    ];
+    let mut refused = None;
+    for (step, body) in steps.iter().enumerate() {
+        let answer = server
+            .call("PATCH", path, Some(&admin), Some(body.clone()))
+            .await;
+        if answer.status != 200 {
+            refused = Some((step, answer));
+            break;
+        }
+    }
+    let (step, answer) = refused.expect("the record is refused before it passes its limit");
+    assert_eq!(step, 2);
+    assert_error(&answer, 413, "request/too_large");
+    let record = server.call("GET", path, Some(&admin), None).await;
+    assert_eq!(record.status, 200);
+    let stored = record.body["result"].to_string().len();
+    assert!(stored <= MAX_RECORD_BYTES, "{stored}");
+    assert!(record.body["result"]
+        .get("extras")
+        .is_none_or(|e| e.get("blob").is_none()));
+    server.stop().await;
+}
+
+/// Any JSON body is parsed within a memory budget, not only the bulk routes': 2 MiB of tiny
+/// objects would be about 190 MiB of maps, and is refused (413) while it is parsed.
+#[tokio::test]
+async fn two_mib_of_tiny_objects_are_refused_while_parsed() {
+    let (server, admin) = admin().await;
+    let mut body = String::from("[");
+    while body.len() < (2 << 20) - 64 {
+        body.push_str("{\"\":0},");
+    }
+    body.push_str("{}]");
+    let (status, answer) = post_raw(&server, &admin, body.into_bytes()).await;
+    assert_eq!(status, 413, "{answer}");
+    assert_eq!(answer["error"]["code"], "request/too_large");
+    // An ordinary body still passes, and a type mismatch still names its field.
+    let search = server
+        .call(
+            "POST",
+            "articles/search",
+            Some(&admin),
+            Some(json!({"q": "sodium", "limit": "ten"})),
+        )
+        .await;
+    assert_eq!(search.status, 422, "{}", search.body);
+    assert!(search.body.to_string().contains("limit"), "{}", search.body);
+    server.stop().await;
+}
+
+/// The parser's depth leaves room for the deepest real body: a structure tree of the contract's
+/// 32 levels is accepted, a 33rd level is the contract's 422, and only far past it a 413.
+#[tokio::test]
+async fn a_deep_structure_tree_meets_the_contract_before_the_parser() {
+    let (server, admin) = admin().await;
+    let tree = |levels: usize| {
+        let mut node = json!({"id": format!("n{levels}"), "title": "Leaf", "page_start": 1});
+        for level in (1..levels).rev() {
+            node = json!({"id": format!("n{level}"), "title": "Part", "page_start": 1, "children": [node]});
+        }
+        json!({ "roots": [node] })
+    };
+    let path = "textbooks/urn:textbook:foundations-of-nutrition-science";
+    let patch = |levels| {
+        server.call(
+            "PATCH",
+            path,
+            Some(&admin),
+            Some(json!({ "structure_tree": tree(levels) })),
+        )
+    };
+    let ok = patch(32).await;
+    assert_eq!(ok.status, 200, "{}", ok.body);
+    let deeper = patch(33).await;
+    assert_eq!(deeper.status, 422, "{}", deeper.body);
+    let far = patch(60).await;
+    assert_eq!(far.status, 413, "{}", far.body);
+    server.stop().await;
+}

@@ -6,7 +6,7 @@
 //   node browser.mjs parse FILE RUNS
 //   LARDER_BENCH_TOKEN=... node browser.mjs download CONSOLE_URL RECORD_PATH TITLE ARTIFACT_ID RUNS USER PASSWORD
 //   node browser.mjs export CONSOLE_URL LIST_PATH ROWS RUNS USER PASSWORD
-//   node browser.mjs household-export CONSOLE_URL MEMBERS RUNS USER PASSWORD
+//   node browser.mjs household-export CONSOLE_URL MEMBERS RUNS USER PASSWORD [FROM TO [throttled] [json]]
 import { chromium } from '@playwright/test';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -441,28 +441,43 @@ async function exportList(consoleUrl, listPath, rows, runs, user, password) {
   return out;
 }
 
-/** "Download my data" of the signed-in owner's household (JSON, then the CSV zip): time and
- * wasm memory growth. */
-async function householdExport(consoleUrl, members, runs, user, password) {
-  const out = { json_ms: [], zip_ms: [], wasm_before: [], wasm_after_json: [], wasm_after_zip: [], json_bytes: 0, zip_bytes: 0, members: [], violations: [] };
+/** "Download my data" of the signed-in owner's household (JSON, then the CSV zip; only JSON with
+ * `jsonOnly`): time and wasm memory growth. `from` and `to` (`YYYY-MM-DD`) set the days of meal
+ * plans read; `throttled` puts the page on Lighthouse's mobile line first. */
+async function householdExport(consoleUrl, members, runs, user, password, from, to, throttled, jsonOnly) {
+  const out = { json_ms: [], zip_ms: [], wasm_before: [], wasm_after_json: [], wasm_after_zip: [], json_bytes: 0, zip_bytes: 0, members: [], plans: [], violations: [] };
   const browser = await freshBrowser();
   try {
     const page = await signedInPage(browser, consoleUrl, user, password, out.violations);
     await goInApp(page, 'household');
     await page.getByRole('button', { name: 'Download my data (JSON)' }).waitFor({ timeout: 120_000 });
+    if (from && to) {
+      await page.getByLabel('From', { exact: true }).fill(from);
+      await page.getByLabel('To', { exact: true }).fill(to);
+    }
+    if (throttled) {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', MOBILE);
+    }
+    const formats = jsonOnly ? [['json', 'Download my data (JSON)']] : [['json', 'Download my data (JSON)'], ['zip', 'Download my data (CSV, zip)']];
     for (let run = 0; run < runs; run++) {
       out.wasm_before.push(await page.evaluate(() => window.__wasmMemory.buffer.byteLength));
-      for (const [format, button] of [['json', 'Download my data (JSON)'], ['zip', 'Download my data (CSV, zip)']]) {
+      for (const [format, button] of formats) {
         const started = Date.now();
         const [saved] = await Promise.all([
-          page.waitForEvent('download', { timeout: 600_000 }),
+          page.waitForEvent('download', { timeout: 4 * 3600_000 }),
           page.getByRole('button', { name: button }).first().click(),
         ]);
         out[`${format}_ms`].push(Date.now() - started);
         const bytes = readFileSync(await saved.path());
         await saved.delete();
         out[`${format}_bytes`] = bytes.length;
-        if (format === 'json') out.members.push(JSON.parse(bytes.toString('utf8')).members.length);
+        if (format === 'json') {
+          const file = JSON.parse(bytes.toString('utf8'));
+          out.members.push(file.members.length);
+          out.plans.push(file.members.reduce((n, m) => n + (m.meal_plans?.length ?? 0), 0));
+        }
         out[`wasm_after_${format}`].push(await page.evaluate(() => window.__wasmMemory.buffer.byteLength));
       }
     }
@@ -500,6 +515,9 @@ else if (mode === 'list') result = await list(rest[0], rest[1], Number(rest[2]),
 else if (mode === 'parse') result = parse(rest[0], Number(rest[1]));
 else if (mode === 'download') result = await download(rest[0], rest[1], rest[2], rest[3], Number(rest[4]), rest[5], rest[6]);
 else if (mode === 'export') result = await exportList(rest[0], rest[1], Number(rest[2]), Number(rest[3]), rest[4], rest[5]);
-else if (mode === 'household-export') result = await householdExport(rest[0], Number(rest[1]), Number(rest[2]), rest[3], rest[4]);
+else if (mode === 'household-export') {
+  const flags = rest.slice(7);
+  result = await householdExport(rest[0], Number(rest[1]), Number(rest[2]), rest[3], rest[4], rest[5], rest[6], flags.includes('throttled'), flags.includes('json'));
+}
 else throw new Error(`unknown mode ${mode}`);
 process.stdout.write(JSON.stringify(result));

@@ -38,8 +38,26 @@ pub const AI_INDEXING_TIER: Field = Field::opt("ai_indexing_tier", LINE);
 const URN_LIST: Type = list(&Type::Urn(None), 1, Some(MAX_POLICY_DOCS));
 const FILTERS: Type = list(&LINE, 0, Some(crate::limits::MAX_FILTERS as u32));
 
-/// The body of `POST {path}/policy`; any other key is refused.
-pub const POLICY_BODY: &[Field] = &[
+/// The body of `POST {path}/policy` as production takes it; any other key is refused.
+pub const POLICY_BODY: &[Field] = &POLICY_BODY_FIELDS;
+
+/// The reference service's body: production's and `all`. Production refuses a selection that
+/// names nothing, yet `fq: ["urn:*"]` passes its check and selects everything; the reference
+/// service refuses any `q`/`fq` selection that matches every record unless `all: true` says so.
+pub const POLICY_BODY_REFERENCE: &[Field] = &{
+    let mut fields = [POLICY_ALL; POLICY_BODY_FIELDS.len() + 1];
+    let mut i = 0;
+    while i < POLICY_BODY_FIELDS.len() {
+        fields[i] = POLICY_BODY_FIELDS[i];
+        i += 1;
+    }
+    fields
+};
+
+/// `all: true`: the caller means every record (reference service only).
+pub const POLICY_ALL: Field = Field::opt("all", Type::Bool);
+
+const POLICY_BODY_FIELDS: [Field; 8] = [
     Field::opt("urns", URN_LIST),
     Field::opt("q", LINE),
     Field::opt("fq", FILTERS),

@@ -30,7 +30,8 @@ pub use tokens::{claims_for, configured_key, unix_now, CONSOLE_CLIENT};
 
 use crate::error::ApiError;
 use crate::store::Store;
-use crate::{SharedState, Wire};
+use crate::wire::Dialect;
+use crate::SharedState;
 
 /// Token signing and secret checking.
 pub struct Auth {
@@ -40,14 +41,20 @@ pub struct Auth {
 }
 
 impl Auth {
-    /// Uses `key` when given, else the database's own key (created on first start).
-    pub fn new(store: &Store, ttl: u64, key: Option<Vec<u8>>, wire: Wire) -> anyhow::Result<Auth> {
+    /// Uses `key` when given, else the database's own key (created on first start); tokens and
+    /// sign-in answers are shaped as `dialect` shapes them.
+    pub fn new(
+        store: &Store,
+        ttl: u64,
+        key: Option<Vec<u8>>,
+        dialect: &'static Dialect,
+    ) -> anyhow::Result<Auth> {
         let key = match key {
             Some(key) => key,
             None => tokens::stored_key(store)?,
         };
         let auth = Auth {
-            signer: tokens::Signer::new(key, ttl, wire),
+            signer: tokens::Signer::new(key, ttl, dialect),
             gate: sign_in::Gate::new()?,
             registry: table::Registry::default(),
         };
@@ -111,6 +118,7 @@ impl Auth {
     ) -> rusqlite::Result<table::Erased> {
         table::erase(
             store,
+            &self.signer,
             &self.registry,
             kind,
             name,

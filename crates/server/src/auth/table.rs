@@ -105,37 +105,62 @@ pub fn put(
     hash: &str,
     roles: &[String],
 ) -> rusqlite::Result<()> {
-    let erased = store.with(|conn| {
-        if is_erased(conn, kind, name, hash)? {
-            return Ok(true);
+    let fingerprint = signer.fingerprint(kind, name, hash, roles);
+    let tag = signer.erasure_tag(kind, name, hash);
+    // The registry changes while the writer is held, as every change of the accounts does: an
+    // erasure cannot fall between this write and its copy in memory.
+    store.with(|conn| {
+        if is_erased(conn, kind, name, &tag)? {
+            return Ok(());
         }
         conn.execute(
             "INSERT INTO accounts (kind, name, secret_hash, roles) VALUES (?1, ?2, ?3, ?4)
              ON CONFLICT (kind, name) DO UPDATE SET secret_hash = excluded.secret_hash, roles = excluded.roles",
             params![kind.as_str(), name, hash, roles.join(",")],
-        )
-        .map(|_| false)
-    })?;
-    if erased {
-        return Ok(());
+        )?;
+        registry.insert(
+            kind,
+            name,
+            Live {
+                hash: hash.to_string(),
+                roles: roles.to_vec(),
+                fingerprint,
+            },
+        );
+        Ok(())
+    })
+}
+
+/// Fills the registry from the table (everything the table holds is in force), first turning
+/// any secret hash an older version kept for an erasure into its digest.
+pub fn load(store: &Store, signer: &Signer, registry: &Registry) -> rusqlite::Result<()> {
+    store.with(|conn| {
+        scrub_erasures(conn, signer)?;
+        load_with(conn, signer, registry)
+    })
+}
+
+/// Replaces, in `erased_accounts`, every secret hash a version before 5 kept by its digest
+/// ([`Signer::erasure_tag`]): what proves an erasure stays, the hash goes.
+fn scrub_erasures(conn: &Connection, signer: &Signer) -> rusqlite::Result<()> {
+    let old: Vec<(String, String, String)> = conn
+        .prepare("SELECT kind, name, declaration_tag FROM erased_accounts WHERE declaration_tag LIKE '$argon2%'")?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    for (kind, name, hash) in old {
+        let tag = signer.erasure_tag(kind_of(&kind), &name, &hash);
+        conn.execute(
+            "UPDATE erased_accounts SET declaration_tag = ?3 WHERE kind = ?1 AND name = ?2",
+            params![kind, name, tag],
+        )?;
     }
-    let fingerprint = signer.fingerprint(kind, name, hash, roles);
-    registry.insert(
-        kind,
-        name,
-        Live {
-            hash: hash.to_string(),
-            roles: roles.to_vec(),
-            fingerprint,
-        },
-    );
     Ok(())
 }
 
-/// Fills the registry from the table (everything the table holds is in force).
-pub fn load(store: &Store, signer: &Signer, registry: &Registry) -> rusqlite::Result<()> {
-    let accounts = store
-        .with(|conn| rows(conn))?
+/// Fills the registry from the table read with `conn`; the caller holds the writer, so no change
+/// of the table falls between the read and the registry's update.
+fn load_with(conn: &Connection, signer: &Signer, registry: &Registry) -> rusqlite::Result<()> {
+    let accounts = rows(conn)?
         .into_iter()
         .map(|((kind, name), (hash, roles))| {
             let roles = split_roles(&roles);
@@ -213,11 +238,14 @@ pub fn sync(
     let declared_keys: HashSet<&Key> = wanted.iter().map(|(key, _, _)| key).collect();
     let owner = |(kind, name): &Key| format!("{}:{name}", kind.as_str());
     let mut changes = Changes::default();
-    store.transaction(|tx| -> rusqlite::Result<()> {
-        let existing = rows(tx)?;
+    // One hold of the writer for the change and the registry's reload: an erasure between the
+    // two would otherwise see its account put back in memory from a read made before it.
+    store.with(|conn| -> rusqlite::Result<()> {
+        let tx = conn.transaction()?;
+        let existing = rows(&tx)?;
         let mut erased: HashSet<&Key> = HashSet::new();
         for (key, hash, _) in &wanted {
-            if is_erased(tx, key.0, &key.1, hash)? {
+            if is_erased(&tx, key.0, &key.1, &signer.erasure_tag(key.0, &key.1, hash))? {
                 erased.insert(key);
             }
         }
@@ -249,23 +277,24 @@ pub fn sync(
             )?;
             changes.removed.push(owner(key));
         }
-        Ok(())
+        tx.commit()?;
+        load_with(conn, signer, registry)
     })?;
-    load(store, signer, registry)?;
     Ok(changes)
 }
 
-/// Whether the account was erased by its owner while it had the secret hashed as `hash`: such a
-/// declaration read again is not brought back (a new secret brings the account back, empty).
+/// Whether the account was erased by its owner while declared as `tag` says
+/// ([`Signer::erasure_tag`]): such a declaration read again is not brought back (a new secret
+/// brings the account back, empty).
 fn is_erased(
     conn: &Connection,
     kind: AccountKind,
     name: &str,
-    hash: &str,
+    tag: &str,
 ) -> rusqlite::Result<bool> {
     conn.query_row(
-        "SELECT 1 FROM erased_accounts WHERE kind = ?1 AND name = ?2 AND secret_hash = ?3",
-        params![kind.as_str(), name, hash],
+        "SELECT 1 FROM erased_accounts WHERE kind = ?1 AND name = ?2 AND declaration_tag = ?3",
+        params![kind.as_str(), name, tag],
         |_| Ok(()),
     )
     .optional()
@@ -286,48 +315,253 @@ pub struct Erased {
 /// out of the registry, so its tokens are refused from the next request on.
 pub fn erase(
     store: &Store,
+    signer: &Signer,
     registry: &Registry,
     kind: AccountKind,
     name: &str,
     owner: &str,
     erased_at: &str,
 ) -> rusqlite::Result<Erased> {
-    let erased = store.transaction(|tx| -> rusqlite::Result<Erased> {
-        let household: Option<String> = tx
-            .query_row("SELECT id FROM households WHERE owner = ?1", [owner], |row| {
-                row.get(0)
-            })
-            .optional()?;
-        let mut erased = Erased::default();
-        if let Some(id) = household {
-            erased.members = tx.query_row(
-                "SELECT count(*) FROM members WHERE household_id = ?1",
-                [&id],
-                |row| row.get(0),
-            )?;
-            // Profiles go with their members, members with their household (ON DELETE CASCADE).
-            erased.households = tx.execute("DELETE FROM households WHERE id = ?1", [&id])? as u64;
-        }
-        let hash: Option<String> = tx
-            .query_row(
-                "SELECT secret_hash FROM accounts WHERE kind = ?1 AND name = ?2",
-                params![kind.as_str(), name],
-                |row| row.get(0),
-            )
-            .optional()?;
-        if let Some(hash) = hash {
-            tx.execute(
-                "INSERT INTO erased_accounts (kind, name, secret_hash, erased_at) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (kind, name) DO UPDATE SET secret_hash = excluded.secret_hash, erased_at = excluded.erased_at",
-                params![kind.as_str(), name, hash, erased_at],
-            )?;
-            tx.execute(
-                "DELETE FROM accounts WHERE kind = ?1 AND name = ?2",
-                params![kind.as_str(), name],
-            )?;
-        }
+    // The writer is held from the transaction until the registry forgets the account, so no
+    // reload of the accounts (SIGHUP, a declaration) falls between the two steps.
+    store.with(|conn| {
+        let tx = conn.transaction()?;
+        let erased = erase_within(&tx, signer, kind, name, owner, erased_at)?;
+        tx.commit()?;
+        registry.remove(kind, name);
         Ok(erased)
-    })?;
-    registry.remove(kind, name);
+    })
+}
+
+/// The erasure's writes, inside the caller's transaction: the household `owner` owns (members
+/// and profiles go with it), the account's row, and the record of the erasure.
+fn erase_within(
+    tx: &rusqlite::Transaction<'_>,
+    signer: &Signer,
+    kind: AccountKind,
+    name: &str,
+    owner: &str,
+    erased_at: &str,
+) -> rusqlite::Result<Erased> {
+    let household: Option<String> = tx
+        .query_row(
+            "SELECT id FROM households WHERE owner = ?1",
+            [owner],
+            |row| row.get(0),
+        )
+        .optional()?;
+    let mut erased = Erased::default();
+    if let Some(id) = household {
+        erased.members = tx.query_row(
+            "SELECT count(*) FROM members WHERE household_id = ?1",
+            [&id],
+            |row| row.get(0),
+        )?;
+        // Profiles go with their members, members with their household (ON DELETE CASCADE).
+        erased.households = tx.execute("DELETE FROM households WHERE id = ?1", [&id])? as u64;
+    }
+    let hash: Option<String> = tx
+        .query_row(
+            "SELECT secret_hash FROM accounts WHERE kind = ?1 AND name = ?2",
+            params![kind.as_str(), name],
+            |row| row.get(0),
+        )
+        .optional()?;
+    if let Some(hash) = hash {
+        tx.execute(
+                "INSERT INTO erased_accounts (kind, name, declaration_tag, erased_at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (kind, name) DO UPDATE SET declaration_tag = excluded.declaration_tag, erased_at = excluded.erased_at",
+                params![kind.as_str(), name, signer.erasure_tag(kind, name, &hash), erased_at],
+            )?;
+        tx.execute(
+            "DELETE FROM accounts WHERE kind = ?1 AND name = ?2",
+            params![kind.as_str(), name],
+        )?;
+    }
     Ok(erased)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Barrier};
+
+    use super::*;
+    use crate::Wire;
+
+    /// Security review 3, finding 4: a reload of the accounts that read the table before an
+    /// erasure and filled the registry after it brought the erased account's tokens back.
+    #[test]
+    fn a_reload_racing_an_erasure_never_brings_the_account_back() {
+        let store = Store::open(":memory:").unwrap();
+        let signer = Arc::new(Signer::new(vec![7; 32], 3600, Wire::Reference.dialect()));
+        let registry = Arc::new(Registry::default());
+        // Many accounts, so a reload takes a while between its read and its update.
+        store
+            .with(|conn| {
+                (0..3000).try_for_each(|n| {
+                    conn.execute(
+                        "INSERT INTO accounts (kind, name, secret_hash, roles) VALUES ('user', ?1, 'h', '')",
+                        [format!("other{n}")],
+                    )
+                    .map(|_| ())
+                })
+            })
+            .unwrap();
+        let mut back = 0;
+        for round in 0..40 {
+            let name = format!("ann{round}");
+            put(
+                &store,
+                &signer,
+                &registry,
+                AccountKind::User,
+                &name,
+                "hash",
+                &[],
+            )
+            .unwrap();
+            let barrier = Arc::new(Barrier::new(2));
+            let reload = {
+                let (store, signer, registry, barrier) = (
+                    store.clone(),
+                    signer.clone(),
+                    registry.clone(),
+                    barrier.clone(),
+                );
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    load(&store, &signer, &registry).unwrap();
+                })
+            };
+            barrier.wait();
+            // Let the reload read the table first, then erase while it builds the registry.
+            std::thread::sleep(std::time::Duration::from_micros(200 + 37 * round));
+            let owner = format!("user:{name}");
+            erase(
+                &store,
+                &signer,
+                &registry,
+                AccountKind::User,
+                &name,
+                &owner,
+                "t",
+            )
+            .unwrap();
+            reload.join().unwrap();
+            if registry.get(AccountKind::User, &name).is_some() {
+                back += 1;
+            }
+        }
+        assert_eq!(back, 0, "erased accounts back in force after a reload");
+    }
+
+    /// Security review 3, finding 5: an erasure kept the account's secret hash.
+    #[test]
+    fn an_erasure_keeps_a_digest_not_the_hash() {
+        let store = Store::open(":memory:").unwrap();
+        let signer = Signer::new(vec![7; 32], 3600, Wire::Reference.dialect());
+        let registry = Registry::default();
+        let hash = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA";
+        put(
+            &store,
+            &signer,
+            &registry,
+            AccountKind::User,
+            "ann",
+            hash,
+            &[],
+        )
+        .unwrap();
+        erase(
+            &store,
+            &signer,
+            &registry,
+            AccountKind::User,
+            "ann",
+            "user:ann",
+            "t",
+        )
+        .unwrap();
+        let kept: Vec<String> = store.with(|conn| {
+            let mut statement = conn.prepare("SELECT * FROM erased_accounts").unwrap();
+            let columns = statement.column_count();
+            statement
+                .query_map([], |row| {
+                    (0..columns)
+                        .map(|i| row.get::<_, String>(i))
+                        .collect::<rusqlite::Result<Vec<_>>>()
+                })
+                .unwrap()
+                .flat_map(|row| row.unwrap())
+                .collect()
+        });
+        assert_eq!(kept.len(), 4, "{kept:?}");
+        assert!(
+            kept.iter()
+                .all(|v| !v.contains("argon2") && !v.contains("aGFzaA")),
+            "{kept:?}"
+        );
+        // The same declaration read again is still recognised, a new secret is not.
+        put(
+            &store,
+            &signer,
+            &registry,
+            AccountKind::User,
+            "ann",
+            hash,
+            &[],
+        )
+        .unwrap();
+        assert!(registry.get(AccountKind::User, "ann").is_none());
+        put(
+            &store,
+            &signer,
+            &registry,
+            AccountKind::User,
+            "ann",
+            "other",
+            &[],
+        )
+        .unwrap();
+        assert!(registry.get(AccountKind::User, "ann").is_some());
+    }
+
+    /// Rows a version before 5 wrote with the hash are turned into digests when accounts load.
+    #[test]
+    fn hashes_kept_by_an_older_version_are_scrubbed() {
+        let store = Store::open(":memory:").unwrap();
+        let signer = Signer::new(vec![7; 32], 3600, Wire::Reference.dialect());
+        let registry = Registry::default();
+        let hash = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA";
+        store
+            .with(|conn| {
+                conn.execute(
+                    "INSERT INTO erased_accounts (kind, name, declaration_tag, erased_at) VALUES ('user', 'ann', ?1, 't')",
+                    [hash],
+                )
+            })
+            .unwrap();
+        load(&store, &signer, &registry).unwrap();
+        let tag: String = store.with(|conn| {
+            conn.query_row("SELECT declaration_tag FROM erased_accounts", [], |r| {
+                r.get(0)
+            })
+            .unwrap()
+        });
+        assert_eq!(tag, signer.erasure_tag(AccountKind::User, "ann", hash));
+        put(
+            &store,
+            &signer,
+            &registry,
+            AccountKind::User,
+            "ann",
+            hash,
+            &[],
+        )
+        .unwrap();
+        assert!(
+            registry.get(AccountKind::User, "ann").is_none(),
+            "still erased"
+        );
+    }
 }

@@ -1,5 +1,5 @@
 //! Signed tokens: the signing key, HS256 JWTs for an [`Identity`], their checking, and the
-//! sign-in answer that carries them (the reference wire's or Keycloak's).
+//! sign-in answer that carries them (in the dialect's shape, see [`crate::wire`]).
 //!
 //! Hand-written on `hmac` and `sha2` rather than with `jsonwebtoken` (issue 25 asked): that crate
 //! is not in the lockfile, and its current releases sign nothing without a whole crypto backend
@@ -19,10 +19,9 @@ use super::accounts::{hash_secret_salted, AccountKind};
 use super::identity::Identity;
 use crate::error::ApiError;
 use crate::store::Store;
-use crate::Wire;
+use crate::wire::Dialect;
 
-/// The client under which the production wire puts client roles.
-pub const CONSOLE_CLIENT: &str = "larder-console";
+pub use crate::wire::shapes::CONSOLE_CLIENT;
 /// Longer tokens are refused unread.
 const MAX_TOKEN: usize = 16 << 10;
 
@@ -91,13 +90,13 @@ pub fn stored_key(store: &Store) -> rusqlite::Result<Vec<u8>> {
 pub struct Signer {
     key: Vec<u8>,
     ttl: u64,
-    wire: Wire,
+    dialect: &'static Dialect,
 }
 
 impl Signer {
-    /// A signer of tokens living `ttl` seconds, shaped for `wire`.
-    pub fn new(key: Vec<u8>, ttl: u64, wire: Wire) -> Signer {
-        Signer { key, ttl, wire }
+    /// A signer of tokens living `ttl` seconds, shaped as `dialect` shapes them.
+    pub fn new(key: Vec<u8>, ttl: u64, dialect: &'static Dialect) -> Signer {
+        Signer { key, ttl, dialect }
     }
 
     /// Lifetime of new tokens in seconds.
@@ -151,20 +150,19 @@ impl Signer {
         B64.encode(&digest[..16])
     }
 
-    /// Signs a token for `identity` (HS256 JWT). Its `roles` are the account's roles: in the
-    /// reference wire all realm roles; in the production wire `expert` is a client role spelled
-    /// `Expert` under [`CONSOLE_CLIENT`], as a Keycloak realm set up by hand may have it.
+    /// What an erasure keeps of the declaration it erased: a keyed digest of the account's kind,
+    /// name and secret hash (never the hash itself), enough to recognise the same declaration
+    /// when it is read again and nothing to check a password against without the signing key.
+    pub fn erasure_tag(&self, kind: AccountKind, name: &str, hash: &str) -> String {
+        let digest = self.digest("larder erased declaration", &[kind.as_str(), name, hash]);
+        B64.encode(&digest[..16])
+    }
+
+    /// Signs a token for `identity` (HS256 JWT). Its `roles` are the account's roles, where the
+    /// dialect's tokens carry them ([`Dialect::place_roles`]).
     pub fn sign(&self, identity: &Identity) -> String {
         let mut claims = claims_for(identity, unix_now(), self.ttl);
-        if self.wire == Wire::Production {
-            let (client, realm): (Vec<&String>, Vec<&String>) = identity
-                .roles
-                .iter()
-                .partition(|r| r.as_str() == larder_contract::roles::EXPERT);
-            let client: Vec<String> = client.iter().map(|_| "Expert".to_string()).collect();
-            claims["realm_access"] = json!({ "roles": realm });
-            claims["resource_access"] = json!({ CONSOLE_CLIENT: { "roles": client } });
-        }
+        self.dialect.place_roles(&mut claims, &identity.roles);
         self.sign_claims(&claims)
     }
 
@@ -237,31 +235,10 @@ impl Signer {
         })
     }
 
-    /// The sign-in answer carrying `token`.
+    /// The sign-in answer carrying `token`, in the dialect's shape.
     pub fn answer(&self, token: String) -> Value {
-        match self.wire {
-            Wire::Reference => {
-                json!({ "token": token, "token_type": "Bearer", "expires_in": self.ttl })
-            }
-            // Keycloak's token answer, passed through as production does.
-            Wire::Production => json!({
-                "access_token": token,
-                "expires_in": self.ttl,
-                "refresh_expires_in": self.ttl * 2,
-                "refresh_token": random_text(),
-                "token_type": "Bearer",
-                "not-before-policy": 0,
-                "session_state": uuid::Uuid::new_v4().to_string(),
-                "scope": "profile email",
-            }),
-        }
+        self.dialect.sign_in_answer(token, self.ttl)
     }
-}
-
-fn random_text() -> String {
-    let mut bytes = [0u8; 24];
-    rand::thread_rng().fill_bytes(&mut bytes);
-    B64.encode(bytes)
 }
 
 /// The claims of a token for `identity`, issued at `now` and living `ttl` seconds; every role a

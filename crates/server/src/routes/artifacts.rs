@@ -21,7 +21,7 @@ use crate::auth::Caller;
 use crate::error::{too_large, ApiError, ApiResult, Created, PathParams};
 use crate::model;
 use crate::store::now;
-use crate::{SharedState, Wire};
+use crate::SharedState;
 
 /// Multipart text fields longer than this are refused (they are titles and URNs).
 const MAX_TEXT_FIELD: usize = 64 << 10;
@@ -326,7 +326,7 @@ fn disposition(file_name: &str) -> HeaderValue {
 
 /// `GET artifacts/{uuid}/download`: the stored file, streamed. Only uploaded artifacts have a
 /// file (others are production's 422). The name is the title when it has an extension, else
-/// `<id>.<file_type>`. The production wire sends no Content-Length, as production streams.
+/// `<id>.<file_type>`. Content-Length only where the dialect sends it (production streams without).
 pub async fn download(
     State(state): State<SharedState>,
     caller: Caller,
@@ -371,7 +371,7 @@ pub async fn download(
         header::CONTENT_TYPE,
         content_type(row.doc["file_type"].as_str(), &file_name),
     );
-    if state.options.wire == Wire::Reference {
+    if state.dialect.download_length {
         headers.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
     }
     headers.insert(header::CONTENT_DISPOSITION, disposition(&file_name));

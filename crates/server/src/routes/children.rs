@@ -47,6 +47,23 @@ pub fn place(textbook: &Value, page: i64, artifact_id: &str) -> (Value, Value) {
     }
 }
 
+/// The sequence numbers the guide's guidelines hold (not deleted, not `except`). One rule for
+/// a single create, an update and an import: a number already held is a 409.
+pub fn taken_sequences(
+    state: &SharedState,
+    guide_urn: &str,
+    except: &str,
+) -> ApiResult<std::collections::HashSet<i64>> {
+    Ok(state
+        .store
+        .records()
+        .all_children(&GUIDELINES, guide_urn)?
+        .iter()
+        .filter(|g| g.id != except && g.doc["status"] != "deleted")
+        .filter_map(|g| g.doc["sequence_no"].as_i64())
+        .collect())
+}
+
 /// Whether another guideline of the guide (not deleted, not `except`) has this number.
 fn sequence_taken(
     state: &SharedState,
@@ -54,16 +71,7 @@ fn sequence_taken(
     sequence: i64,
     except: &str,
 ) -> ApiResult<bool> {
-    Ok(state
-        .store
-        .records()
-        .all_children(&GUIDELINES, guide_urn)?
-        .iter()
-        .any(|g| {
-            g.id != except
-                && g.doc["status"] != "deleted"
-                && g.doc["sequence_no"].as_i64() == Some(sequence)
-        }))
+    Ok(taken_sequences(state, guide_urn, except)?.contains(&sequence))
 }
 
 /// A passage's page and characters against its textbook (422s).

@@ -16,8 +16,9 @@ use super::{blocking, Page};
 use crate::auth::{Caller, Identity};
 use crate::error::{ApiError, ApiResult, Created, Envelope, JsonBody, PathParams, QueryParams};
 use crate::model;
-use crate::store::now;
-use crate::{SharedState, Wire};
+use crate::store::{now, Creation};
+use crate::wire::{About, Dialect, Said};
+use crate::SharedState;
 
 /// A systemic body checked against `fields` (unknown keys dropped).
 pub fn systemic_body(
@@ -28,37 +29,20 @@ pub fn systemic_body(
     model::validated(fields, Extra::Ignore, &body).map_err(ApiError::systemic)
 }
 
-/// `reference` in the reference wire; in the production wire `production`, the words
-/// production's own households service answers with (realprod's ANSWERS.md), which the console
-/// may show as they are.
-pub fn worded(wire: Wire, reference: impl Into<String>, production: impl Into<String>) -> String {
-    match wire {
-        Wire::Reference => reference.into(),
-        Wire::Production => production.into(),
-    }
-}
-
-/// Whether `identity` may act on a household owned by `owner`; 403 otherwise (production says
-/// "member" for households too).
-pub fn check_access(wire: Wire, identity: &Identity, owner: &str) -> ApiResult<()> {
+/// Whether `identity` may act on a household owned by `owner`; 403 otherwise.
+pub fn check_access(dialect: &Dialect, identity: &Identity, owner: &str) -> ApiResult<()> {
     if identity.owner_key() == owner || identity.overrides_ownership() {
         Ok(())
     } else {
-        Err(ApiError::forbidden(worded(
-            wire,
-            "You do not have access to this household.",
-            "You do not have access to this member",
-        )))
+        Err(ApiError::forbidden(
+            dialect.says(Said::NoHouseholdAccess, About::default()),
+        ))
     }
 }
 
 /// 404 for household `id`.
-fn household_missing(wire: Wire, id: &str) -> ApiError {
-    ApiError::not_found(worded(
-        wire,
-        format!("Household {id:?} was not found."),
-        format!("Household {id} not found"),
-    ))
+fn household_missing(dialect: &Dialect, id: &str) -> ApiError {
+    ApiError::not_found(dialect.says(Said::HouseholdMissing, About::id(id)))
 }
 
 /// Checks that household `id` exists (404) and that the caller may act on it (403), without
@@ -68,8 +52,8 @@ pub fn check_household(state: &SharedState, identity: &Identity, id: &str) -> Ap
         .store
         .households()
         .owner_of(id)?
-        .ok_or_else(|| household_missing(state.options.wire, id))?;
-    check_access(state.options.wire, identity, &owner)
+        .ok_or_else(|| household_missing(state.dialect, id))?;
+    check_access(state.dialect, identity, &owner)
 }
 
 /// A household the caller may act on: its owner and document (with members).
@@ -82,8 +66,8 @@ pub fn household_for(
         .store
         .households()
         .get(id)?
-        .ok_or_else(|| household_missing(state.options.wire, id))?;
-    check_access(state.options.wire, identity, &owner)?;
+        .ok_or_else(|| household_missing(state.dialect, id))?;
+    check_access(state.dialect, identity, &owner)?;
     Ok((owner, household))
 }
 
@@ -168,69 +152,6 @@ pub fn new_member(household_id: &str, map: &Map<String, Value>) -> ApiResult<Val
     Ok(member)
 }
 
-/// A household as production answers it outside `households/me`: no members listed
-/// (`member_count` stays, unless `count_zero`), its stamps as read from its database (naive).
-fn production_shape(mut household: Value, count_zero: bool) -> Value {
-    household["members"] = json!([]);
-    if count_zero {
-        household["member_count"] = json!(0);
-    }
-    as_read_back(Wire::Production, household)
-}
-
-fn shaped(state: &SharedState, household: Value, count_zero: bool) -> Value {
-    match state.options.wire {
-        Wire::Reference => household,
-        Wire::Production => production_shape(household, count_zero),
-    }
-}
-
-/// The stamps every household, member and profile document carries.
-const STAMPS: [&str; 3] = ["created_at", "updated_at", "joined_at"];
-
-/// In the production wire, `document` as production reads it back from PostgreSQL, whose
-/// `TIMESTAMP` columns hold no zone: every stamp (nested ones too) without its `Z`, with
-/// microseconds (`2026-11-26T17:42:43.282000`). Stamps production has just set in Python keep
-/// the zone; the handlers that answer those put them back after this.
-pub fn as_read_back(wire: Wire, mut document: Value) -> Value {
-    if wire == Wire::Production {
-        naive_stamps(&mut document);
-    }
-    document
-}
-
-fn naive_stamps(value: &mut Value) {
-    match value {
-        Value::Object(map) => {
-            for (key, inner) in map.iter_mut() {
-                match inner {
-                    Value::String(stamp) if STAMPS.contains(&key.as_str()) => {
-                        if let Some(naive) = naive_stamp(stamp) {
-                            *stamp = naive;
-                        }
-                    }
-                    _ => naive_stamps(inner),
-                }
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(naive_stamps),
-        _ => {}
-    }
-}
-
-/// `2026-11-26T17:42:43.282Z` as a zone-less UTC stamp with microseconds; `None` when it is not
-/// an RFC 3339 stamp.
-fn naive_stamp(stamp: &str) -> Option<String> {
-    let parsed = chrono::DateTime::parse_from_rfc3339(stamp).ok()?;
-    Some(
-        parsed
-            .with_timezone(&chrono::Utc)
-            .naive_utc()
-            .format("%Y-%m-%dT%H:%M:%S%.6f")
-            .to_string(),
-    )
-}
-
 /// `GET households/me`: the caller's household with its members and their profiles.
 pub async fn me(State(state): State<SharedState>, caller: Caller) -> ApiResult<Envelope<Value>> {
     let identity = caller.require()?.clone();
@@ -239,21 +160,17 @@ pub async fn me(State(state): State<SharedState>, caller: Caller) -> ApiResult<E
             .store
             .households()
             .by_owner(&identity.owner_key())?
-            .map(|household| Envelope(as_read_back(state.options.wire, household)))
+            .map(|household| Envelope(state.dialect.read_back(household)))
             .ok_or_else(|| {
-                ApiError::not_found(worded(
-                    state.options.wire,
-                    "User does not own a household.",
-                    "User does not own a household",
-                ))
+                ApiError::not_found(state.dialect.says(Said::NoOwnHousehold, About::default()))
             })
     })
     .await
 }
 
-/// `GET households?limit&offset`: for `admin`; every household (the production wire lists only
-/// the caller's own, with `member_count` 0, as production does). A page of large households
-/// may hold fewer than `limit` (see [`MAX_HOUSEHOLD_PAGE_BYTES`]).
+/// `GET households?limit&offset`: for `admin`; what the dialect lists (every household, or as
+/// production only the caller's own). A page of large households may hold fewer than `limit`
+/// (see [`MAX_HOUSEHOLD_PAGE_BYTES`]).
 pub async fn list(
     State(state): State<SharedState>,
     caller: Caller,
@@ -268,26 +185,18 @@ pub async fn list(
     debug_assert!(identity.has_role(ADMIN));
     page.validate()?;
     blocking(move || {
-        let production = state.options.wire == Wire::Production;
-        let owner = production.then(|| identity.owner_key());
+        let listing = state.dialect.households_list;
+        let owner = listing.own_only().then(|| identity.owner_key());
         let households = state.store.households().list(
             owner.as_deref(),
             page.limit,
             page.offset,
-            !production,
+            listing.with_members(),
             MAX_HOUSEHOLD_PAGE_BYTES,
         )?;
         let households = households
             .into_iter()
-            .map(|mut h| {
-                if production {
-                    if let Some(map) = h.as_object_mut() {
-                        map.remove("members");
-                    }
-                    h["member_count"] = json!(0);
-                }
-                as_read_back(state.options.wire, h)
-            })
+            .map(|household| state.dialect.listed_household(household))
             .collect();
         Ok(Envelope(Value::Array(households)))
     })
@@ -322,18 +231,28 @@ pub async fn create(
             "created_at": timestamp,
             "updated_at": timestamp,
         });
-        let created = state
+        let created = match state
             .store
             .households()
             .create(&identity.owner_key(), &household, &members)?
-            .ok_or_else(|| {
-                ApiError::conflict(worded(
-                    state.options.wire,
-                    "You already own a household.",
-                    format!("User {} already owns a household", identity.owner_key()),
+        {
+            Creation::Created(created) => created,
+            Creation::Taken => {
+                let owner = identity.owner_key();
+                return Err(ApiError::conflict(
+                    state
+                        .dialect
+                        .says(Said::AlreadyOwnsHousehold, About::owner(&owner)),
+                ));
+            }
+            // Erased (or removed) after this request's token was checked.
+            Creation::NoAccount => {
+                return Err(ApiError::unauthenticated(
+                    "The token is invalid or has expired.",
                 ))
-            })?;
-        Ok(Created(shaped(&state, created, false)))
+            }
+        };
+        Ok(Created(state.dialect.household_outside_me(created, false)))
     })
     .await
 }
@@ -347,7 +266,9 @@ pub async fn get(
     let identity = caller.require()?.clone();
     blocking(move || {
         let (_, household) = household_for(&state, &identity, &id)?;
-        Ok(Envelope(shaped(&state, household, false)))
+        Ok(Envelope(
+            state.dialect.household_outside_me(household, false),
+        ))
     })
     .await
 }
@@ -378,7 +299,7 @@ pub async fn patch(
         }
         state.store.households().update(&id, &stored)?;
         let updated_at = household["updated_at"].clone();
-        let mut answer = shaped(&state, household, true);
+        let mut answer = state.dialect.household_outside_me(household, true);
         // Production sets this one in Python: it keeps its zone.
         answer["updated_at"] = updated_at;
         Ok(Envelope(answer))

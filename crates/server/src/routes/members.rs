@@ -7,14 +7,14 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::households::{
-    as_read_back, bounded_profile, check_access, check_household, largest_field, new_member,
-    profile_doc, systemic_body, worded,
+    bounded_profile, check_access, check_household, largest_field, new_member, profile_doc,
+    systemic_body,
 };
 use super::{blocking, Page};
 use crate::auth::{Caller, Identity};
 use crate::error::{ApiError, ApiResult, Created, Envelope, JsonBody, PathParams, QueryParams};
-use crate::store::MemberOrder;
-use crate::{SharedState, Wire};
+use crate::wire::{About, Dialect, Said};
+use crate::SharedState;
 
 /// The query of `GET members`.
 #[derive(Debug, Deserialize)]
@@ -35,39 +35,30 @@ fn default_limit() -> u32 {
 
 /// A member the caller may act on.
 fn member_for(state: &SharedState, identity: &Identity, id: &str) -> ApiResult<Value> {
-    let wire = state.options.wire;
-    let (owner, member) = state.store.households().member(id)?.ok_or_else(|| {
-        ApiError::not_found(worded(
-            wire,
-            format!("Member {id:?} was not found."),
-            format!("Household member {id} not found"),
-        ))
-    })?;
-    check_access(wire, identity, &owner).map_err(|_| {
-        ApiError::forbidden(worded(
-            wire,
-            "You do not have access to this member.",
-            "You do not have access to this member",
-        ))
-    })?;
+    let dialect = state.dialect;
+    let (owner, member) = state
+        .store
+        .households()
+        .member(id)?
+        .ok_or_else(|| ApiError::not_found(dialect.says(Said::MemberMissing, About::id(id))))?;
+    check_access(dialect, identity, &owner)
+        .map_err(|_| ApiError::forbidden(dialect.says(Said::NoMemberAccess, About::default())))?;
     Ok(member)
 }
 
-/// A member as production reads it back (see [`as_read_back`]).
+/// A member as the dialect reads it back (see [`Dialect::read_back`]).
 fn member_read_back(state: &SharedState, identity: &Identity, id: &str) -> ApiResult<Value> {
-    Ok(as_read_back(
-        state.options.wire,
-        member_for(state, identity, id)?,
-    ))
+    Ok(state.dialect.read_back(member_for(state, identity, id)?))
 }
 
 /// The 404 of a profile that is not there, as `GET` (`patching`: as `PATCH`) words it.
-fn profile_missing(wire: Wire, id: &str, patching: bool) -> ApiError {
-    ApiError::not_found(match (wire, patching) {
-        (Wire::Reference, _) => "Profile not found for this member.".to_string(),
-        (Wire::Production, false) => "Profile not found for this member".to_string(),
-        (Wire::Production, true) => format!("Profile for household member {id} not found"),
-    })
+fn profile_missing(dialect: &Dialect, id: &str, patching: bool) -> ApiError {
+    let said = if patching {
+        Said::ProfileMissingOnPatch
+    } else {
+        Said::ProfileMissing
+    };
+    ApiError::not_found(dialect.says(said, About::id(id)))
 }
 
 /// `GET members?household_id=..&limit&offset` (production lists the newest first).
@@ -89,19 +80,13 @@ pub async fn list(
     .validate()?;
     blocking(move || {
         check_household(&state, &identity, &household_id)?;
-        let order = match state.options.wire {
-            Wire::Reference => MemberOrder::Oldest,
-            Wire::Production => MemberOrder::Newest,
-        };
-        let members =
-            state
-                .store
-                .households()
-                .members(&household_id, order, query.limit, query.offset)?;
-        Ok(Envelope(as_read_back(
-            state.options.wire,
-            Value::Array(members),
-        )))
+        let members = state.store.households().members(
+            &household_id,
+            state.dialect.member_order,
+            query.limit,
+            query.offset,
+        )?;
+        Ok(Envelope(state.dialect.read_back(Value::Array(members))))
     })
     .await
 }
@@ -176,8 +161,7 @@ pub async fn patch(
         }
         state.store.households().update_member(&id, &member)?;
         let mut answer = member_read_back(&state, &identity, &id)?;
-        if profile_created && state.options.wire == Wire::Production {
-            // Production creates the profile but answers the member it read before that.
+        if profile_created && state.dialect.member_patch_hides_new_profile {
             answer["profile"] = Value::Null;
         }
         Ok(Envelope(answer))
@@ -215,8 +199,8 @@ pub async fn get_profile(
             .store
             .households()
             .profile(&id)?
-            .map(|profile| Envelope(as_read_back(state.options.wire, profile)))
-            .ok_or_else(|| profile_missing(state.options.wire, &id, false))
+            .map(|profile| Envelope(state.dialect.read_back(profile)))
+            .ok_or_else(|| profile_missing(state.dialect, &id, false))
     })
     .await
 }
@@ -243,7 +227,7 @@ pub async fn create_profile(
             // Both stamps were just set in Python: they keep their zone.
             return Ok(Created(profile));
         }
-        Ok(Created(just_updated(state.options.wire, profile)))
+        Ok(Created(just_updated(state.dialect, profile)))
     })
     .await
 }
@@ -263,11 +247,11 @@ pub async fn patch_profile(
             .store
             .households()
             .profile(&id)?
-            .ok_or_else(|| profile_missing(state.options.wire, &id, true))?;
+            .ok_or_else(|| profile_missing(state.dialect, &id, true))?;
         let profile = profile_doc(&id, &body, Some(&existing), true);
         let profile = bounded_profile(profile, largest_field(&body))?;
         state.store.households().put_profile(&id, &profile)?;
-        Ok(Envelope(just_updated(state.options.wire, profile)))
+        Ok(Envelope(just_updated(state.dialect, profile)))
     })
     .await
 }
@@ -291,9 +275,9 @@ pub async fn delete_profile(
 
 /// An updated profile as production answers it: `created_at` read back (naive), `updated_at`
 /// just set in Python (with its zone).
-fn just_updated(wire: Wire, profile: Value) -> Value {
+fn just_updated(dialect: &Dialect, profile: Value) -> Value {
     let updated_at = profile["updated_at"].clone();
-    let mut answer = as_read_back(wire, profile);
+    let mut answer = dialect.read_back(profile);
     answer["updated_at"] = updated_at;
     answer
 }

@@ -4,6 +4,8 @@ pub mod artifacts;
 pub mod children;
 pub mod guidelines;
 pub mod households;
+pub mod library;
+pub mod meal_plans;
 pub mod members;
 pub mod passages;
 pub mod policy;
@@ -16,7 +18,7 @@ use larder_contract::collections::{WriteRoles, ARTIFACTS, GUIDELINES};
 use larder_contract::validate::is_canonical_uuid;
 use larder_contract::Collection;
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::auth::{Caller, Identity};
 use crate::error::{ApiError, ApiResult};
@@ -116,7 +118,9 @@ pub fn find(
 }
 
 /// A record with what the service derives on every read: embedded artifacts (in production's
-/// embedded form, `type: "artifact"`), and a guide's visible guideline ids in sequence order.
+/// embedded form, `type: "artifact"`; like any page of records, at most
+/// [`larder_contract::limits::MAX_PAGE_BYTES`] of them), and a guide's visible guideline ids in
+/// sequence order.
 pub fn present(
     state: &SharedState,
     collection: &Collection,
@@ -142,9 +146,8 @@ pub fn present(
                 .collect();
             doc["artifacts"] = Value::Array(artifacts);
         } else if field.name == "guidelines" {
-            let guidelines =
-                records.children(&GUIDELINES, &urn, viewer, ChildOrder::Sequence, u32::MAX, 0)?;
-            doc["guidelines"] = guidelines.iter().map(|g| g["id"].clone()).collect();
+            let ids = records.child_ids(&GUIDELINES, &urn, viewer, ChildOrder::Sequence)?;
+            doc["guidelines"] = json!(ids);
         }
     }
     Ok(doc)

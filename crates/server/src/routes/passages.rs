@@ -9,7 +9,8 @@ use super::children::{belongs, place, textbook_of};
 use super::guidelines::{full_urn_only, ChildPage};
 use super::{blocking, find, require, viewer};
 use crate::auth::Caller;
-use crate::error::{ApiError, ApiResult, Envelope, JsonBody, PathParams, QueryParams};
+use crate::bounded_json::BoundedJson;
+use crate::error::{ApiError, ApiResult, Envelope, PathParams, QueryParams};
 use crate::model;
 use crate::model::tree::Locator;
 use crate::store::{now, ChildOrder};
@@ -40,6 +41,10 @@ pub async fn by_textbook(
     .await
 }
 
+/// Memory a replacement's parsed body may take: three times its 32 MiB body limit, where 20,000
+/// real passages take their text and about a kilobyte each (see [`crate::bounded_json`]).
+pub const REPLACE_MEMORY_MIB: usize = 96;
+
 /// `POST textbook-passages/by-textbook/{urn}/replace` with `{artifact_id, page_count?,
 /// structure_tree?, extractor_name?, extractor_run_id?, passages?}`: the passages of one artifact
 /// are replaced by those sent, placed in the structure tree (the one sent, or the textbook's).
@@ -49,7 +54,7 @@ pub async fn replace(
     State(state): State<SharedState>,
     caller: Caller,
     PathParams(urn): PathParams<String>,
-    JsonBody(body): JsonBody<Value>,
+    BoundedJson(body): BoundedJson<REPLACE_MEMORY_MIB>,
 ) -> ApiResult<Envelope<Value>> {
     let identity = require(
         &caller,

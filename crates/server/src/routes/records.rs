@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 use std::sync::Arc;
 
 use super::children::{check_update, link_parent};
+use super::policy::check_policy_change;
 use super::{blocking, find, present, require, viewer, Page};
 use crate::auth::Caller;
 use crate::error::{
@@ -18,7 +19,7 @@ use crate::error::{
 };
 use crate::model::{self, rules};
 use crate::store::{now, ChildOrder, Viewer};
-use crate::{SharedState, Wire};
+use crate::SharedState;
 
 /// Query of a listing: the page, and for artifacts the parent.
 #[derive(Debug, Deserialize)]
@@ -159,6 +160,7 @@ pub async fn create(
             }
         }
         let mut record = model::new_record(collection, fields, &identity.name, &now())?;
+        check_policy_change(collection, &identity, None, &record)?;
         link_parent(&state, collection, &mut record)?;
         if collection.path == GUIDES.path {
             rules::guide_activation(&record, &[])?;
@@ -176,8 +178,8 @@ pub async fn create(
 }
 
 /// `PATCH {collection}/{identifier}`: only keys of the update allow-list; `null` leaves a field
-/// as it is (but where production lets it clear). In the production wire an artifact update is
-/// checked and then answered with `null`, as production does.
+/// as it is (but where production lets it clear). Where the dialect says so (production's), an
+/// artifact update is checked and then answered with `null`.
 pub async fn patch(
     collection: &'static Collection,
     State(state): State<SharedState>,
@@ -194,13 +196,14 @@ pub async fn patch(
     blocking(move || {
         let body = model::object(body)?;
         let changes = model::validated(collection.update, Extra::Forbid, &body)?;
-        if collection.path == ARTIFACTS.path && state.options.wire == Wire::Production {
+        if collection.path == ARTIFACTS.path && state.dialect.artifact_patch_answers_null {
             return Ok(Envelope(Value::Null));
         }
         let viewer = viewer(&identity);
         let row = find(&state, collection, &identifier, viewer)?;
         let changes = model::effective_changes(collection, changes);
         let mut doc = model::patched(collection, &row.doc, &changes, &now())?;
+        check_policy_change(collection, &identity, Some(&row.doc), &doc)?;
         check_update(&state, collection, &row, &changes, &mut doc)?;
         let doc = Value::Object(doc);
         state.store.records().replace(collection, &row.id, &doc)?;
@@ -230,6 +233,7 @@ pub async fn put(
         let viewer = viewer(&identity);
         let row = find(&state, collection, &identifier, viewer)?;
         let mut doc = model::replaced(collection, &row.doc, fields.clone(), &now())?;
+        check_policy_change(collection, &identity, Some(&row.doc), &doc)?;
         check_update(&state, collection, &row, &fields, &mut doc)?;
         let doc = Value::Object(doc);
         state.store.records().replace(collection, &row.id, &doc)?;

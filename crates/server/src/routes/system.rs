@@ -6,7 +6,8 @@ use serde_json::{json, Value};
 
 use crate::auth::{AccountKind, Caller, Source};
 use crate::error::{ApiError, ApiResult, Envelope, JsonBody};
-use crate::{SharedState, Wire};
+use crate::wire::{About, Said};
+use crate::SharedState;
 
 /// `POST system/login` body.
 #[derive(Deserialize)]
@@ -33,11 +34,12 @@ pub async fn login(
         .sign_in(AccountKind::User, &body.username, &body.password, source)
         .await
         .map(Envelope)
-        .map_err(|error| match state.options.wire {
-            // Keycloak's words, passed through by production for a wrong password or an unknown
-            // user alike (its only 401s here).
-            Wire::Production if error.status == 401 => ApiError {
-                detail: "Invalid user credentials".into(),
+        .map_err(|error| match error.status {
+            // A wrong password and an unknown user alike (the only 401s here).
+            401 => ApiError {
+                detail: state
+                    .dialect
+                    .says(Said::InvalidCredentials, About::default()),
                 ..error
             },
             _ => error,
@@ -62,12 +64,13 @@ pub async fn mtm(
         .map(Envelope)
 }
 
-/// `GET system/ping`: who the caller is; production answers `"pong"` and no identity.
+/// `GET system/ping`: who the caller is, or what the dialect answers instead.
 pub async fn ping(State(state): State<SharedState>, caller: Caller) -> Envelope<Value> {
-    if state.options.wire == Wire::Production {
-        return Envelope(json!("pong"));
-    }
-    Envelope(match caller {
+    Envelope(state.dialect.ping.answer(|| who_asks(caller)))
+}
+
+fn who_asks(caller: Caller) -> Value {
+    match caller {
         Caller::Anonymous => json!({ "authenticated": false, "roles": [] }),
         Caller::Authenticated(identity) => match identity.kind {
             AccountKind::User => json!({
@@ -77,5 +80,5 @@ pub async fn ping(State(state): State<SharedState>, caller: Caller) -> Envelope<
                 "authenticated": true, "kind": "client", "client_id": identity.name, "roles": identity.roles,
             }),
         },
-    })
+    }
 }

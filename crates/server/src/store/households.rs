@@ -11,6 +11,32 @@ use serde_json::{json, Value};
 
 use super::Store;
 
+/// What [`Households::create`] did.
+#[derive(Debug, PartialEq)]
+pub enum Creation {
+    /// The household, as stored and composed.
+    Created(Value),
+    /// The owner owns one already.
+    Taken,
+    /// The owner's account is not in force (erased or removed since its token was checked).
+    NoAccount,
+}
+
+/// Whether the account an owner key names (`user:NAME`, `client:ID`) is in the accounts table,
+/// read with `conn` (inside the caller's transaction).
+fn account_in_force(conn: &Connection, owner: &str) -> rusqlite::Result<bool> {
+    let Some((kind, name)) = owner.split_once(':') else {
+        return Ok(false);
+    };
+    conn.query_row(
+        "SELECT 1 FROM accounts WHERE kind = ?1 AND name = ?2",
+        params![kind, name],
+        |_| Ok(()),
+    )
+    .optional()
+    .map(|found| found.is_some())
+}
+
 /// Household, member and profile operations.
 pub struct Households<'a> {
     pub(super) store: &'a Store,
@@ -159,16 +185,23 @@ impl Households<'_> {
         })
     }
 
-    /// Creates a household and its first members in one transaction; `None` when `owner`
-    /// already owns one.
+    /// Creates a household and its first members in one transaction, for an `owner`
+    /// (`user:NAME`, `client:ID`) whose account is in force at that moment and owns none yet.
+    ///
+    /// The account is looked up inside the transaction: a request that passed the token check
+    /// just before its account was erased reaches this after the erasure's transaction (there is
+    /// one writer) and finds no account, so nothing it would create outlives the erasure.
     pub fn create(
         &self,
         owner: &str,
         household: &Value,
         members: &[Value],
-    ) -> rusqlite::Result<Option<Value>> {
+    ) -> rusqlite::Result<Creation> {
         let id = household["id"].as_str().unwrap_or_default().to_string();
         self.store.transaction(|tx| {
+            if !account_in_force(tx, owner)? {
+                return Ok(Creation::NoAccount);
+            }
             let taken = tx
                 .query_row("SELECT 1 FROM households WHERE owner = ?1", [owner], |_| {
                     Ok(())
@@ -176,7 +209,7 @@ impl Households<'_> {
                 .optional()?
                 .is_some();
             if taken {
-                return Ok(None);
+                return Ok(Creation::Taken);
             }
             tx.execute(
                 "INSERT INTO households (id, owner, doc) VALUES (?1, ?2, ?3)",
@@ -185,7 +218,7 @@ impl Households<'_> {
             for member in members {
                 insert_member_with(tx, member)?;
             }
-            household_view(tx, household.to_string()).map(Some)
+            household_view(tx, household.to_string()).map(Creation::Created)
         })
     }
 
@@ -370,10 +403,52 @@ mod tests {
         })
     }
 
+    /// A store on a file with the accounts `user:0` to `user:9`, owners of the households below.
     fn on_file() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().join("h.db").to_str().unwrap()).unwrap();
+        store
+            .with(|conn| {
+                (0..10).try_for_each(|n| {
+                    conn.execute(
+                        "INSERT INTO accounts (kind, name, secret_hash, roles) VALUES ('user', ?1, 'h', '')",
+                        [n.to_string()],
+                    )
+                    .map(|_| ())
+                })
+            })
+            .unwrap();
         (dir, store)
+    }
+
+    /// A member written into a household deleted in the same instant is a 404, not a 500.
+    #[test]
+    fn a_member_of_a_deleted_household_is_not_found() {
+        let (_dir, store) = on_file();
+        let error = store
+            .households()
+            .insert_member_within(&member(7, 0, 0), 1000)
+            .unwrap_err();
+        assert_eq!(crate::error::ApiError::from(error).status, 404);
+    }
+
+    #[test]
+    fn a_household_is_created_only_for_an_account_in_force() {
+        let (_dir, store) = on_file();
+        let households = store.households();
+        assert_eq!(
+            households.create("user:42", &household(42), &[]).unwrap(),
+            Creation::NoAccount
+        );
+        assert!(matches!(
+            households.create("user:1", &household(1), &[]).unwrap(),
+            Creation::Created(_)
+        ));
+        assert_eq!(
+            households.create("user:1", &household(2), &[]).unwrap(),
+            Creation::Taken
+        );
+        assert_eq!(households.count().unwrap(), 1);
     }
 
     /// Security review 2, finding 5: composing a household held the writing connection.

@@ -16,7 +16,7 @@ pub fn create_database(path: &Path) -> std::io::Result<()> {
     }
     #[cfg(unix)]
     {
-        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        use std::os::unix::fs::OpenOptionsExt;
         match std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -24,23 +24,68 @@ pub fn create_database(path: &Path) -> std::io::Result<()> {
             .open(path)
         {
             Ok(_) => {}
-            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
-                let mode = std::fs::metadata(path)?.permissions().mode();
-                if mode & 0o077 != 0 {
-                    tracing::warn!(
-                        "{} is readable by other users (mode {:o}); it holds account hashes and \
-                         perhaps the token key: chmod 600 it and its -wal and -shm files",
-                        path.display(),
-                        mode & 0o777
-                    );
-                }
-            }
+            // An existing file is checked with the rest by `exposed`.
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {}
             Err(error) => return Err(error),
         }
     }
     #[cfg(not(unix))]
     let _ = path;
     Ok(())
+}
+
+/// What others than the server's user may read or enter: the database file, its `-wal` and
+/// `-shm`, the artifact folder and the files in it. Those made before the server created them
+/// owner-only keep their old modes; each warning says what to run. Files of the folder are
+/// counted, not listed one by one.
+pub fn exposed(db: &Path, folder: &Path) -> Vec<String> {
+    let mut warnings = Vec::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let open_to_others = |path: &Path| {
+            std::fs::symlink_metadata(path)
+                .ok()
+                .map(|meta| meta.permissions().mode() & 0o777)
+                .filter(|mode| mode & 0o077 != 0)
+        };
+        let mut files = vec![db.to_path_buf()];
+        for suffix in ["-wal", "-shm"] {
+            let mut name = db.as_os_str().to_owned();
+            name.push(suffix);
+            files.push(name.into());
+        }
+        for file in files {
+            if let Some(mode) = open_to_others(&file) {
+                warnings.push(format!(
+                    "{} is readable by other users (mode {mode:o}); it holds account hashes and \
+                     perhaps the token key: chmod 600 it",
+                    file.display()
+                ));
+            }
+        }
+        if let Some(mode) = open_to_others(folder) {
+            warnings.push(format!(
+                "the artifact folder {} is open to other users (mode {mode:o}): chmod 700 it",
+                folder.display()
+            ));
+        }
+        let open_files = std::fs::read_dir(folder)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|entry| open_to_others(&entry.path()).is_some())
+            .count();
+        if open_files > 0 {
+            warnings.push(format!(
+                "{open_files} uploaded file(s) in {} are readable by other users: chmod 600 them",
+                folder.display()
+            ));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (db, folder);
+    warnings
 }
 
 /// Creates a folder (and its missing parents) owner-only.
@@ -78,5 +123,43 @@ mod tests {
             assert_eq!(mode(file), 0o600, "{}", file.display());
         }
         assert_eq!(mode(&dir.path().join("larder.db-artifacts")), 0o700);
+        assert!(super::exposed(&db, &dir.path().join("larder.db-artifacts")).is_empty());
+    }
+
+    /// Files and folders made before the server made them owner-only keep their modes: each
+    /// kind is warned about at start.
+    #[test]
+    fn files_made_before_owner_only_are_warned_about() {
+        use std::fs::{set_permissions, write, Permissions};
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("larder.db");
+        let folder = dir.path().join("larder.db-artifacts");
+        std::fs::create_dir(&folder).unwrap();
+        for file in ["larder.db", "larder.db-wal", "larder.db-shm"] {
+            write(dir.path().join(file), b"").unwrap();
+        }
+        write(folder.join("upload-1"), b"x").unwrap();
+        write(folder.join("upload-2"), b"x").unwrap();
+        for path in [
+            dir.path().join("larder.db-wal"),
+            folder.join("upload-1"),
+            folder.join("upload-2"),
+        ] {
+            set_permissions(&path, Permissions::from_mode(0o644)).unwrap();
+        }
+        set_permissions(&db, Permissions::from_mode(0o600)).unwrap();
+        set_permissions(
+            dir.path().join("larder.db-shm"),
+            Permissions::from_mode(0o600),
+        )
+        .unwrap();
+        set_permissions(&folder, Permissions::from_mode(0o755)).unwrap();
+        let warnings = super::exposed(&db, &folder);
+        assert_eq!(warnings.len(), 3, "{warnings:#?}");
+        assert!(warnings[0].contains("larder.db-wal") && warnings[0].contains("644"));
+        assert!(warnings[1].contains("artifact folder") && warnings[1].contains("755"));
+        assert!(warnings[2].starts_with("2 uploaded file(s)"));
+        // Store::open reads the same list and keeps going.
+        drop(Store::open(db.to_str().unwrap()).unwrap());
     }
 }

@@ -6,6 +6,7 @@
 
 use larder_contract::collections::policy::PUBLIC_READING;
 use larder_contract::collections::{ReadRule, ARTIFACTS, TEXTBOOK_PASSAGES};
+use larder_contract::limits::{MAX_PAGE_BYTES, MAX_RECORD_BYTES};
 use larder_contract::{Collection, COLLECTIONS};
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
@@ -25,6 +26,34 @@ pub struct RecordRow {
 }
 
 pub use larder_search::Viewer;
+
+/// A write that would store a record over [`MAX_RECORD_BYTES`] of JSON (its size in bytes).
+#[derive(Debug)]
+pub struct RecordTooLarge(pub usize);
+
+impl std::fmt::Display for RecordTooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "The record would take {} bytes of JSON; this service stores at most {MAX_RECORD_BYTES}.",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for RecordTooLarge {}
+
+/// A record's document as stored, refused past [`MAX_RECORD_BYTES`]: every write of a record
+/// passes here, so no route can grow one past it.
+fn stored(doc: &Value) -> rusqlite::Result<String> {
+    let text = doc.to_string();
+    if text.len() > MAX_RECORD_BYTES {
+        return Err(rusqlite::Error::ToSqlConversionFailure(Box::new(
+            RecordTooLarge(text.len()),
+        )));
+    }
+    Ok(text)
+}
 
 /// Record operations over a [`Collection`].
 pub struct Records<'a> {
@@ -222,7 +251,7 @@ impl Records<'_> {
             |tx| {
                 let rid: Option<i64> = tx
                     .prepare_cached("UPDATE records SET doc = ?2 WHERE id = ?1 RETURNING rowid")?
-                    .query_row(params![id, doc.to_string()], |row| row.get(0))
+                    .query_row(params![id, stored(doc)?], |row| row.get(0))
                     .optional()?;
                 also(tx)?;
                 Ok(rid)
@@ -257,18 +286,56 @@ impl Records<'_> {
         limit: u32,
         offset: u32,
     ) -> rusqlite::Result<Vec<Value>> {
+        // Sizes first, documents after: a page ends once it passes MAX_PAGE_BYTES (after at
+        // least one record), and what lies past that is never read.
         let sql = format!(
-            "SELECT r.id, r.urn, r.doc FROM records r WHERE r.collection = ?1 AND r.parent = ?2 AND {} AND {} ORDER BY {} LIMIT ?3 OFFSET ?4",
+            "SELECT r.rowid, octet_length(r.doc) FROM records r WHERE r.collection = ?1 AND r.parent = ?2 AND {} AND {} ORDER BY {} LIMIT ?3 OFFSET ?4",
             visibility_clause(collection, viewer, "r"),
             listed("r"),
             order.sql()
         );
         self.store.read(|conn| {
             let mut statement = conn.prepare_cached(&sql)?;
-            let rows = statement
+            let sized = statement
                 .query_map(params![collection.path, parent, limit, offset], |row| {
+                    Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)? as usize))
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let mut bytes = 0;
+            let mut page = Vec::with_capacity(sized.len());
+            let mut read =
+                conn.prepare_cached("SELECT id, urn, doc FROM records WHERE rowid = ?1")?;
+            for (taken, (rowid, size)) in sized.into_iter().enumerate() {
+                bytes += size;
+                if taken > 0 && bytes > MAX_PAGE_BYTES {
+                    break;
+                }
+                page.push(read.query_row([rowid], |row| {
                     Ok(row_of(row.get(0)?, row.get(1)?, row.get(2)?).doc)
-                })?;
+                })?);
+            }
+            Ok(page)
+        })
+    }
+
+    /// The ids of every visible record of `collection` hanging from `parent`, in `order`
+    /// (documents are not read: a guide carries all its guidelines' ids however large they are).
+    pub fn child_ids(
+        &self,
+        collection: &Collection,
+        parent: &str,
+        viewer: Viewer,
+        order: ChildOrder,
+    ) -> rusqlite::Result<Vec<String>> {
+        let sql = format!(
+            "SELECT r.id FROM records r WHERE r.collection = ?1 AND r.parent = ?2 AND {} AND {} ORDER BY {}",
+            visibility_clause(collection, viewer, "r"),
+            listed("r"),
+            order.sql()
+        );
+        self.store.read(|conn| {
+            let mut statement = conn.prepare_cached(&sql)?;
+            let rows = statement.query_map(params![collection.path, parent], |row| row.get(0))?;
             rows.collect()
         })
     }
@@ -329,7 +396,7 @@ pub fn insert_with(
         "INSERT INTO records (id, collection, urn, parent, doc) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING rowid",
     )?
     .query_row(
-        params![id, collection.path, urn, parent_of(collection, doc), doc.to_string()],
+        params![id, collection.path, urn, parent_of(collection, doc), stored(doc)?],
         |row| row.get(0),
     )
 }
@@ -407,7 +474,7 @@ impl Records<'_> {
             if let Some((_, id, doc)) = textbook {
                 updated = tx
                     .prepare_cached("UPDATE records SET doc = ?2 WHERE id = ?1 RETURNING rowid")?
-                    .query_row(params![id, doc.to_string()], |row| row.get::<_, i64>(0))
+                    .query_row(params![id, stored(doc)?], |row| row.get::<_, i64>(0))
                     .optional()?;
             }
             let mut statement = tx.prepare_cached(
@@ -445,36 +512,49 @@ impl Records<'_> {
         Ok(passages.len())
     }
 
-    /// Replaces the stored documents of many records `(id, doc)` of one collection in one
-    /// transaction (a bulk policy change lands whole or not at all).
-    pub fn replace_many(
+    /// Changes records of one collection by id in one transaction: each current document is
+    /// read inside it, changed by `change` and written back, so no write made before it is
+    /// undone. Records no longer there are skipped; answers how many changed.
+    pub fn update_each(
         &self,
         collection: &'static Collection,
-        docs: &[(String, Value)],
+        ids: &[String],
+        change: impl Fn(&mut serde_json::Map<String, Value>),
     ) -> rusqlite::Result<usize> {
-        let rids = self.store.transaction_indexed(
+        let changed = self.store.transaction_indexed(
             |tx| {
-                let mut rids = Vec::with_capacity(docs.len());
-                for (id, doc) in docs {
-                    let rid: Option<i64> = tx
-                        .prepare_cached(
-                            "UPDATE records SET doc = ?2 WHERE id = ?1 RETURNING rowid",
-                        )?
-                        .query_row(params![id, doc.to_string()], |row| row.get(0))
-                        .optional()?;
-                    rids.push(rid);
+                let mut changed = Vec::with_capacity(ids.len());
+                let mut read = tx.prepare_cached(
+                    "SELECT rowid, doc FROM records WHERE id = ?1 AND collection = ?2",
+                )?;
+                let mut write =
+                    tx.prepare_cached("UPDATE records SET doc = ?2 WHERE rowid = ?1")?;
+                for id in ids {
+                    let Some((rid, text)) = read
+                        .query_row(params![id, collection.path], |row| {
+                            Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+                        })
+                        .optional()?
+                    else {
+                        continue;
+                    };
+                    let Ok(Value::Object(mut doc)) = serde_json::from_str::<Value>(&text) else {
+                        continue;
+                    };
+                    change(&mut doc);
+                    let doc = Value::Object(doc);
+                    write.execute(params![rid, stored(&doc)?])?;
+                    changed.push((rid, doc));
                 }
-                Ok(rids)
+                Ok(changed)
             },
-            |index, rids| {
-                for (rid, (_, doc)) in rids.iter().zip(docs) {
-                    if let Some(rid) = rid {
-                        index.put(*rid, collection, parent_of(collection, doc), doc);
-                    }
+            |index, changed| {
+                for (rid, doc) in changed {
+                    index.put(*rid, collection, parent_of(collection, doc), doc);
                 }
             },
         )?;
-        Ok(rids.iter().flatten().count())
+        Ok(changed.len())
     }
 
     /// Stores many records of one collection in one transaction.
