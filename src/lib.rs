@@ -9,10 +9,8 @@ pub mod export;
 pub mod i18n;
 pub mod kv;
 pub mod lru;
-pub mod owners;
 pub mod paths;
 pub mod progress_pace;
-pub mod schema;
 
 #[cfg(target_arch = "wasm32")]
 mod app;
@@ -20,10 +18,8 @@ mod app;
 mod components;
 #[cfg(target_arch = "wasm32")]
 mod hosting;
-#[cfg(target_arch = "wasm32")]
-mod household;
-#[cfg(target_arch = "wasm32")]
-mod kb;
+pub mod household;
+pub mod kb;
 #[cfg(target_arch = "wasm32")]
 mod lazy;
 #[cfg(target_arch = "wasm32")]

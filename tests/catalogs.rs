@@ -131,7 +131,7 @@ fn used_keys() -> BTreeMap<String, Use> {
         keys.insert(format!("dietary_group:{value}"), Use::Text);
     }
     // Member pictures' colours, the profile's gender values, what an erasure keeps.
-    for preset in &larder::owners::avatar::PRESETS {
+    for preset in &larder::household::rules::avatar::PRESETS {
         keys.insert(format!("avatar:{}", preset.colour), Use::Text);
     }
     // Production's profile vocabulary: English is its own labels, the rest the catalogs'.
@@ -144,7 +144,7 @@ fn used_keys() -> BTreeMap<String, Use> {
     for allergen in &larder_contract::allergens::ALL {
         keys.insert(format!("allergen:{}", allergen.id), Use::Text);
     }
-    for value in larder::owners::RETAINED {
+    for value in larder::household::rules::RETAINED {
         keys.insert(format!("retained:{value}"), Use::Text);
     }
     keys

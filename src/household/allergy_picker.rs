@@ -7,8 +7,8 @@ use larder_contract::allergens::{self, Fold};
 use leptos::prelude::*;
 use serde_json::Value;
 
+use crate::household::rules::allergies::{self, Stored};
 use crate::i18n::{label_or, t, tf};
-use crate::owners::allergies::{self, Stored};
 
 /// Allergen `id` in the console's language.
 pub fn allergen_label(id: &str) -> String {

@@ -5,8 +5,8 @@ use larder_api::types::Profile;
 use larder_contract::profile::{earlier, DIETARY_GOALS, GENDER, MEMORY_LOG};
 use leptos::prelude::*;
 
+use crate::household::rules::earlier::offer;
 use crate::i18n::{t, tf, tn};
-use crate::owners::earlier::offer;
 
 /// The offer for `profile` (the saved one); `on_move` moves the keys, saving at once.
 #[component]

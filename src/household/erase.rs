@@ -8,9 +8,9 @@ use larder_api::ApiError;
 use larder_api::{Erasure, Household};
 use leptos::prelude::*;
 
-use crate::components::download_my_data::BeforeYouDelete;
 use crate::components::error_view::ErrorView;
 use crate::components::modal::Modal;
+use crate::household::download_my_data::BeforeYouDelete;
 use crate::i18n::format::number;
 use crate::i18n::{t, tf, value_label};
 use crate::session::Session;

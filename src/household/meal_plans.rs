@@ -18,9 +18,9 @@ use crate::components::error_view::ErrorView;
 use crate::components::loading::Loading;
 use crate::components::toast::Toasts;
 use crate::export::browser::today_local;
+use crate::household::rules::plans::{joinable, lines, names_of, unknown, week_from};
 use crate::i18n::format::day as day_label;
 use crate::i18n::{k, t, tf};
-use crate::owners::plans::{joinable, lines, names_of, unknown, week_from};
 use crate::ApiClient;
 
 /// Names of the household's members by id, filled as plans name them.

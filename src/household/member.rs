@@ -7,10 +7,10 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 
 use crate::components::confirm::ConfirmButton;
-use crate::components::download_my_data::BeforeYouDelete;
 use crate::components::error_view::ErrorView;
 use crate::components::toast::{on_answer, Toasts};
 use crate::components::unsaved::UnsavedChanges;
+use crate::household::download_my_data::BeforeYouDelete;
 use crate::household::picture::{MemberPicture, PictureChoice, PicturePicker};
 use crate::household::AgeGroupSelect;
 use crate::i18n::{t, tf};

@@ -9,8 +9,8 @@ use serde_json::Value;
 use crate::components::confirm::ConfirmButton;
 use crate::household::allergy_picker::allergy_words;
 use crate::household::profile_fields::goal_label;
+use crate::household::rules::memories::{self, Memory};
 use crate::i18n::{format, t, tf, value_label};
-use crate::owners::memories::{self, Memory};
 
 /// What the member asked for; the profile form saves it.
 #[derive(Clone, Debug, PartialEq)]

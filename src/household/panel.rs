@@ -8,12 +8,12 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 
 use crate::components::confirm::ConfirmButton;
-use crate::components::download_my_data::{BeforeYouDelete, DownloadMyData};
 use crate::components::error_view::ErrorView;
-use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::toast::{on_answer, Toasts};
 use crate::components::unsaved::UnsavedChanges;
+use crate::household::download_my_data::{BeforeYouDelete, DownloadMyData};
 use crate::household::first_run::FirstRunGuide;
+use crate::household::kv_editor::{KvEditor, KvState};
 use crate::household::picture::MemberPicture;
 use crate::household::{age_label, AgeGroupSelect, HouseholdFacts};
 use crate::i18n::format::number;

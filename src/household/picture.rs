@@ -5,8 +5,8 @@
 
 use leptos::prelude::*;
 
+use crate::household::rules::avatar::{self, Accessory, Face, Hair, Picture, PRESETS};
 use crate::i18n::{t, tf, value_label};
-use crate::owners::avatar::{self, Accessory, Face, Hair, Picture, PRESETS};
 
 /// A face drawn from its description (our drawing; only the colours and kinds come from data).
 #[component]

@@ -6,10 +6,10 @@ use larder_contract::profile::{self, GENDERS, GOALS};
 use leptos::prelude::*;
 use serde_json::Value;
 
-use crate::components::chip_select::ChipSelect;
+use crate::household::chip_select::ChipSelect;
+use crate::household::rules::goals::{self, Other};
+use crate::household::rules::profile_keys::{number_from_text, Known, NUMBERS};
 use crate::i18n::{k, label_or, t, tf};
-use crate::owners::goals::{self, Other};
-use crate::owners::profile_keys::{number_from_text, Known, NUMBERS};
 
 /// Labels of the number fields, in `NUMBERS` order.
 const NUMBER_LABELS: [&str; 4] = [

@@ -14,18 +14,18 @@ use larder_api::types::{Profile, ProfileChanges, ProfileInput};
 use larder_api::ApiError;
 use leptos::prelude::*;
 
-use crate::components::chip_select::ChipSelect;
 use crate::components::confirm::ConfirmButton;
 use crate::components::error_view::ErrorView;
-use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::toast::{on_answer, Toasts};
 use crate::components::unsaved::UnsavedChanges;
 use crate::household::allergy_picker::AllergyPicker;
+use crate::household::chip_select::ChipSelect;
 use crate::household::earlier_keys::MoveEarlierKeys;
+use crate::household::kv_editor::{KvEditor, KvState};
 use crate::household::memories::{MemoryChange, Remembered};
 use crate::household::profile_fields::{goal_label, KnownFields, KnownFieldsView};
+use crate::household::rules::{allergies, earlier, memories, profile_keys};
 use crate::i18n::{k, t, tf};
-use crate::owners::{allergies, earlier, memories, profile_keys};
 use crate::ApiClient;
 
 /// A change saved at once.

@@ -8,14 +8,14 @@ use std::collections::BTreeMap;
 use larder_api::{ApiError, Record};
 use leptos::prelude::*;
 
-use crate::components::record_form::{apply_field_errors, RecordForm};
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
 use crate::i18n::{capitalized, singular_name, t, tf};
 use crate::kb::conflict::{ConflictDialog, Resolution};
-use crate::schema::conflict::changed_since;
-use crate::schema::form::{changes, edit_editors, edited_record, Errors};
-use crate::schema::Schema;
+use crate::kb::record_form::{apply_field_errors, RecordForm};
+use crate::kb::schema::conflict::changed_since;
+use crate::kb::schema::form::{changes, edit_editors, edited_record, Errors};
+use crate::kb::schema::Schema;
 use crate::ApiClient;
 
 /// What a save came to.

@@ -9,12 +9,12 @@ use larder_contract::text::lowercase;
 
 use crate::components::error_view::ErrorView;
 use crate::components::toast::Toasts;
-use crate::components::value_view::ValueView;
 use crate::i18n::{plural_name, t, tf, tn};
 use crate::kb::gates::can_enhance;
-use crate::schema::form::{problems_of, Errors};
-use crate::schema::value::{parse, to_input};
-use crate::schema::{label, FieldKind, Schema};
+use crate::kb::schema::form::{problems_of, Errors};
+use crate::kb::schema::value::{parse, to_input};
+use crate::kb::schema::{label, FieldKind, Schema};
+use crate::kb::value_view::ValueView;
 use crate::ApiClient;
 
 /// Fields whose change says nothing about the enhancement: the stamp, and the audit trail the

@@ -16,8 +16,8 @@ use crate::components::error_view::ErrorView;
 use crate::components::not_allowed::NotAllowed;
 use crate::components::toast::{on_answer, Toasts};
 use crate::household::allergy_picker::{allergen_label, allergy_words};
+use crate::household::rules::allergies::{self, Stored};
 use crate::i18n::{k, t, tf, tn};
-use crate::owners::allergies::{self, Stored};
 use crate::session::Session;
 use crate::ApiClient;
 

@@ -14,7 +14,6 @@ use crate::components::download::DownloadButton;
 use crate::components::error_view::ErrorView;
 use crate::components::loading::Loading;
 use crate::components::toast::{on_answer, Toasts};
-use crate::components::value_view::ValueView;
 use crate::i18n::{capitalized, k, plural_name, singular_name, t, tf, tn};
 use crate::kb::artifacts::ArtifactsOf;
 use crate::kb::edit::EditRecord;
@@ -22,9 +21,10 @@ use crate::kb::enhance::EnhancePanel;
 use crate::kb::gates::{can_delete, can_write};
 use crate::kb::guidelines::GuidelinesOf;
 use crate::kb::history::RecordTabs;
+use crate::kb::schema::{label, Schema};
 use crate::kb::structure::TextbookStructure;
+use crate::kb::value_view::ValueView;
 use crate::kb::{parent_of, use_record_id, use_schema, CollectionNav};
-use crate::schema::{label, Schema};
 use crate::ApiClient;
 
 /// The detail page.

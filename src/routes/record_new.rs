@@ -9,15 +9,15 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
-use crate::components::record_form::{apply_field_errors, RecordForm};
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
 use crate::i18n::{capitalized, plural_name, singular_name, t, tf};
 use crate::kb::gates::can_create;
+use crate::kb::record_form::{apply_field_errors, RecordForm};
+use crate::kb::schema::form::{create_body, create_editors, Errors};
+use crate::kb::schema::Schema;
 use crate::kb::{use_schema, CollectionNav};
 use crate::paths::record_href;
-use crate::schema::form::{create_body, create_editors, Errors};
-use crate::schema::Schema;
 use crate::ApiClient;
 
 /// The create page.

@@ -6,8 +6,8 @@ use futures::future::join_all;
 use larder_api::{ApiError, Record};
 
 use super::Session;
+use crate::kb::schema::Schema;
 use crate::lru::{json_bytes, Lru};
-use crate::schema::Schema;
 use crate::ApiClient;
 
 /// The bytes of records a person's session keeps: some thousands of typical records, a few

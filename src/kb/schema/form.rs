@@ -276,7 +276,7 @@ pub fn changes(schema: &Schema, original: &Record, after: &Record) -> Record {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::schema_of;
+    use crate::kb::schema::schema_of;
     use larder_contract::collections::{ARTICLES, GUIDELINES, GUIDES};
     use serde_json::json;
 

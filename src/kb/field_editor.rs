@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 use leptos::prelude::*;
 
 use crate::i18n::{t, tf};
-use crate::schema::form::{Editor, Errors};
-use crate::schema::value::{items, parse, pretty};
-use crate::schema::FieldKind;
+use crate::kb::schema::form::{Editor, Errors};
+use crate::kb::schema::value::{items, parse, pretty};
+use crate::kb::schema::FieldKind;
 
 /// The texts of a form's editors, by field name.
 pub type Inputs = RwSignal<BTreeMap<String, String>>;
@@ -43,7 +43,7 @@ pub fn FieldEditor(editor: Editor, inputs: Inputs, errors: RwSignal<Errors>) -> 
         }
     });
     let error = Signal::derive(move || errors.with(|e| e.get(name).cloned()));
-    let label = crate::schema::label(editor.field.name);
+    let label = crate::kb::schema::label(editor.field.name);
     let required = editor.required;
     let described = error_id.clone();
     let control = control(

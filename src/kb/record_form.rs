@@ -5,9 +5,9 @@ use larder_api::ApiError;
 use leptos::prelude::*;
 
 use crate::components::error_view::ErrorView;
-use crate::components::field_editor::{FieldEditor, Inputs};
 use crate::i18n::{t, tn};
-use crate::schema::form::{Editor, Errors};
+use crate::kb::field_editor::{FieldEditor, Inputs};
+use crate::kb::schema::form::{Editor, Errors};
 
 /// Puts the service's field-level problems of `error` on the form's fields.
 pub fn apply_field_errors(error: &ApiError, errors: RwSignal<Errors>) {
@@ -79,7 +79,7 @@ pub fn RecordForm(
                     <summary>{move || t("Fields that cannot be changed")}</summary>
                     <dl>
                         {fixed.into_iter().map(|e| view! {
-                            <dt>{crate::schema::label(e.field.name)}</dt>
+                            <dt>{crate::kb::schema::label(e.field.name)}</dt>
                             <dd>{if e.initial.is_empty() { "—".to_string() } else { e.initial.clone() }}</dd>
                         }).collect_view()}
                     </dl>

@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 
 use crate::i18n::{t, tf};
-use crate::schema::bulk::{is_chosen, page_state, set_page, toggle, Chosen, PageState};
+use crate::kb::schema::bulk::{is_chosen, page_state, set_page, toggle, Chosen, PageState};
 
 /// A whole search chosen: the selection is these matches, read by id when acted on.
 #[derive(Clone, Debug, PartialEq)]

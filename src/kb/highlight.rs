@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::schema::highlight::{split, POST, PRE};
+use crate::kb::schema::highlight::{split, POST, PRE};
 
 /// Renders `fragment`: only the highlight tags become emphasis; any other markup the service
 /// sent is shown as the characters it is, never parsed.

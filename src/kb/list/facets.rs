@@ -8,9 +8,9 @@ use leptos_router::hooks::use_navigate;
 
 use crate::components::pager::{use_page, LONGEST_PAGE};
 use crate::i18n::{t, tf};
-use crate::schema::search::SearchState;
-use crate::schema::value::display;
-use crate::schema::{filter, label, Schema};
+use crate::kb::schema::search::SearchState;
+use crate::kb::schema::value::display;
+use crate::kb::schema::{filter, label, Schema};
 
 /// Each facet field with its values and counts; a value toggles its `field:value` filter.
 #[component]

@@ -120,7 +120,7 @@ pub fn all(conflicts: &[FieldConflict], side: Side) -> Vec<(&'static str, Side)>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::schema_of;
+    use crate::kb::schema::schema_of;
     use larder_contract::collections::ARTICLES;
     use serde_json::json;
 

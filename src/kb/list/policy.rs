@@ -9,11 +9,11 @@ use larder_contract::collections::policy::{INDEXING_TIER, READER_VISIBILITY};
 use leptos::prelude::*;
 
 use crate::components::modal::Modal;
-use crate::components::selection::Selection;
 use crate::error_text::error_detail;
 use crate::i18n::{t, tf, tn};
+use crate::kb::list::selection::Selection;
+use crate::kb::schema::{label, Schema};
 use crate::lazy::Later;
-use crate::schema::{label, Schema};
 use crate::session::Session;
 use crate::ApiClient;
 

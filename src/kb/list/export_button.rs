@@ -18,9 +18,9 @@ use crate::export::browser::{now_utc, offer, BlobFile};
 use crate::export::list::{file_name, pages, ListWriter, EXPORT_PAGE, MOST_FOUND};
 use crate::i18n::format::number;
 use crate::i18n::{t, tf, tn};
+use crate::kb::schema::search::SearchState;
+use crate::kb::schema::Schema;
 use crate::lazy::ChunkFailed;
-use crate::schema::search::SearchState;
-use crate::schema::Schema;
 use crate::ApiClient;
 
 /// The file's format.

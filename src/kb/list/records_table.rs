@@ -10,17 +10,17 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use serde_json::Value;
 
-use crate::components::highlight::Highlighted;
-use crate::components::list_views::columns_of;
-use crate::components::selection::{PageCheckbox, RowCheckbox, Selection};
 use crate::i18n::{t, tn};
+use crate::kb::highlight::Highlighted;
+use crate::kb::list::list_views::columns_of;
+use crate::kb::list::selection::{PageCheckbox, RowCheckbox, Selection};
+use crate::kb::schema::bulk::Chosen;
+use crate::kb::schema::highlight::best;
+use crate::kb::schema::search::HIGHLIGHTED;
+use crate::kb::schema::value::display;
+use crate::kb::schema::window::{row_keys, window, Window};
+use crate::kb::schema::{label, Schema};
 use crate::paths::record_href;
-use crate::schema::bulk::Chosen;
-use crate::schema::highlight::best;
-use crate::schema::search::HIGHLIGHTED;
-use crate::schema::value::display;
-use crate::schema::window::{row_keys, window, Window};
-use crate::schema::{label, Schema};
 use crate::session::Session;
 use crate::ApiClient;
 

@@ -7,9 +7,9 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 
 use crate::components::modal::Modal;
-use crate::components::selection::Selection;
 use crate::i18n::t;
-use crate::schema::keys::{action, moved, takes_text, KeyAction, KeyPress};
+use crate::kb::list::selection::Selection;
+use crate::kb::schema::keys::{action, moved, takes_text, KeyAction, KeyPress};
 
 /// The rows of the list's table, spacers left out.
 fn rows() -> Vec<web_sys::Element> {

@@ -12,14 +12,14 @@ use larder_contract::limits::{DATA_CONNECTIONS, MAX_PAGE_SIZE, MAX_SEARCH_WINDOW
 use leptos::prelude::*;
 
 use crate::components::modal::Modal;
-use crate::components::selection::{Selection, WholeSearch};
 use crate::error_text::error_detail;
 use crate::i18n::{t, tn};
 use crate::kb::gates::can_delete;
-use crate::kb::policy::PolicyButton;
-use crate::schema::bulk::{Chosen, DeleteReport};
-use crate::schema::search::SearchState;
-use crate::schema::Schema;
+use crate::kb::list::policy::PolicyButton;
+use crate::kb::list::selection::{Selection, WholeSearch};
+use crate::kb::schema::bulk::{Chosen, DeleteReport};
+use crate::kb::schema::search::SearchState;
+use crate::kb::schema::Schema;
 use crate::ApiClient;
 
 /// The rows of a whole search, read page by page by identifier before anything is deleted

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::i18n::t;
-use crate::schema::import_size::file_refusal;
+use crate::kb::schema::import_size::file_refusal;
 
 /// Reads the file chosen in the input of `ev` (a `change` event) as text, then hands `done` the
 /// text or why there is none. A file over `max` bytes is not read, and the choice is cleared so

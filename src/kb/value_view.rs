@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::i18n::format::{date, value_number};
 use crate::i18n::{t, tn};
-use crate::schema::value::{display, pretty};
+use crate::kb::schema::value::{display, pretty};
 
 /// Shows `value`; service text is always rendered as text.
 #[component]

@@ -343,7 +343,7 @@ fn check_view(item: &Value) -> Result<SavedView, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::schema_of;
+    use crate::kb::schema::schema_of;
     use larder_contract::collections::ARTICLES;
 
     #[test]

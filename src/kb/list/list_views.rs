@@ -11,15 +11,15 @@ use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
-use crate::components::file_text::read_chosen;
 use crate::components::modal::Modal;
 use crate::i18n::{t, tf, tn};
-use crate::schema::import_size::hint;
-use crate::schema::views::{
+use crate::kb::file_text::read_chosen;
+use crate::kb::schema::import_size::hint;
+use crate::kb::schema::views::{
     columns_from_param, columns_param, dialog_order, export_views, import_views, known_columns,
     moved, toggled, view_query, with_view, SavedView, COLUMNS_PARAM, MAX_FILE_BYTES, MAX_NAME,
 };
-use crate::schema::{label, Schema};
+use crate::kb::schema::{label, Schema};
 
 const VIEWS_KEY: &str = "larder.views";
 
