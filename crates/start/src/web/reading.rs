@@ -112,8 +112,8 @@ pub(super) fn choose(window: &web_sys::Window, file: &Object, catalogs: &Object)
 
 /// Whether the console takes config.json as `file` (`larder::config::parse`'s rules): only known
 /// keys; absolute http(s) bases; a timeout of at most 600 s; languages the console has (English
-/// and the start-up catalog's), at least one when listed. Otherwise the console says what is
-/// wrong, in place of the form.
+/// and the start-up catalog's), at least one when listed; picture hosts by the contract's rule.
+/// Otherwise the console says what is wrong, in place of the form.
 pub(super) fn acceptable(file: &Object, catalogs: &Object) -> Option<()> {
     let known = |tag: &JsValue| {
         let code = language::primary(&tag.as_string()?);
@@ -133,6 +133,13 @@ pub(super) fn acceptable(file: &Object, catalogs: &Object) -> Option<()> {
                 config::timeout_ms(value.as_f64()?)?;
             }
             "default_language" => known(&value)?,
+            // Each entry by the contract's rule, as the console reads it (may be empty).
+            "picture_hosts" => {
+                let list: Array = value.dyn_into().ok()?;
+                for host in list.iter() {
+                    larder_contract::hosting::picture_host(&host.as_string()?)?;
+                }
+            }
             _ => {
                 let list: Array = value.dyn_into().ok()?;
                 (list.length() > 0).then_some(())?;
