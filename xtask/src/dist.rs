@@ -21,7 +21,7 @@ use larder_start::build::page::{self, StartSet};
 mod start_keys;
 
 /// The policy written into `index.html`. `connect-src 'self'` covers the wasm module, config.json
-/// and an API on the page's own origin; operators add their API origins (see README, Hosting).
+/// and an API on the page's own origin; operators add their API origins (see docs/hosting.md).
 /// No `'unsafe-inline'` anywhere: the console sizes elements through the CSS object model
 /// (Leptos `style:height=`, which the policy does not govern), never with `style` attributes,
 /// and the journeys fail on any violation.
@@ -113,8 +113,9 @@ pub fn build(dist: &str, public_url: Option<&str>) -> Result<PathBuf> {
     let html = add_policy(&html, &pictures, &inline)?;
     std::fs::write(dir.join("index.html"), &html)?;
     std::fs::write(dir.join("404.html"), &html)?;
-    // The header policy for operators to copy (README, Hosting): a header without this build's
-    // hashes refuses the page's inline start, and the console starts a round trip later.
+    // The header policy for operators to copy (docs/hosting.md, Content-Security-Policy): a
+    // header without this build's hashes refuses the page's inline start, and the console starts
+    // a round trip later.
     std::fs::write(
         dir.join(POLICY_FILE),
         larder_contract::hosting::policy(&[], &pictures, &inline, true) + "\n",

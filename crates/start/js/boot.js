@@ -93,7 +93,7 @@ async function loadConsole(split) {
 export { loadConsole };
 
 // The page's inline start sets STARTED once its module runs. Without it, the policy refused the
-// inline script (a policy header that does not carry this build's hashes: README, Hosting) or
+// inline script (a policy header that does not carry this build's hashes: docs/hosting.md) or
 // the module did not start: the same start from its files, a round trip later, with the form's
 // style sheet (refused beside the script).
 if (!globalThis[__STARTED__]) {

@@ -1,7 +1,7 @@
 //! Larder's start: every hand-made piece between opening a link and a page working, in this one
 //! crate, mapped here once. Everything else the console does the framework's way (Leptos lazy
 //! routes, `larder::lazy`). Figures: `cargo xtask bench --only start` on the bench's phone line
-//! (1.6 Mbps, 150 ms); BENCH.md has the rounds that bought each piece.
+//! (1.6 Mbps, 150 ms); docs/bench-log.md has the rounds that bought each piece.
 //!
 //! # The path, in request order
 //!
