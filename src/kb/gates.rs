@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::schema::Schema;
+use crate::kb::schema::Schema;
 use crate::session::Session;
 
 /// The collections of the contract.

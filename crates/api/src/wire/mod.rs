@@ -23,6 +23,7 @@ mod artifact;
 mod fctable;
 mod guide;
 mod household;
+mod member_data;
 mod organization;
 mod passage;
 mod record;
@@ -36,6 +37,9 @@ pub use guide::{Guide, Guideline};
 pub use household::{
     Household, HouseholdChanges, Member, MemberChanges, NewHousehold, NewMember, Profile,
     ProfileChanges, ProfileInput,
+};
+pub use member_data::{
+    AdaptedRecipe, Favorite, Meal, MealPlan, Revocation, SavedItem, SavedMealPlan,
 };
 pub use organization::{Organization, RCollection};
 pub use passage::{Passage, PassageInput, ReplacePassages, ReplaceResult};

@@ -8,6 +8,8 @@ pub mod editorial;
 pub mod enrich;
 pub mod guidelines;
 pub mod households;
+pub mod library;
+pub mod meal_plans;
 pub mod members;
 pub mod passages;
 pub mod policy;
