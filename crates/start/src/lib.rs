@@ -16,3 +16,4 @@ pub mod json;
 pub mod landing;
 pub mod language;
 pub mod login;
+pub mod oidc;
