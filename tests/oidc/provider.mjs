@@ -22,7 +22,8 @@
 //   Refresh Token" does, so two tabs renewing with one token sign each other out;
 // - `prompt=none` (`login_required` without a session), `response_mode=fragment`, the RFC 9207
 //   `iss` in every answer;
-// - RP-initiated logout (GET or POST `end_session_endpoint`) without a confirmation page;
+// - RP-initiated logout (GET, or POST through a relay page: see END_SESSION below) without a
+//   confirmation page;
 // - a labelled sign-in form (`Username`, `Password`, `Sign in`; a wrong password is said in a
 //   `role="alert"` paragraph) that a Playwright journey fills.
 //
@@ -150,9 +151,12 @@ const provider = new Provider(issuer, {
     rpInitiatedLogout: {
       enabled: true,
       // oidc-provider asks "Do you want to sign-out?"; Keycloak skips that with id_token_hint.
+      // `logout=yes` ends the whole session (without it only this client's part ends, and
+      // prompt=none would still find the person signed in).
       async logoutSource(ctx, form) {
-        ctx.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Signing out</title></head><body>${form}
-          <script>document.forms[0].submit()</script><noscript><button form="op.logoutForm" name="logout" value="yes">Sign out</button></noscript></body></html>`;
+        const whole = form.replace('</form>', '<input type="hidden" name="logout" value="yes"></form>');
+        ctx.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Signing out</title></head><body>${whole}
+          <script>document.forms[0].submit()</script><noscript><button form="op.logoutForm">Sign out</button></noscript></body></html>`;
       },
     },
     // Without a resource server access tokens are opaque; with one they are signed JWTs.
@@ -231,11 +235,38 @@ async function sign(req, res) {
   return res.end(jwt);
 }
 
+// RP-initiated logout by POST, as Keycloak takes it. oidc-provider 9 serves POST on its end-session
+// endpoint only with `enableHttpPostMethods`, which needs SameSite=None cookies, which browsers
+// keep only when Secure, which plain http cannot be. And a cross-site POST carries no SameSite=Lax
+// cookie, so the provider would not know whose session to end (Keycloak's session cookie is
+// SameSite=None; Secure). So the POST is relayed: a page of the provider's own origin posts the
+// same fields to itself (a same-site request, which carries the session cookie), and that request
+// is handed to oidc-provider as its GET. The ID token never appears in the browser's URLs.
+const END_SESSION = '/session/end';
+const RELAY = '/session/end/relay';
+function relayPage(form) {
+  const inputs = [...form].map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`).join('');
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Signing out</title></head><body>
+    <form method="post" action="${RELAY}">${inputs}<noscript><button type="submit">Sign out</button></noscript></form>
+    <script>document.forms[0].submit()</script></body></html>`;
+}
+
 const callback = provider.callback();
 server.on('request', async (req, res) => {
   try {
     if (args['sign-endpoint'] && req.method === 'POST' && req.url === '/_test/sign') {
       return await sign(req, res);
+    }
+    if (req.method === 'POST' && req.url === END_SESSION) {
+      const form = new URLSearchParams(await readBody(req));
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      return res.end(relayPage(form));
+    }
+    if (req.method === 'POST' && req.url === RELAY) {
+      const form = new URLSearchParams(await readBody(req));
+      req.method = 'GET';
+      req.url = `${END_SESSION}?${form}`;
+      return callback(req, res);
     }
     const match = req.url.match(/^\/interaction\/([\w-]+)(\/login)?$/);
     if (!match) return callback(req, res);
