@@ -150,7 +150,7 @@ async fn require_token(
     next: Next,
 ) -> Response {
     let identity = match crate::auth::bearer(request.headers()) {
-        Ok(Some(token)) => state.auth.verify(token),
+        Ok(Some(token)) => state.auth.authenticate(token).await,
         Ok(None) => Err(ApiError::unauthenticated(
             state.dialect.says(Said::BearerMissing, About::default()),
         )),
@@ -334,14 +334,17 @@ fn data_routes(dialect: &Dialect) -> Router<SharedState> {
 }
 
 /// The policy the console's pages are sent with: `connect-src` takes the API origins of the
-/// build's `config.json` and a separate systemic address; the rest is the policy `cargo xtask
-/// dist` writes into the page (its inline hashes included), plus `frame-ancestors 'none'`.
+/// build's `config.json` and a separate systemic address, and with its identity provider
+/// (`oidc.issuer`) `connect-src` and `form-action` take the provider's origin; the rest is the
+/// policy `cargo xtask dist` writes into the page (its inline hashes included), plus
+/// `frame-ancestors 'none'`.
 fn console_policy(
     options: &crate::Options,
     dir: &std::path::Path,
     own: &[SocketAddr],
 ) -> HeaderValue {
     let mut origins: Vec<String> = Vec::new();
+    let mut provider = None;
     if let Ok(text) = std::fs::read_to_string(dir.join("config.json")) {
         if let Ok(config) = serde_json::from_str::<Value>(&text) {
             for key in ["data_api_base", "system_api_base"] {
@@ -349,6 +352,7 @@ fn console_policy(
                     origins.push(origin);
                 }
             }
+            provider = config["oidc"]["issuer"].as_str().and_then(origin_of);
         }
     }
     if options.system_addr.is_some() {
@@ -362,7 +366,12 @@ fn console_policy(
     // page's own policy: a header without them would refuse what the page allows.
     let page = std::fs::read_to_string(dir.join("index.html")).unwrap_or_default();
     let inline = larder_contract::hosting::Inline::of_page(&page);
-    let policy = larder_contract::hosting::policy(&origins, &inline, true);
+    let policy = larder_contract::hosting::policy_with_provider(
+        &origins,
+        provider.as_deref(),
+        &inline,
+        true,
+    );
     HeaderValue::from_str(&policy)
         .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"))
 }
