@@ -138,7 +138,7 @@ fn browser(installed: &mut Vec<String>) -> Result<()> {
 
 /// Playwright, the journeys' identity provider (oidc-provider), binaryen (wasm-opt) and terser
 /// from package-lock.json.
-fn npm_packages(installed: &mut Vec<String>) -> Result<()> {
+pub(crate) fn npm_packages(installed: &mut Vec<String>) -> Result<()> {
     if output("npm", &["--version"]).is_none() {
         apt_install(&["nodejs", "npm"], installed)?;
     }

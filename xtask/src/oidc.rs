@@ -1,0 +1,198 @@
+//! The journeys' identity provider (issue 42): `tests/oidc/provider.mjs`, panva's certified
+//! `oidc-provider` shaped like production's Keycloak, started on a free port and stopped when
+//! dropped, also when a journey fails. Its issuer is named `localhost` while consoles run on
+//! `127.0.0.1`, so the two are different sites, as production's are.
+//!
+//! `cargo xtask oidc [SPEC...]` runs the journeys that need it (`tests/e2e/oidc-*.spec.ts`, with
+//! `LARDER_WIRE=oidc` and `OIDC_ISSUER`): today the carrier probe, a test page served by
+//! larder-server `--static` with `--oidc-issuer`. `cargo xtask test` runs it after the journeys.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+
+use crate::process::{root, Server};
+
+/// The console's client ID at the provider (its `--client-id` default).
+pub const CLIENT_ID: &str = "larder-console";
+
+/// Where the probe's site is laid out.
+const PROBE_SITE: &str = "target/oidc-probe";
+
+/// The journeys that need the provider (Playwright patterns over a spec's whole path).
+const OIDC_JOURNEYS: &[&str] = &["e2e/oidc-"];
+
+/// Whether the journey `spec` (a path or a Playwright pattern) needs the provider.
+pub fn needs_provider(spec: &str) -> bool {
+    spec.rsplit('/')
+        .next()
+        .is_some_and(|name| name.starts_with("oidc-"))
+}
+
+/// A running provider.
+pub struct Provider {
+    child: Child,
+    /// `http://localhost:PORT`: the issuer exactly as its tokens name it.
+    pub issuer: String,
+}
+
+impl Provider {
+    /// Starts the provider for the consoles at `consoles` (each registered exactly as a redirect
+    /// and post-logout redirect URI, and allowed to call its token endpoint), with its test-only
+    /// signing endpoint (`POST /_test/sign`) when `sign_endpoint`, and waits for its issuer.
+    pub fn start(consoles: &[&str], sign_endpoint: bool) -> Result<Provider> {
+        let script = root().join("tests/oidc/provider.mjs");
+        // A fresh clone has no node_modules: `npm ci` from package-lock.json, as setup does.
+        if !root()
+            .join("node_modules/oidc-provider/package.json")
+            .is_file()
+        {
+            crate::setup::npm_packages(&mut Vec::new())?;
+        }
+        let mut command = Command::new("node");
+        command.arg(&script).args(["--port", "0"]);
+        for console in consoles {
+            command.args(["--console", console]);
+        }
+        if sign_endpoint {
+            command.arg("--sign-endpoint");
+        }
+        eprintln!(
+            "$ node {} (consoles: {})",
+            script.display(),
+            consoles.join(", ")
+        );
+        let mut child = command
+            .current_dir(root())
+            .stdout(Stdio::piped())
+            // Its two expected warnings (Node 20, the in-memory adapter) and any error.
+            .stderr(Stdio::inherit())
+            .spawn()
+            .context("could not start node (cargo xtask setup installs it)")?;
+        let stdout = child.stdout.take().context("no stdout")?;
+        let (sender, receiver) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if let Some(issuer) = line.strip_prefix("OIDC_ISSUER=") {
+                    let _ = sender.send(issuer.trim().to_string());
+                }
+            }
+        });
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Ok(issuer) = receiver.recv_timeout(Duration::from_millis(200)) {
+                eprintln!("the identity provider is up at {issuer}");
+                return Ok(Provider { child, issuer });
+            }
+            if let Some(status) = child.try_wait()? {
+                bail!(
+                    "the identity provider exited before listening ({status}); are the npm \
+                     packages installed (cargo xtask setup)?"
+                );
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                bail!("the identity provider did not start within 30 s");
+            }
+        }
+    }
+}
+
+impl Drop for Provider {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A free port on 127.0.0.1 (the provider must know the console's address before the console's
+/// server can be told the provider's).
+fn free_port() -> Result<u16> {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+    Ok(listener.local_addr()?.port())
+}
+
+/// The probe's site: its page, the carrier worker the console will ship, and a config.json
+/// naming the provider (which also lets the provider into the page's policy).
+fn probe_site(issuer: &str) -> Result<PathBuf> {
+    let site = root().join(PROBE_SITE);
+    if site.exists() {
+        std::fs::remove_dir_all(&site).with_context(|| format!("clearing {}", site.display()))?;
+    }
+    std::fs::create_dir_all(&site)?;
+    let probe = root().join("tests/oidc/probe");
+    for file in ["index.html", "probe.js"] {
+        std::fs::copy(probe.join(file), site.join(file))
+            .with_context(|| format!("copying {file}"))?;
+    }
+    std::fs::copy(
+        root().join("crates/start/js/oidc-worker.js"),
+        site.join("oidc-worker.js"),
+    )
+    .context("copying oidc-worker.js")?;
+    let config = serde_json::json!({"oidc": {"issuer": issuer, "client_id": CLIENT_ID}});
+    std::fs::write(site.join("config.json"), config.to_string())?;
+    Ok(site)
+}
+
+/// `cargo xtask oidc [SPEC...]`: the provider's journeys (all of them when none is named), with
+/// the debug larder-server built first.
+pub fn run(specs: &[String]) -> Result<()> {
+    crate::process::exec(&mut crate::process::command(
+        "cargo",
+        &["build", "--package", "larder-server"],
+    ))?;
+    journeys(&root().join("target/debug/larder-server"), specs)
+}
+
+/// The provider's journeys against `server` (a larder-server binary): the provider, the server
+/// hosting the probe under `/console/` with `--oidc-issuer`, then Playwright; all stopped after.
+pub fn journeys(server: &Path, specs: &[String]) -> Result<()> {
+    let started = Instant::now();
+    let port = free_port()?;
+    let base_url = format!("http://127.0.0.1:{port}/console/");
+    let provider = Provider::start(&[&base_url], true)?;
+    let site = probe_site(&provider.issuer)?;
+    let addr = format!("127.0.0.1:{port}");
+    let site_arg = site.display().to_string();
+    let server = Server::start(
+        server,
+        &[
+            "--addr",
+            &addr,
+            "--db",
+            ":memory:",
+            "--demo",
+            "--static",
+            &site_arg,
+            "--static-prefix",
+            "/console/",
+            "--oidc-issuer",
+            &provider.issuer,
+        ],
+    )?;
+    let mut args = vec!["playwright", "test"];
+    if specs.is_empty() {
+        args.extend_from_slice(OIDC_JOURNEYS);
+    } else {
+        args.extend(specs.iter().map(String::as_str));
+    }
+    let result = crate::journeys::run_logged(
+        &args,
+        &base_url,
+        "oidc",
+        "journeys-oidc",
+        &[("OIDC_ISSUER", provider.issuer.as_str())],
+    );
+    drop(server);
+    drop(provider);
+    eprintln!(
+        "the identity provider's journeys took {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
+    result
+}
