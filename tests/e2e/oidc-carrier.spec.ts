@@ -5,8 +5,8 @@ import { test, expect } from './fixtures';
 // `nonce` and PKCE verifier only in the same-origin service worker (crates/start/js/oidc-worker.js)
 // while the page is away, and nothing at rest (the fixture checks storage, cookies and URLs, with
 // the verifier and every token of the token endpoint among its secrets). The page is the probe of
-// tests/oidc/probe, served by larder-server --oidc-issuer under /console/ on 127.0.0.1; the
-// provider (tests/oidc/provider.mjs) is on localhost, another site. `cargo xtask oidc` runs this.
+// tests/oidc/probe, served by larder-server --oidc-issuer under /console/probe/ on 127.0.0.1; the
+// provider (tests/oidc/provider.mjs) is on localhost, another site. `cargo xtask journeys tests/e2e/oidc-carrier.spec.ts` runs this.
 
 const issuer = process.env.OIDC_ISSUER ?? '';
 
@@ -20,7 +20,7 @@ async function outcome(page: Page, status: string): Promise<Outcome> {
 
 /** Signs in at the provider's form as `login`; the probe's outcome once back. */
 async function signIn(page: Page, login = 'olivia'): Promise<Outcome> {
-  await page.goto('./');
+  await page.goto('probe/');
   await outcome(page, 'ready');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`^${issuer}/interaction/`));
@@ -35,6 +35,7 @@ test.beforeAll(() => {
 });
 
 test('the service worker carries the sign-in across the redirect to the provider and back, once', async ({ page, context, baseURL }) => {
+  const probe = `${baseURL}probe/`;
   const signedIn = await signIn(page);
   // Its values came back: the answer is this sign-in's, the ID token names its nonce, the
   // verifier was the one the challenge was made from (the provider exchanged the code), and the
@@ -43,11 +44,11 @@ test('the service worker carries the sign-in across the redirect to the provider
     sub: 'user:olivia', stateMatches: true, issuerMatches: true, nonceMatches: true, secondTake: null,
   });
   // The answer (code, state) left the history entry, not only the address bar.
-  expect(page.url()).toBe(baseURL);
+  expect(page.url()).toBe(probe);
   await page.goBack();
   expect(page.url()).not.toContain('code=');
   await page.goForward();
-  expect(page.url()).toBe(baseURL);
+  expect(page.url()).toBe(probe);
   await outcome(page, 'ready');
   // No cookie of the console's origin (the provider's are its own site's).
   expect(await context.cookies(baseURL!)).toEqual([]);
@@ -73,7 +74,7 @@ test('a silent sign-in finds the provider\'s session without a form; after signi
 });
 
 test('a worker stopped while the page was away has nothing: the one-click sign-in is offered', async ({ page, context }) => {
-  await page.goto('./');
+  await page.goto('probe/');
   await outcome(page, 'ready');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`^${issuer}/interaction/`));
@@ -92,7 +93,7 @@ test('a worker stopped while the page was away has nothing: the one-click sign-i
 });
 
 test('an answer this tab did not ask for finds nothing, and leaves the address', async ({ page, baseURL }) => {
-  await page.goto('./#code=made-up&state=AAAAAAAAAAAAAAAAAAAAAA&iss=http%3A%2F%2Flocalhost%3A1');
+  await page.goto('probe/#code=made-up&state=AAAAAAAAAAAAAAAAAAAAAA&iss=http%3A%2F%2Flocalhost%3A1');
   await outcome(page, 'nothing-pending');
-  expect(page.url()).toBe(baseURL);
+  expect(page.url()).toBe(`${baseURL}probe/`);
 });

@@ -4,7 +4,7 @@
 //! `127.0.0.1`, so the two are different sites, as production's are.
 //!
 //! `cargo xtask oidc [SPEC...]` runs the journeys that need it (`tests/e2e/oidc-*.spec.ts`, with
-//! `LARDER_WIRE=oidc` and `OIDC_ISSUER`): today the carrier probe, a test page served by
+//! `LARDER_WIRE=oidc` and `OIDC_ISSUER`): the console build and the carrier probe, served by
 //! larder-server `--static` with `--oidc-issuer`. `cargo xtask test` runs it after the journeys.
 
 use std::io::{BufRead, BufReader};
@@ -20,8 +20,8 @@ use crate::process::{root, Server};
 /// The console's client ID at the provider (its `--client-id` default).
 pub const CLIENT_ID: &str = "larder-console";
 
-/// Where the probe's site is laid out.
-const PROBE_SITE: &str = "target/oidc-probe";
+/// Where the provider journeys' site is laid out.
+const SITE: &str = "target/oidc-site";
 
 /// The journeys that need the provider (Playwright patterns over a spec's whole path).
 const OIDC_JOURNEYS: &[&str] = &["e2e/oidc-"];
@@ -116,27 +116,76 @@ fn free_port() -> Result<u16> {
     Ok(listener.local_addr()?.port())
 }
 
-/// The probe's site: its page, the carrier worker the console will ship, and a config.json
-/// naming the provider (which also lets the provider into the page's policy).
-fn probe_site(issuer: &str) -> Result<PathBuf> {
-    let site = root().join(PROBE_SITE);
+/// The provider journeys' site: the journeys' console build (when built) with a config.json
+/// naming the provider, its page's policy letting the provider in as an operator's would
+/// (README, Hosting), and the carrier probe under `probe/` (tests/oidc/probe).
+fn site(issuer: &str) -> Result<PathBuf> {
+    let site = root().join(SITE);
     if site.exists() {
         std::fs::remove_dir_all(&site).with_context(|| format!("clearing {}", site.display()))?;
     }
     std::fs::create_dir_all(&site)?;
+    let dist = root().join(crate::journeys::PLAYWRIGHT_DIST);
+    if dist.join("index.html").is_file() {
+        link_tree(&dist, &site)?;
+        for page in ["index.html", "404.html"] {
+            let path = site.join(page);
+            let html = std::fs::read_to_string(&path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            // A new file, not the linked one: the build stays as it is.
+            std::fs::remove_file(&path)?;
+            std::fs::write(&path, admit_provider(&html, issuer))?;
+            for compressed in ["br", "gz"] {
+                let _ = std::fs::remove_file(site.join(format!("{page}.{compressed}")));
+            }
+        }
+    }
+    let config = serde_json::json!({"oidc": {"issuer": issuer, "client_id": CLIENT_ID}});
+    let worker = root().join("crates/start/js/oidc-worker.js");
+    if !site.join("oidc-worker.js").exists() {
+        std::fs::copy(&worker, site.join("oidc-worker.js")).context("copying oidc-worker.js")?;
+    }
+    std::fs::write(site.join("config.json"), config.to_string())?;
+    let probe_site = site.join("probe");
+    std::fs::create_dir_all(&probe_site)?;
     let probe = root().join("tests/oidc/probe");
     for file in ["index.html", "probe.js"] {
-        std::fs::copy(probe.join(file), site.join(file))
+        std::fs::copy(probe.join(file), probe_site.join(file))
             .with_context(|| format!("copying {file}"))?;
     }
-    std::fs::copy(
-        root().join("crates/start/js/oidc-worker.js"),
-        site.join("oidc-worker.js"),
-    )
-    .context("copying oidc-worker.js")?;
-    let config = serde_json::json!({"oidc": {"issuer": issuer, "client_id": CLIENT_ID}});
-    std::fs::write(site.join("config.json"), config.to_string())?;
+    std::fs::copy(&worker, probe_site.join("oidc-worker.js")).context("copying oidc-worker.js")?;
+    std::fs::write(probe_site.join("config.json"), config.to_string())?;
     Ok(site)
+}
+
+/// The page's own policy (`cargo xtask dist`'s `<meta>`) with the provider's origin in
+/// `connect-src` (discovery, keys, tokens) and `form-action` (the sign-out form).
+fn admit_provider(html: &str, issuer: &str) -> String {
+    html.replacen(
+        "connect-src 'self'",
+        &format!("connect-src 'self' {issuer}"),
+        1,
+    )
+    .replacen(
+        "form-action 'self'",
+        &format!("form-action 'self' {issuer}"),
+        1,
+    )
+}
+
+/// Hard links of every file under `from` in `to` (the build is tens of megabytes).
+fn link_tree(from: &Path, to: &Path) -> Result<()> {
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            std::fs::create_dir_all(&target)?;
+            link_tree(&entry.path(), &target)?;
+        } else if std::fs::hard_link(entry.path(), &target).is_err() {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
 }
 
 /// `cargo xtask oidc [SPEC...]`: the provider's journeys (all of them when none is named), with
@@ -155,8 +204,9 @@ pub fn journeys(server: &Path, specs: &[String]) -> Result<()> {
     let started = Instant::now();
     let port = free_port()?;
     let base_url = format!("http://127.0.0.1:{port}/console/");
-    let provider = Provider::start(&[&base_url], true)?;
-    let site = probe_site(&provider.issuer)?;
+    let probe_url = format!("{base_url}probe/");
+    let provider = Provider::start(&[&base_url, &probe_url], true)?;
+    let site = site(&provider.issuer)?;
     let addr = format!("127.0.0.1:{port}");
     let site_arg = site.display().to_string();
     let server = Server::start(
