@@ -1,27 +1,35 @@
 //! The root: providers (client, session, toasts) and the route table.
 
-use larder_api::Identity;
 use leptos::prelude::*;
-use leptos_router::components::{ProtectedRoute, Route, Router, Routes};
-use leptos_router::path;
+use leptos_router::components::{Route, Router, Routes};
+use leptos_router::{path, Lazy};
 
 use crate::components::header::Header;
+use crate::components::loading::Loading;
 use crate::components::maintenance::MaintenanceBanner;
 use crate::components::reauth::ReauthDialog;
 use crate::components::toast::{ToastRegion, Toasts};
 use crate::components::unsaved::UnsavedChanges;
 use crate::hosting::base_path;
-use crate::i18n::t;
-use crate::pages::{Deferred, Page};
+use crate::i18n::{k, t};
+use crate::lazy::{guarded, Protected};
+use crate::routes::allergy_audit::AllergyAuditRoute;
+use crate::routes::household::OwnHouseholdRoute;
+use crate::routes::household_view::HouseholdRoute;
+use crate::routes::households::HouseholdsRoute;
+use crate::routes::member::MemberRoute;
+use crate::routes::record::RecordRoute;
+use crate::routes::record_new::NewRecordRoute;
+use crate::routes::records::RecordListRoute;
 use crate::routes::{home::Home, not_found::NotFound, sign_in::SignIn};
-use crate::session::Session;
+use crate::session::{Person, Session};
 use crate::ApiClient;
 
-/// The whole console, over a client configured from `config.json` (see `crate::boot`), signed
-/// in as `identity` when given.
+/// The whole console, over a client configured from `config.json` (see `crate::start`),
+/// signed in as `person` when given.
 #[component]
-pub fn App(client: ApiClient, identity: Option<Identity>) -> impl IntoView {
-    view! { <Console client identity/> }
+pub fn App(client: ApiClient, person: Option<Person>) -> impl IntoView {
+    view! { <Console client person/> }
 }
 
 /// Moves the focus to the new page's heading after a navigation (not on the first page), as a
@@ -95,16 +103,9 @@ fn settle_focus(tries: u32, origin: Option<web_sys::Element>, ours: Option<web_s
     );
 }
 
-/// The sign-in page, told to come back to the page that was opened (path and query).
-fn sign_in_redirect() -> String {
-    let (path, search) = crate::hosting::current_location();
-    crate::paths::sign_in_path(&path, &search, &base_path())
-}
-
 #[component]
-fn Console(client: ApiClient, identity: Option<Identity>) -> impl IntoView {
-    let session = Session::new(&client);
-    session.identity.set(identity);
+fn Console(client: ApiClient, person: Option<Person>) -> impl IntoView {
+    let session = Session::new(&client, person);
     provide_context(client);
     provide_context(session);
     Toasts::provide();
@@ -116,10 +117,8 @@ fn Console(client: ApiClient, identity: Option<Identity>) -> impl IntoView {
         let (read, changed) = (language.clone(), language.clone());
         crate::i18n::observe(move || read.track(), move || changed.notify());
     }
-    // Memos: a new sign-in over an open page (the re-sign-in dialog) sets the identity again, and
-    // an unchanged answer must not re-mount the page and lose what a form holds.
-    let signed_in = Memo::new(move |_| session.signed_in());
-    let signed_in = move || Some(signed_in.get());
+    // Each page is a lazy route: its reads start beside its group's module, for a signed-in
+    // person only (`crate::lazy`).
     view! {
         <Router base=base_path()>
             <FocusOnNavigation/>
@@ -127,21 +126,27 @@ fn Console(client: ApiClient, identity: Option<Identity>) -> impl IntoView {
             <Header/>
             <MaintenanceBanner/>
             <main id="main" class="page">
+                // A page's module on its way: a loading line the first time, the page before
+                // while another page's comes.
+                <Transition fallback=|| view! { <Loading what=k("Loading the page…")/> }>
                 <Routes fallback=|| view! { <NotFound/> }>
                     <Route path=path!("/sign-in") view=SignIn/>
-                    <ProtectedRoute path=path!("/") view=Home condition=signed_in redirect_path=sign_in_redirect/>
+                    <Route path=path!("/") view=|| guarded(|| view! { <Home/> })/>
                     // Households and members (owners and administrators).
-                    <ProtectedRoute path=path!("/household") view=|| view! { <Deferred page=Page::MyHousehold/> } condition=signed_in redirect_path=sign_in_redirect/>
-                    <ProtectedRoute path=path!("/household/members/:id") view=|| view! { <Deferred page=Page::Member/> } condition=signed_in redirect_path=sign_in_redirect/>
+                    <Route path=path!("/household") view={Lazy::<Protected<OwnHouseholdRoute>>::new()}/>
+                    <Route path=path!("/household/members/:id") view={Lazy::<Protected<MemberRoute>>::new()}/>
                     // Signed in without the role, these pages say "Not allowed" and which role they need.
-                    <ProtectedRoute path=path!("/households") view=|| view! { <Deferred page=Page::Households/> } condition=signed_in redirect_path=sign_in_redirect/>
-                    <ProtectedRoute path=path!("/households/:id") view=|| view! { <Deferred page=Page::Household/> } condition=signed_in redirect_path=sign_in_redirect/>
-                    <ProtectedRoute path=path!("/households/:household/members/:id") view=|| view! { <Deferred page=Page::Member/> } condition=signed_in redirect_path=sign_in_redirect/>
+                    <Route path=path!("/households") view={Lazy::<Protected<HouseholdsRoute>>::new()}/>
+                    // Before `/households/:id`, which the audit's path would match too.
+                    <Route path=path!("/households/allergies") view={Lazy::<Protected<AllergyAuditRoute>>::new()}/>
+                    <Route path=path!("/households/:id") view={Lazy::<Protected<HouseholdRoute>>::new()}/>
+                    <Route path=path!("/households/:household/members/:id") view={Lazy::<Protected<MemberRoute>>::new()}/>
                     // The knowledge base.
-                    <ProtectedRoute path=path!("/records/:collection") view=|| view! { <Deferred page=Page::Records/> } condition=signed_in redirect_path=sign_in_redirect/>
-                    <ProtectedRoute path=path!("/records/:collection/new") view=|| view! { <Deferred page=Page::NewRecord/> } condition=signed_in redirect_path=sign_in_redirect/>
-                    <ProtectedRoute path=path!("/records/:collection/:id") view=|| view! { <Deferred page=Page::Record/> } condition=signed_in redirect_path=sign_in_redirect/>
+                    <Route path=path!("/records/:collection") view={Lazy::<Protected<RecordListRoute>>::new()}/>
+                    <Route path=path!("/records/:collection/new") view={Lazy::<Protected<NewRecordRoute>>::new()}/>
+                    <Route path=path!("/records/:collection/:id") view={Lazy::<Protected<RecordRoute>>::new()}/>
                 </Routes>
+                </Transition>
             </main>
             <ToastRegion/>
             <ReauthDialog/>

@@ -16,6 +16,7 @@ struct ConfigFile {
     timeout_seconds: Option<f64>,
     default_language: Option<String>,
     languages: Option<Vec<String>>,
+    picture_hosts: Option<Vec<String>>,
 }
 
 /// The console's configuration: the client's, and the languages.
@@ -26,6 +27,9 @@ pub struct Config {
     pub default_language: Option<Lang>,
     /// The languages offered (all of them unless the file names some).
     pub languages: Vec<Lang>,
+    /// The hosts member pictures may be loaded from (`picture_hosts`, checked and lower-cased;
+    /// none unless the file names some). The page's policy must allow the same hosts.
+    pub picture_hosts: Vec<String>,
 }
 
 /// What a correct file looks like, shown when the file is wrong.
@@ -34,7 +38,8 @@ pub const EXAMPLE: &str = r#"{
   "system_api_base": "https://system.example.org",
   "timeout_seconds": 30,
   "default_language": "en",
-  "languages": ["en", "hu", "sl", "el"]
+  "languages": ["en", "hu", "sl", "el"],
+  "picture_hosts": []
 }"#;
 
 /// Builds the configuration from the file's text (`None` when there is no file); absent base
@@ -89,7 +94,34 @@ pub fn parse(text: Option<&str>, page_origin: &str) -> Result<Config, String> {
         },
         default_language: file.default_language.as_deref().map(language).transpose()?,
         languages,
+        picture_hosts: file
+            .picture_hosts
+            .unwrap_or_default()
+            .iter()
+            .map(|entry| {
+                larder_contract::hosting::picture_host(entry).ok_or_else(|| {
+                    let entry = entry.trim();
+                    format!(
+                        "picture_hosts: \"{entry}\" is not a host name (such as pictures.example.org or *.example.org)."
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()?,
     })
+}
+
+thread_local! {
+    static PICTURE_HOSTS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Puts `config`'s picture hosts in use (read by every member picture).
+pub fn use_picture_hosts(config: &Config) {
+    PICTURE_HOSTS.with(|h| *h.borrow_mut() = config.picture_hosts.clone());
+}
+
+/// The hosts member pictures may be loaded from.
+pub fn picture_hosts() -> Vec<String> {
+    PICTURE_HOSTS.with(|h| h.borrow().clone())
 }
 
 /// Fetches `config.json` relative to the document (so a sub-path hosting works) and parses it.
@@ -154,6 +186,33 @@ mod tests {
         assert_eq!(config.client.timeout_ms, 30_000);
         assert_eq!(config.default_language, Some(Lang::En));
         assert_eq!(config.languages, Lang::ALL);
+        assert!(config.picture_hosts.is_empty());
+        let hosts = parse(
+            Some(r#"{"picture_hosts": ["Pictures.Example.org", "*.cdn.example"]}"#),
+            "https://c",
+        )
+        .unwrap()
+        .picture_hosts;
+        assert_eq!(hosts, ["pictures.example.org", "*.cdn.example"]);
+    }
+
+    #[test]
+    fn the_start_up_module_knows_the_keys_the_console_knows() {
+        // Each of its keys is the console's, and the example (every key) names no other.
+        for key in larder_start::config::KEYS {
+            assert!(
+                parse(Some(&format!("{{\"{key}\": null}}")), "https://c").is_ok(),
+                "{key}"
+            );
+        }
+        let example: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(EXAMPLE).unwrap();
+        let keys: Vec<&str> = example.keys().map(String::as_str).collect();
+        let mut ours = larder_start::config::KEYS.to_vec();
+        ours.sort();
+        let mut keys = keys;
+        keys.sort();
+        assert_eq!(keys, ours);
     }
 
     #[test]
@@ -167,6 +226,11 @@ mod tests {
             (r#"{"languages": ["en", "de"]}"#, "\"de\" is not a language"),
             (r#"{"default_language": "fr"}"#, "\"fr\" is not a language"),
             (r#"{"languages": []}"#, "at least one"),
+            (
+                r#"{"picture_hosts": ["https:"]}"#,
+                "\"https:\" is not a host",
+            ),
+            (r#"{"picture_hosts": "x.example"}"#, "not valid"),
         ] {
             let error = parse(Some(text), "https://c").unwrap_err();
             assert!(error.contains(expected), "{text}: {error}");

@@ -57,17 +57,10 @@ pub fn error_detail(error: &ApiError) -> String {
     }
 }
 
-/// What is missing from a sign-in form, checked before anything is sent.
+/// What is missing from a sign-in form, checked before anything is sent (the start-up
+/// module's rule, `larder_start::login::missing`, in the console's language).
 pub fn missing_credentials(machine: bool, name: &str, secret: &str) -> Option<String> {
-    match (machine, name.trim().is_empty(), secret.is_empty()) {
-        (_, false, false) => None,
-        (false, true, true) => Some(t("Give a username and password.")),
-        (false, true, false) => Some(t("The username is missing.")),
-        (false, false, true) => Some(t("The password is missing.")),
-        (true, true, true) => Some(t("Give a client ID and secret.")),
-        (true, true, false) => Some(t("The client ID is missing.")),
-        (true, false, true) => Some(t("The client secret is missing.")),
-    }
+    larder_start::login::missing(machine, name, secret).map(t)
 }
 
 /// Whether asking again may help: the service or the network failed, not the request itself.

@@ -8,37 +8,26 @@ pub mod error_text;
 pub mod export;
 pub mod i18n;
 pub mod kv;
-pub mod owners;
+pub mod lru;
 pub mod paths;
 pub mod progress_pace;
-pub mod schema;
 
 #[cfg(target_arch = "wasm32")]
 mod app;
 #[cfg(target_arch = "wasm32")]
-pub mod boot;
-#[cfg(target_arch = "wasm32")]
-mod chunks;
-#[cfg(target_arch = "wasm32")]
 mod components;
 #[cfg(target_arch = "wasm32")]
-mod console;
-#[cfg(target_arch = "wasm32")]
 mod hosting;
+pub mod household;
+pub mod kb;
 #[cfg(target_arch = "wasm32")]
-mod household;
-#[cfg(target_arch = "wasm32")]
-mod kb;
-#[cfg(target_arch = "wasm32")]
-mod pages;
-#[cfg(target_arch = "wasm32")]
-mod prefetch;
-#[cfg(target_arch = "wasm32")]
-mod record_cache;
+mod lazy;
 #[cfg(target_arch = "wasm32")]
 mod routes;
 #[cfg(target_arch = "wasm32")]
 mod session;
+#[cfg(target_arch = "wasm32")]
+pub mod start;
 
 #[cfg(target_arch = "wasm32")]
 pub use app::App;

@@ -4,25 +4,51 @@ fn main() {
     // builds leave the hook out: its formatting would sit in the module sign-in waits for.
     #[cfg(debug_assertions)]
     console_error_panic_hook::set_once();
-    larder::boot::start();
+    larder::start::begin();
 }
 
-/// For the start-up module (crates/start): it has made the sign-in form work, and hands the
-/// form over with config.json's and the start-up catalog's texts (see `boot::take_over`).
+/// For the start-up module (crates/start): it has made the sign-in form work, and hands over
+/// config.json's text (see `start::take_over`).
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
-pub async fn take_over(config: Option<String>, start_texts: Option<String>) {
-    larder::boot::take_over(config, start_texts).await;
+pub async fn take_over(config: Option<String>) {
+    larder::start::take_over(config).await;
 }
 
-/// For the start-up module: a press of "Sign in", with its sign-in's answer (`status` 0: none
-/// was sent) and, for "My household", a promise of its read of the owner's household (see
-/// `boot::pressed`).
+/// For the start-up module: a press of "Sign in", with what was typed, the sign-in's answer
+/// (`status` 0: none came) and, with its token, promises of the start-up module's reads of
+/// `system/ping` and (for "My household") `households/me`. Resolves to `null` once the console
+/// is mounted, or to `[title, detail]` when the sign-in failed, for the form to say (see
+/// `start::pressed`).
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
-pub fn pressed(status: u16, body: Option<String>, household: wasm_bindgen::JsValue) {
+#[allow(clippy::too_many_arguments)]
+pub async fn pressed(
+    machine: bool,
+    name: String,
+    secret: String,
+    status: u16,
+    body: Option<String>,
+    ping: wasm_bindgen::JsValue,
+    household: wasm_bindgen::JsValue,
+) -> wasm_bindgen::JsValue {
     use wasm_bindgen::JsCast;
-    larder::boot::pressed(status, body, household.dyn_into().ok());
+    let press = larder::start::Press {
+        machine,
+        name,
+        secret,
+        answer: (status != 0).then(|| larder_api::transport::HttpResponse {
+            status,
+            headers: Vec::new(),
+            body: body.unwrap_or_default(),
+        }),
+        ping: ping.dyn_into().ok(),
+        household: household.dyn_into().ok(),
+    };
+    match larder::start::pressed(press).await {
+        Ok(()) => wasm_bindgen::JsValue::NULL,
+        Err(failure) => failure.into(),
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]

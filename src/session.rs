@@ -1,17 +1,132 @@
-//! Who is signed in, and what the client is doing, as signals in context.
+//! Who is signed in, what belongs to them, and what the client is doing, in context.
 //!
-//! The token never leaves the client's memory; the session holds only the identity to show.
+//! Everything a signed-in person brings is one value, [`Person`]: their identity, the reads
+//! started the moment their token arrived (taken once, by the page they were for), and the
+//! records read for them (`records`, bounded in bytes). The session holds at most one, and
+//! drops it whole: signing out and erasing an account end the session ([`Session::end`]: the
+//! client forgets the token and credentials, and the page loads anew, so nothing of the person
+//! stays in memory), and a re-sign-in as someone else replaces it and goes to the start page
+//! ([`Session::begin`]). Nothing of a person is kept anywhere else (no `thread_local`). The
+//! token itself never leaves the client's memory.
 
-use larder_api::{Identity, Notice};
+pub mod records;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::Promise;
+use larder_api::households::own_household_answered;
+use larder_api::transport::HttpResponse;
+use larder_api::{ApiError, Identity, Notice};
 use leptos::prelude::*;
+use serde_json::Value;
 
 use crate::ApiClient;
+use records::RecordCache;
 
-/// The session state every page can read.
+/// How long a read started at sign-in stays usable: the page opens right after signing in; an
+/// answer still unused later (the console's module was slow to come) is read again rather than
+/// shown stale.
+const FRESH_MS: f64 = 20_000.0;
+
+/// The reads the start-up module started the moment the person's token arrived.
+pub struct Early {
+    at_ms: f64,
+    /// `households/me`, a promise of `[status, body]` (or of `null`).
+    household: Option<Promise>,
+}
+
+impl Early {
+    /// The reads of a sign-in that happened just now.
+    pub fn at_sign_in(household: Option<Promise>) -> Early {
+        Early {
+            at_ms: js_sys::Date::now(),
+            household,
+        }
+    }
+
+    fn none() -> Early {
+        Early {
+            at_ms: 0.0,
+            household: None,
+        }
+    }
+}
+
+/// `households/me`'s answer, undecoded (`None`: the caller has none), read at sign-in.
+pub struct EarlyHousehold(Promise);
+
+impl EarlyHousehold {
+    /// The answer as the client reads its own; `None` when no answer came, or one the client
+    /// would have tried again: the caller reads it itself then, with the client's retries.
+    pub async fn answer(self) -> Option<Result<Option<Value>, ApiError>> {
+        own_household_answered(answer_of(self.0).await?)
+    }
+}
+
+/// A read of the start-up module (a promise of `[status, body]`, or of `null`), as an answer.
+pub async fn answer_of(read: Promise) -> Option<HttpResponse> {
+    let pair: js_sys::Array =
+        wasm_bindgen::JsCast::dyn_into(wasm_bindgen_futures::JsFuture::from(read).await.ok()?)
+            .ok()?;
+    let status = u16::try_from(pair.get(0).as_f64()? as u32).ok()?;
+    Some(HttpResponse {
+        status,
+        headers: Vec::new(),
+        body: pair.get(1).as_string()?,
+    })
+}
+
+/// One signed-in person: dropped whole when the session ends or someone else signs in.
+#[derive(Clone)]
+pub struct Person(Rc<Inner>);
+
+struct Inner {
+    identity: Identity,
+    early: RefCell<Early>,
+    records: RefCell<RecordCache>,
+}
+
+impl Person {
+    /// `identity`, signed in just now, with the reads started at their sign-in.
+    pub fn new(identity: Identity, early: Early) -> Person {
+        Person(Rc::new(Inner {
+            identity,
+            early: RefCell::new(early),
+            records: RefCell::new(RecordCache::default()),
+        }))
+    }
+
+    /// Signed in through the console's own form (no early reads).
+    pub fn signed_in(identity: Identity) -> Person {
+        Person::new(identity, Early::none())
+    }
+
+    pub fn identity(&self) -> &Identity {
+        &self.0.identity
+    }
+
+    /// `households/me` read at sign-in, when it was and is still fresh: taken, so the first
+    /// page that asks uses it and no other.
+    pub fn take_own_household(&self) -> Option<EarlyHousehold> {
+        let mut early = self.0.early.borrow_mut();
+        let fresh = js_sys::Date::now() - early.at_ms < FRESH_MS;
+        early.household.take().filter(|_| fresh).map(EarlyHousehold)
+    }
+
+    /// Whether `other` is the same account (the re-sign-in dialog keeps the page then).
+    fn same_account(&self, other: &Identity) -> bool {
+        let me = &self.0.identity;
+        me.username == other.username && me.client_id == other.client_id
+    }
+}
+
+/// The session every page can read.
 #[derive(Clone, Copy)]
 pub struct Session {
+    person: RwSignal<Option<Person>, LocalStorage>,
     /// The signed-in identity, `None` when signed out.
-    pub identity: RwSignal<Option<Identity>>,
+    pub identity: Memo<Option<Identity>>,
     /// Set when the token could not be renewed: the page asks to sign in again.
     pub lost: RwSignal<bool>,
     /// `(attempt, of)` while the client waits to retry.
@@ -21,10 +136,12 @@ pub struct Session {
 }
 
 impl Session {
-    /// A signed-out session that follows the client's notices.
-    pub fn new(client: &ApiClient) -> Session {
+    /// The session of `person` (signed out when `None`), following the client's notices.
+    pub fn new(client: &ApiClient, person: Option<Person>) -> Session {
+        let person = RwSignal::new_local(person);
         let session = Session {
-            identity: RwSignal::new(None),
+            person,
+            identity: Memo::new(move |_| person.with(|p| p.as_ref().map(|p| p.identity().clone()))),
             lost: RwSignal::new(false),
             retrying: RwSignal::new(None),
             maintenance: RwSignal::new(None),
@@ -46,16 +163,41 @@ impl Session {
         session
     }
 
-    /// Ends the session in this tab, after a sign-out or an erasure: what the console read for
-    /// the person and what this browser keeps of their first-household guide go with it.
-    pub fn end(&self) {
-        crate::prefetch::forget();
-        crate::household::first_run::forget();
-        self.identity.set(None);
-    }
-
     /// Whether someone is signed in.
     pub fn signed_in(&self) -> bool {
-        self.identity.with(Option::is_some)
+        self.person.with(Option::is_some)
+    }
+
+    /// The signed-in person, without tracking.
+    pub fn person(&self) -> Option<Person> {
+        self.person.get_untracked()
+    }
+
+    /// `identity` has signed in (the console's own sign-in page, the re-sign-in dialog). The
+    /// same account keeps its person (and the page what it shows); anyone else replaces it,
+    /// and whatever was read for the one before goes with it. Whether it replaced it.
+    pub fn begin(&self, identity: Identity) -> bool {
+        self.lost.set(false);
+        let same = self
+            .person
+            .with_untracked(|p| p.as_ref().is_some_and(|p| p.same_account(&identity)));
+        if !same {
+            self.person.set(Some(Person::signed_in(identity)));
+        }
+        !same
+    }
+
+    /// Signs out (the header's "Sign out", after erasing the account): the client forgets the
+    /// token and the credentials, and the sign-in page loads anew, so no byte of this person's
+    /// stays in the page's memory for whoever signs in next.
+    pub async fn end(&self, client: &ApiClient) {
+        client.sign_out().await;
+        // What this browser keeps of the person's first-household guide goes with them.
+        crate::household::first_run::forget();
+        self.person.set(None);
+        let sign_in = format!("{}/sign-in", crate::hosting::base_path());
+        if let Some(window) = web_sys::window() {
+            let _ = window.location().replace(&sign_in);
+        }
     }
 }

@@ -108,6 +108,10 @@ fn used_keys() -> BTreeMap<String, Use> {
             keys.insert(key, kind);
         }
     }
+    // The start-up module's texts (crates/start; tests/start_catalog.rs holds the list to it).
+    for key in larder::i18n::start_keys::START_KEYS {
+        keys.insert(key.to_string(), Use::Text);
+    }
     let html = std::fs::read_to_string(root().join("index.html")).unwrap();
     for part in html.split("data-i18n=\"").skip(1) {
         keys.insert(part[..part.find('"').unwrap()].to_string(), Use::Text);
@@ -127,13 +131,20 @@ fn used_keys() -> BTreeMap<String, Use> {
         keys.insert(format!("dietary_group:{value}"), Use::Text);
     }
     // Member pictures' colours, the profile's gender values, what an erasure keeps.
-    for preset in &larder::owners::avatar::PRESETS {
+    for preset in &larder::household::rules::avatar::PRESETS {
         keys.insert(format!("avatar:{}", preset.colour), Use::Text);
     }
-    for value in larder::owners::profile_keys::GENDERS {
+    // Production's profile vocabulary: English is its own labels, the rest the catalogs'.
+    for (value, _) in larder_contract::profile::GENDERS {
         keys.insert(format!("gender:{value}"), Use::Text);
     }
-    for value in larder::owners::RETAINED {
+    for (slug, _) in larder_contract::profile::GOALS {
+        keys.insert(format!("goal:{slug}"), Use::Text);
+    }
+    for allergen in &larder_contract::allergens::ALL {
+        keys.insert(format!("allergen:{}", allergen.id), Use::Text);
+    }
+    for value in larder::household::rules::RETAINED {
         keys.insert(format!("retained:{value}"), Use::Text);
     }
     keys

@@ -66,7 +66,7 @@ fn bounded<T>(what: &str, max: usize, work: impl FnOnce() -> T) {
 
 #[test]
 fn reading_an_import_takes_bounded_memory() {
-    use larder::schema::{csv, guideline_import, replace, views};
+    use larder::kb::schema::{csv, guideline_import, replace, views};
     // Before the bounds (commit 130582c), with inputs of 8 MiB, 32 MiB and 1 MiB (the limits are
     // now 8 MB, 33 MB and 1 MB): csv::read of 16 MiB of commas held 768 MiB at its peak (402 MiB
     // kept), the guideline import of it 1,728 MiB, of 8 MiB of commas 864 MiB, of one-letter

@@ -24,11 +24,14 @@ pub fn ConfirmButton(
     /// Shown in the dialog below the question, e.g. "Download my data" before a delete.
     #[prop(optional)]
     before: Option<ViewFn>,
+    /// The button's accessible name when `label` alone is ambiguous (one of a list's buttons).
+    #[prop(optional, into)]
+    aria_label: MaybeProp<String>,
 ) -> impl IntoView {
     let before = StoredValue::new(before);
     let open = RwSignal::new(false);
     view! {
-        <button type="button" class="danger" disabled=move || disabled.get() on:click=move |_| open.set(true)>{move || label.get()}</button>
+        <button type="button" class="danger" aria-label=move || aria_label.get() disabled=move || disabled.get() on:click=move |_| open.set(true)>{move || label.get()}</button>
         <Show when=move || open.get()>
             <Modal role="alertdialog" labelled_by="confirm-question" on_escape=Callback::new(move |_| open.set(false))>
                 <p id="confirm-question">{move || question.get()}</p>

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use leptos_router::hooks::{use_location, use_navigate};
+use leptos_router::hooks::use_location;
 
 use crate::i18n::{t, tf, Lang};
 use crate::session::Session;
@@ -27,16 +27,10 @@ fn links(is_admin: bool, is_user: bool) -> Vec<(&'static str, String)> {
 pub fn Header() -> impl IntoView {
     let session = expect_context::<Session>();
     let client = expect_context::<ApiClient>();
-    let navigate = use_navigate();
+    // The session ends with the sign-in page loaded anew (`Session::end`).
     let sign_out = Action::new_local(move |_: &()| {
         let client = client.clone();
-        async move { client.sign_out().await }
-    });
-    Effect::new(move || {
-        if sign_out.version().get() > 0 {
-            session.end();
-            navigate("/sign-in", Default::default());
-        }
+        async move { session.end(&client).await }
     });
     // On a phone the links and the account fold behind "Menu", so a page's title stays in the
     // first screen; wider screens show everything in one row (style/main.css).

@@ -100,6 +100,17 @@ pub fn now_utc() -> String {
     }
 }
 
+/// Today in the browser's own calendar, `YYYY-MM-DD`.
+pub fn today_local() -> String {
+    let now = js_sys::Date::new_0();
+    format!(
+        "{:04}-{:02}-{:02}",
+        now.get_full_year(),
+        now.get_month() + 1,
+        now.get_date()
+    )
+}
+
 /// Saves `blob` as `name` (the artifact download's way: an object URL and `<a download>`).
 pub fn offer(blob: &web_sys::Blob, name: &str) -> Result<(), String> {
     crate::components::download::offer_blob(blob, name).map_err(|error| {

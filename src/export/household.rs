@@ -7,16 +7,26 @@
 //! {"format": "larder-household-export", "version": 1,
 //!  "exported_at": "2026-11-26T22:39:25Z",            (UTC, when the export began)
 //!  "service": {"data": "<data API base>", "system": "<systemic API base>"},
-//!  "member_data": {"profile": "included", "meal_plans": "not offered", ...},
+//!  "member_data": {"profile": "included", "meal_plans": "included",
+//!                  "saved_items": "not offered by this service", ...},
+//!  "meal_plan_dates": {"from": "2026-10-29", "to": "2026-12-05"},   (the days read)
 //!  "household": {...},                               (GET households/{id} as answered)
 //!  "members": [ {... GET members as answered, "profile": {...} or null,
-//!                "meal_plans": [...] where offered, ...}, ... ],
+//!                "meal_plans": [one per day with a plan, as answered], ...}, ... ],
 //!  "member_count": 3}
 //! ```
+//! Version 1 still: the kinds of saved things (`adapted_recipes`, `saved_meal_plans`) and
+//! `meal_plan_dates` were added beside what was there, and a reader of the first files reads
+//! these the same (`meal_plans` was always a list of plans, now each the day's
+//! `MealPlanResponse` with its `date`).
+//!
 //! The CSV tables (field names as headers, one zip): `household.csv`, `members.csv`,
 //! `profiles.csv`, and one per offered kind of saved thing (`meal_plans.csv`, ...). Every table
 //! ends in `other_fields`, a JSON object of the fields not among its columns, so nothing is lost.
 
+use larder_contract::member_data::{
+    ADAPTED_RECIPES, FAVORITES, MEAL_PLANS_FILE_KEY, SAVED_ITEMS, SAVED_MEAL_PLANS,
+};
 use serde_json::{json, Map, Value};
 
 use super::csv::{push_line, push_record};
@@ -27,13 +37,80 @@ pub const FORMAT: &str = "larder-household-export";
 /// The `version` of the format; a change that could break a reader raises it.
 pub const VERSION: u32 = 1;
 
-/// Saved things production keeps per member (production.md §8 row 8): the key in the file, the
-/// route under `members/{id}/`.
-pub const MEMBER_EXTRAS: &[(&str, &str)] = &[
-    ("meal_plans", "meal-plans"),
-    ("saved_items", "saved-items"),
-    ("favorites", "favorites"),
+/// What production keeps per member beside the profile (production.md §10.3): the key in the
+/// file (and its CSV table's name) and the table's columns.
+pub const MEMBER_EXTRAS: &[(&str, &[&str])] = &[
+    (
+        MEAL_PLANS_FILE_KEY,
+        &[
+            "member_id",
+            "date",
+            "id",
+            "applies_to_member_ids",
+            "reasoning",
+        ],
+    ),
+    (
+        SAVED_ITEMS.file_key,
+        &["member_id", "item_type", "item_ref", "created_at"],
+    ),
+    (
+        FAVORITES.file_key,
+        &["member_id", "recipe_id", "created_at"],
+    ),
+    (
+        ADAPTED_RECIPES.file_key,
+        &[
+            "member_id",
+            "recipe_id",
+            "title",
+            "created_at",
+            "updated_at",
+        ],
+    ),
+    (
+        SAVED_MEAL_PLANS.file_key,
+        &["member_id", "id", "name", "source_applied_on", "created_at"],
+    ),
 ];
+
+/// The most days of meal plans one export reads (a request per member and day).
+pub const MAX_PLAN_DAYS: i64 = 366;
+
+/// The days from `from` to `to` (`YYYY-MM-DD`, both included), or what is wrong with them.
+pub fn plan_days(from: &str, to: &str) -> Result<Vec<String>, PlanDaysProblem> {
+    let (Some(first), Some(last)) = (
+        larder_contract::time::day_number(from),
+        larder_contract::time::day_number(to),
+    ) else {
+        return Err(PlanDaysProblem::NotDates);
+    };
+    if last < first {
+        return Err(PlanDaysProblem::Backwards);
+    }
+    if last - first + 1 > MAX_PLAN_DAYS {
+        return Err(PlanDaysProblem::TooMany);
+    }
+    Ok((first..=last).map(larder_contract::time::date_of).collect())
+}
+
+/// Why a range of days cannot be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanDaysProblem {
+    /// One of them is not a date.
+    NotDates,
+    /// The last is before the first.
+    Backwards,
+    /// More than [`MAX_PLAN_DAYS`].
+    TooMany,
+}
+
+fn columns_of(key: &str) -> &'static [&'static str] {
+    MEMBER_EXTRAS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map_or(&["member_id", "id"], |(_, columns)| columns)
+}
 
 /// What `member_data` says of a kind the service offers.
 pub const INCLUDED: &str = "included";
@@ -73,8 +150,6 @@ const PROFILE_COLUMNS: &[&str] = &[
     "created_at",
     "updated_at",
 ];
-const EXTRA_COLUMNS: &[&str] = &["member_id", "id"];
-
 /// One table of the CSV zip: its file name and the next text to append to it.
 pub type CsvPart = (String, String);
 
@@ -107,12 +182,14 @@ fn csv_file(key: &str) -> String {
 
 impl Writer {
     /// The start of the file and every table's header. `offered` says, for each of
-    /// [`MEMBER_EXTRAS`], whether the service offers it (`None`: there was no member to ask).
+    /// [`MEMBER_EXTRAS`], whether the service offers it (`None`: there was no member to ask);
+    /// `plan_dates` the first and last day of meal plans read, when they are.
     pub fn start(
         exported_at: &str,
         service: Value,
         household: &Value,
         offered: &[(&'static str, Option<bool>)],
+        plan_dates: Option<(&str, &str)>,
     ) -> (Writer, Output) {
         let mut household = household.clone();
         if let Some(fields) = household.as_object_mut() {
@@ -129,7 +206,7 @@ impl Writer {
             };
             member_data.insert((*key).into(), said.into());
         }
-        let head = json!({
+        let mut head = json!({
             "format": FORMAT,
             "version": VERSION,
             "exported_at": exported_at,
@@ -137,6 +214,9 @@ impl Writer {
             "member_data": member_data,
             "household": household,
         });
+        if let Some((from, to)) = plan_dates {
+            head["meal_plan_dates"] = json!({"from": from, "to": to});
+        }
         let head = head.to_string();
         // `{...}` without its closing brace, so `members` can follow.
         let mut json = head[..head.len() - 1].to_string();
@@ -160,7 +240,7 @@ impl Writer {
         csv.extend(
             offered
                 .iter()
-                .map(|key| (csv_file(key), header(EXTRA_COLUMNS))),
+                .map(|key| (csv_file(key), header(columns_of(key)))),
         );
         (Writer { members, offered }, Output { json, csv })
     }
@@ -211,7 +291,7 @@ impl Writer {
                     other => Map::from_iter([("value".to_string(), other.clone())]),
                 };
                 row.insert("member_id".into(), member_id.clone());
-                push_record(EXTRA_COLUMNS, true, &row, &mut lines);
+                push_record(columns_of(key), true, &row, &mut lines);
             }
             out.csv.push((csv_file(key), lines));
         }
@@ -254,14 +334,16 @@ mod tests {
             json!({"data": "http://d", "system": "http://s"}),
             &household,
             &offered,
+            Some(("2026-10-28", "2026-12-03")),
         );
         let mut json_text = start.json;
         let mut tables = Vec::new();
         gather(&mut tables, start.csv);
         let ann = json!({"id": "m1", "name": "Ann", "age_group": "adult", "profile": {"id": "p1", "household_member_id": "m1", "dietary_groups": ["vegan", "halal"], "properties": {"goal": "less salt"}}});
         let bob = json!({"id": "m2", "name": "Bob", "age_group": "child", "profile": null});
-        let plans =
-            vec![json!({"id": "mp1", "date": "2026-11-27", "applies_to_member_ids": ["m1"]})];
+        let plans = vec![
+            json!({"id": "mp1", "date": "2026-11-27", "applies_to_member_ids": ["m1"], "lunch": {"title": "Soup"}}),
+        ];
         let step = writer.member(&ann, &[("meal_plans", plans)]).unwrap();
         json_text.push_str(&step.json);
         gather(&mut tables, step.csv);
@@ -281,6 +363,10 @@ mod tests {
         assert_eq!(file["member_data"]["meal_plans"], INCLUDED);
         assert_eq!(file["member_data"]["saved_items"], NOT_OFFERED);
         assert_eq!(file["member_count"], 2);
+        assert_eq!(
+            file["meal_plan_dates"],
+            json!({"from": "2026-10-28", "to": "2026-12-03"})
+        );
         assert_eq!(
             file["members"][0]["profile"]["properties"]["goal"],
             "less salt"
@@ -315,23 +401,47 @@ mod tests {
         );
         assert_eq!(
             tables[3].1,
-            "member_id,id,other_fields\r\nm1,mp1,\"{\"\"applies_to_member_ids\"\":[\"\"m1\"\"],\"\"date\"\":\"\"2026-11-27\"\"}\"\r\n"
+            "member_id,date,id,applies_to_member_ids,reasoning,other_fields\r\n\
+             m1,2026-11-27,mp1,m1,,\"{\"\"lunch\"\":{\"\"title\"\":\"\"Soup\"\"}}\"\r\n"
         );
     }
 
     #[test]
     fn a_household_without_members_is_still_a_whole_file() {
         let offered = [("meal_plans", None)];
-        let (writer, start) = Writer::start("t", json!({}), &json!({"id": "h"}), &offered);
+        let (writer, start) = Writer::start("t", json!({}), &json!({"id": "h"}), &offered, None);
         let text = format!("{}{}", start.json, writer.finish());
         let file: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(file["members"], json!([]));
         assert_eq!(file["member_data"]["meal_plans"], NO_MEMBERS);
+        assert!(file.get("meal_plan_dates").is_none());
+    }
+
+    #[test]
+    fn the_days_of_plans_are_a_bounded_range() {
+        assert_eq!(
+            plan_days("2026-12-30", "2027-01-02").unwrap(),
+            ["2026-12-30", "2026-12-31", "2027-01-01", "2027-01-02"]
+        );
+        assert_eq!(plan_days("2026-12-30", "2026-12-30").unwrap().len(), 1);
+        assert_eq!(
+            plan_days("2026-12-30", "2026-12-29"),
+            Err(PlanDaysProblem::Backwards)
+        );
+        assert_eq!(
+            plan_days("soon", "2026-12-29"),
+            Err(PlanDaysProblem::NotDates)
+        );
+        assert_eq!(
+            plan_days("2026-01-01", "2027-01-02"),
+            Err(PlanDaysProblem::TooMany)
+        );
+        assert_eq!(plan_days("2026-01-01", "2026-12-31").unwrap().len(), 365);
     }
 
     #[test]
     fn a_member_that_is_not_an_object_is_an_error_not_a_panic() {
-        let (mut writer, _) = Writer::start("t", json!({}), &json!({}), &[]);
+        let (mut writer, _) = Writer::start("t", json!({}), &json!({}), &[], None);
         assert!(writer.member(&json!("m1"), &[]).is_err());
     }
 }

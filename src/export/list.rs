@@ -7,7 +7,7 @@ use larder_contract::limits::MAX_SEARCH_WINDOW;
 
 use super::csv::{push_line, push_record};
 use super::json::ArrayWriter;
-use crate::schema::{label, Schema};
+use crate::kb::schema::{label, Schema};
 
 /// Rows asked for per request. Smaller than the service's 1,000: one page is in wasm memory
 /// (its text and its parsed records) at a time, and a thousand long articles would pass the
@@ -98,7 +98,7 @@ mod tests {
 
     #[test]
     fn headers_are_the_contract_labels_and_rows_follow_them() {
-        let schema = crate::schema::schema("articles").unwrap();
+        let schema = crate::kb::schema::schema("articles").unwrap();
         let (mut writer, head) = ListWriter::new(schema);
         let header = head.csv.lines().next().unwrap();
         assert!(header.starts_with(&label(schema.fields()[0].name)));

@@ -8,9 +8,9 @@ use leptos::prelude::*;
 use serde_json::Map;
 
 use crate::components::error_view::ErrorView;
-use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::toast::{on_answer, Toasts};
 use crate::components::unsaved::UnsavedChanges;
+use crate::household::kv_editor::{KvEditor, KvState};
 use crate::household::AgeGroupSelect;
 use crate::i18n::{k, t, tf};
 use crate::ApiClient;

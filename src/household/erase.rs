@@ -7,11 +7,10 @@
 use larder_api::ApiError;
 use larder_api::{Erasure, Household};
 use leptos::prelude::*;
-use leptos_router::hooks::use_navigate;
 
-use crate::components::download_my_data::BeforeYouDelete;
 use crate::components::error_view::ErrorView;
 use crate::components::modal::Modal;
+use crate::household::download_my_data::BeforeYouDelete;
 use crate::i18n::format::number;
 use crate::i18n::{t, tf, value_label};
 use crate::session::Session;
@@ -59,19 +58,26 @@ fn EraseDialog(
 ) -> impl IntoView {
     let client = expect_context::<ApiClient>();
     let session = expect_context::<Session>();
-    let navigate = use_navigate();
     let typed = RwSignal::new(String::new());
     let error = RwSignal::new(None::<ApiError>);
     let answer = RwSignal::new(None::<Erasure>);
     let problem = RwSignal::new(None::<String>);
-    let erase = Action::new_local(move |_: &()| {
+    let forget = client.clone();
+    let erase = {
         let client = client.clone();
-        async move { client.erase_account().await }
-    });
+        Action::new_local(move |_: &()| {
+            let client = client.clone();
+            async move { client.erase_account().await }
+        })
+    };
     Effect::new(move || match erase.value().get() {
         Some(Ok(Some(erasure))) if erasure.erased => {
-            // The account is gone whether or not "Sign out" is pressed next.
+            // The account is gone: its token and credentials go from the client at once, and
+            // whatever this browser keeps of its first-household guide, whether or not "Sign
+            // out" is pressed next; the answer stays on screen until it loads the sign-in page.
+            let client = forget.clone();
             crate::household::first_run::forget();
+            leptos::task::spawn_local(async move { client.sign_out().await });
             error.set(None);
             problem.set(None);
             answer.set(Some(erasure));
@@ -91,9 +97,11 @@ fn EraseDialog(
         }
         None => {}
     });
+    // The session ends: the client forgets the token and credentials, and the sign-in page
+    // loads anew (`Session::end`).
     let sign_out = Callback::new(move |_| {
-        session.end();
-        navigate("/sign-in", Default::default());
+        let client = client.clone();
+        leptos::task::spawn_local(async move { session.end(&client).await });
     });
     let matches = {
         let username = username.clone();

@@ -13,12 +13,12 @@ use larder_api::ApiError;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::components::chip_select::ChipSelect;
 use crate::components::error_view::ErrorView;
 use crate::components::toast::{on_answer, Toasts};
+use crate::household::chip_select::ChipSelect;
+use crate::household::rules::{step, Step};
 use crate::household::AgeGroupSelect;
 use crate::i18n::{k, t, tf};
-use crate::owners::{step, Step};
 use crate::ApiClient;
 
 /// The browser storage key of the guide's progress.

@@ -8,12 +8,12 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 
 use crate::components::confirm::ConfirmButton;
-use crate::components::download_my_data::{BeforeYouDelete, DownloadMyData};
 use crate::components::error_view::ErrorView;
-use crate::components::kv_editor::{KvEditor, KvState};
 use crate::components::toast::{on_answer, Toasts};
 use crate::components::unsaved::UnsavedChanges;
+use crate::household::download_my_data::{BeforeYouDelete, DownloadMyData};
 use crate::household::first_run::FirstRunGuide;
+use crate::household::kv_editor::{KvEditor, KvState};
 use crate::household::picture::MemberPicture;
 use crate::household::{age_label, AgeGroupSelect, HouseholdFacts};
 use crate::i18n::format::number;
@@ -61,9 +61,11 @@ pub fn HouseholdPanel(
     let household = StoredValue::new(household);
     let household_id = household.with_value(|h| h.id.clone());
     let links_id = household_id.clone();
-    // The member page is a module of its own (issue 24, `crate::pages`): fetched once the
+    // The member page is a module of its own (issue 24, `crate::lazy`): fetched once the
     // members are on screen, so following a member's link opens it at once.
-    Effect::new(move || crate::pages::prefetch(crate::pages::Page::Member));
+    Effect::new(move || {
+        leptos::task::spawn_local(crate::lazy::prefetch(larder_start::landing::Group::Member))
+    });
     view! {
         <div class="title-row">
             <h1>{household.with_value(|h| h.name.clone())}</h1>

@@ -5,8 +5,8 @@
 
 use leptos::prelude::*;
 
+use crate::household::rules::avatar::{self, Accessory, Face, Hair, Picture, PRESETS};
 use crate::i18n::{t, tf, value_label};
-use crate::owners::avatar::{self, Accessory, Face, Hair, Picture, PRESETS};
 
 /// A face drawn from its description (our drawing; only the colours and kinds come from data).
 #[component]
@@ -58,7 +58,9 @@ pub fn preset_name(index: usize) -> String {
     )
 }
 
-/// A member's picture, named for screen readers; never the stored text, never a broken image.
+/// A member's picture, named for screen readers; never the stored text, never a broken image,
+/// and never a picture from a host the operator does not allow (`config.json`
+/// `picture_hosts`): initials then, with the host named.
 #[component]
 pub fn MemberPicture(
     /// The member's `image_url` as stored.
@@ -79,7 +81,7 @@ pub fn MemberPicture(
         let initials = move |label: String| {
             view! { <span class=format!("{class} initials") role="img" aria-label=label>{avatar::initials(&name.get())}</span> }.into_any()
         };
-        match avatar::parse(stored.as_deref()) {
+        match avatar::shown(stored.as_deref(), &crate::config::picture_hosts()) {
             Picture::Preset(index) => view! {
                 <span class=class role="img" aria-label=label data-avatar=avatar::preset_value(index)><FaceDrawing face=PRESETS[index].face()/></span>
             }.into_any(),
@@ -88,9 +90,27 @@ pub fn MemberPicture(
                 let failed_url = url.clone();
                 view! { <img class=class src=url alt=label on:error=move |_| failed.set(Some(failed_url.clone()))/> }.into_any()
             }
+            Picture::NotAllowed { host } => {
+                let why = not_loaded(&host);
+                let label = format!("{label}. {why}");
+                view! {
+                    <span class="picture-not-loaded">
+                        <span class=format!("{class} initials") role="img" aria-label=label title=why.clone() data-picture-host=host>{avatar::initials(&name.get())}</span>
+                        {(!small).then(|| view! { <span class="hint">{why}</span> })}
+                    </span>
+                }.into_any()
+            }
             _ => initials(label),
         }
     }
+}
+
+/// Why a web picture is not shown.
+fn not_loaded(host: &str) -> String {
+    tf(
+        "Picture at {host} not loaded: this console loads pictures only from hosts its operator allows.",
+        &[("host", host)],
+    )
 }
 
 /// What the picker holds.
@@ -156,22 +176,87 @@ impl PictureChoice {
     }
 }
 
-/// The picker: a radio group of no picture, the current one (when it is a kept face), the
-/// presets and a web address.
+/// Up and Down in the grid of faces move a row, to the face nearest in the row above or below
+/// (Left and Right are the radio group's own: the previous and next choice). Positions are read
+/// from the layout, so the grid may have any number of columns.
+fn move_a_row(ev: leptos::ev::KeyboardEvent) {
+    use wasm_bindgen::JsCast;
+    let down = match ev.key().as_str() {
+        "ArrowDown" => true,
+        "ArrowUp" => false,
+        _ => return,
+    };
+    ev.prevent_default();
+    let (Some(grid), Some(focused)) = (
+        ev.current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok()),
+        web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.active_element()),
+    ) else {
+        return;
+    };
+    let tile_of = |input: &web_sys::Element| {
+        input
+            .parent_element()
+            .and_then(|p| p.dyn_into::<web_sys::HtmlElement>().ok())
+    };
+    let Some(from) = tile_of(&focused) else {
+        return;
+    };
+    let Ok(inputs) = grid.query_selector_all("input[type=radio]") else {
+        return;
+    };
+    let (top, left) = (from.offset_top(), from.offset_left());
+    let mut best: Option<(i32, i32, web_sys::HtmlInputElement)> = None;
+    for i in 0..inputs.length() {
+        let Some(input) = inputs
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            continue;
+        };
+        let Some(tile) = tile_of(&input) else {
+            continue;
+        };
+        let rows = if down {
+            tile.offset_top() - top
+        } else {
+            top - tile.offset_top()
+        };
+        if rows <= 0 {
+            continue;
+        }
+        let across = (tile.offset_left() - left).abs();
+        if best
+            .as_ref()
+            .is_none_or(|(r, a, _)| (rows, across) < (*r, *a))
+        {
+            best = Some((rows, across, input));
+        }
+    }
+    if let Some((_, _, input)) = best {
+        let _ = input.focus();
+        input.click();
+    }
+}
+
+/// The picker: the faces as a grid of radios (initials only, the current picture when it is a
+/// kept face, the presets), one tab stop, arrows to move; and beside it a web address.
 #[component]
 pub fn PicturePicker(
     state: PictureChoice,
     id: &'static str,
     #[prop(into)] name: Signal<String>,
 ) -> impl IntoView {
-    let radio = move |choice: Choice, key: String, label: AnyView| {
+    let tile = move |choice: Choice, key: String, label: Signal<String>, face: AnyView| {
         let value = choice.clone();
-        let (input_id, for_id) = (format!("{id}-{key}"), format!("{id}-{key}"));
         view! {
-            <label class="picture-option" for=for_id>
-                <input type="radio" id=input_id name=id prop:checked=move || state.choice.get() == value
+            <label class="picture-tile" title=move || label.get()>
+                <input type="radio" id=format!("{id}-{key}") name=id aria-label=move || label.get()
+                    prop:checked=move || state.choice.get() == value
                     on:change=move |_| state.choice.set(choice.clone())/>
-                {label}
+                {face}
             </label>
         }
     };
@@ -181,23 +266,41 @@ pub fn PicturePicker(
             && PictureChoice::new(o.clone()).choice.get_untracked() == Choice::Current
     });
     let current = state.original.get_value();
+    let address_id = format!("{id}-address");
+    let host_note = move || {
+        let url = state.url.get();
+        match avatar::shown(Some(url.trim()), &crate::config::picture_hosts()) {
+            Picture::NotAllowed { host } if state.choice.get() == Choice::Url => {
+                Some(view! { <p class="hint">{not_loaded(&host)}</p> })
+            }
+            _ => None,
+        }
+    };
     view! {
         <fieldset class="picture-picker">
             <legend>{move || t("Picture")}</legend>
-            <div class="picture-options">
-                {radio(Choice::None, "none".into(), view! { <span class="avatar small initials" aria-hidden="true">{move || avatar::initials(&name.get())}</span><span>{move || t("Initials only")}</span> }.into_any())}
-                {keeps_current.then(|| radio(Choice::Current, "current".into(), view! {
-                    <span aria-hidden="true"><MemberPicture image_url=Signal::derive(move || current.clone()) name small=true/></span><span>{move || t("The current picture")}</span>
-                }.into_any()))}
-                {(0..PRESETS.len()).map(|i| radio(Choice::Preset(i), i.to_string(), view! {
-                    <span class="avatar small" aria-hidden="true"><FaceDrawing face=PRESETS[i].face()/></span><span>{move || preset_name(i)}</span>
-                }.into_any())).collect_view()}
-                {radio(Choice::Url, "url".into(), view! { <span>{move || t("A web address")}</span> }.into_any())}
+            <div class="picture-choice">
+                <div class="picture-grid" on:keydown=move_a_row>
+                    {tile(Choice::None, "none".into(), Signal::derive(move || t("Initials only")),
+                        view! { <span class="avatar initials" aria-hidden="true">{move || avatar::initials(&name.get())}</span> }.into_any())}
+                    {keeps_current.then(|| tile(Choice::Current, "current".into(), Signal::derive(move || t("The current picture")),
+                        view! { <span aria-hidden="true"><MemberPicture image_url=Signal::derive(move || current.clone()) name/></span> }.into_any()))}
+                    {(0..PRESETS.len()).map(|i| tile(Choice::Preset(i), i.to_string(), Signal::derive(move || preset_name(i)),
+                        view! { <span class="avatar" aria-hidden="true"><FaceDrawing face=PRESETS[i].face()/></span> }.into_any())).collect_view()}
+                </div>
+                <div class="picture-address stack">
+                    <label class="picture-option" for=format!("{id}-url")>
+                        <input type="radio" id=format!("{id}-url") name=id prop:checked=move || state.choice.get() == Choice::Url
+                            on:change=move |_| state.choice.set(Choice::Url)/>
+                        <span>{move || t("A web address")}</span>
+                    </label>
+                    // Always there, so typing an address chooses it.
+                    <label for=address_id.clone()>{move || t("Image URL")}</label>
+                    <input id=address_id type="url" placeholder="https://…" prop:value=move || state.url.get()
+                        on:input=move |ev| { state.url.set(event_target_value(&ev)); state.choice.set(Choice::Url); }/>
+                    {host_note}
+                </div>
             </div>
-            // Always there, so typing an address chooses it.
-            <label for=format!("{id}-address")>{move || t("Image URL")}</label>
-            <input id=format!("{id}-address") type="url" placeholder="https://…" prop:value=move || state.url.get()
-                on:input=move |ev| { state.url.set(event_target_value(&ev)); state.choice.set(Choice::Url); }/>
         </fieldset>
     }
 }

@@ -2,12 +2,10 @@
 //! secret), else the browser's, else `config.json`'s default; its catalog fetched from
 //! `locales/<code>.json` beside `index.html`; `<html lang>` set.
 //!
-//! The sign-in form does not wait for a whole catalog (13-15 KB compressed, a round trip after
-//! config.json on a slow line): it starts with the start-up catalog, `locales/start.json` (the
-//! form's texts in every language, inside the built index.html, see
-//! [`super::start_keys`]), and the chosen language's whole catalog comes in the background once
-//! "Sign in" works. [`ready`] waits for it before anything else is shown: an error after
-//! pressing Sign in, the console.
+//! The sign-in form does not wait for a whole catalog (13-15 KB compressed): the start-up
+//! module shows it with the start-up catalog's few texts (crates/start, [`super::start_keys`]),
+//! and hands over once "Sign in" works; the chosen language's whole catalog comes then, while
+//! people type ([`prepare`]), and [`ready`] waits for it before the console shows anything.
 
 use std::cell::{Cell, RefCell};
 use std::future::Future;
@@ -20,12 +18,12 @@ use wasm_bindgen_futures::JsFuture;
 use super::{set, Catalog, Lang};
 
 // Shared with the start-up module, which chooses the form's language by the same rule.
-use larder_start::language::{REMEMBERED, START_CATALOG, START_CATALOG_IN_PAGE};
+use larder_start::language::REMEMBERED;
 
 thread_local! {
     /// The languages `config.json` offers, for the language menu.
     static OFFERED: RefCell<Vec<Lang>> = RefCell::new(Lang::ALL.to_vec());
-    /// The language the form shows in start-up texts, whose whole catalog is to come.
+    /// The language the start-up module shows the form in, whose whole catalog is to come.
     static PENDING: Cell<Option<Lang>> = const { Cell::new(None) };
     /// That catalog's fetch, once started: resolves once it is in use, or could not come. The
     /// console mounts only after it resolved, so the language menu never races it.
@@ -44,33 +42,16 @@ pub async fn start(default: Option<Lang>, offered: Vec<Lang>) {
     let _ = switch_to(lang).await;
 }
 
-/// The start-up catalog's text: the built page's own data block, else the file (read beside
-/// config.json: the language is known only with config's list, and asking afterwards would cost
-/// a round trip on a slow line); `None` when there is none (a dev build has none) or it cannot
-/// be read.
-pub async fn start_texts() -> Option<String> {
-    let in_page = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(START_CATALOG_IN_PAGE))
-        .and_then(|block| block.text_content());
-    match in_page {
-        Some(text) => Some(text),
-        None => fetch_text(START_CATALOG).await.ok(),
-    }
-}
-
-/// Picks the language to start in and puts the sign-in form's texts in place: English at once,
-/// another from `start_texts` (see [`start_texts`]), its whole catalog left for
-/// [`fetch_the_rest`] and [`ready`]. Without usable start-up texts, the whole catalog, as before.
-pub async fn start_quickly(default: Option<Lang>, offered: Vec<Lang>, start_texts: Option<String>) {
+/// Picks the language the start-up module chose by the same rule and starts fetching its
+/// whole catalog, for [`ready`] (English has none to wait for).
+pub fn prepare(default: Option<Lang>, offered: Vec<Lang>) {
     let lang = choose(default, offered);
-    if lang != Lang::En {
-        if let Some(catalog) = start_texts.and_then(|text| Catalog::start_texts(&text, lang).ok()) {
-            PENDING.set(Some(lang));
-            return show(lang, catalog);
-        }
+    if lang == Lang::En {
+        show(lang, Catalog::default());
+    } else {
+        PENDING.set(Some(lang));
+        fetch_the_rest();
     }
-    let _ = switch_to(lang).await;
 }
 
 /// Starts fetching the whole catalog of the language the form shows, if it is still to come.

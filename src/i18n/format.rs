@@ -88,6 +88,19 @@ pub fn date(iso: &str) -> String {
     }
 }
 
+/// A calendar day (`2026-11-28`) with its weekday, as the language writes it ("Saturday,
+/// 28 November"); text that is not a day stays as it is.
+pub fn day(iso: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        browser::day(super::lang(), iso).unwrap_or_else(|| iso.to_string())
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        iso.to_string()
+    }
+}
+
 /// An instant (Unix milliseconds) as the language writes a date and time, in local time.
 pub fn moment(unix_ms: u64) -> String {
     #[cfg(target_arch = "wasm32")]
@@ -209,6 +222,22 @@ mod browser {
             Intl::DateTimeFormat::new(&locales(lang), &options(&pairs)).format()
         });
         call(format, &date.into()).unwrap_or_else(|| unix_ms.to_string())
+    }
+
+    pub fn day(lang: Lang, iso: &str) -> Option<String> {
+        larder_contract::time::day_number(iso)?;
+        // A calendar day has no time zone: read and shown as UTC, it stays the same day.
+        let date = Date::new(&JsValue::from_str(iso));
+        let format = formatter(lang, "weekday", || {
+            let pairs = [
+                ("weekday", JsValue::from_str("long")),
+                ("day", "numeric".into()),
+                ("month", "long".into()),
+                ("timeZone", "UTC".into()),
+            ];
+            Intl::DateTimeFormat::new(&locales(lang), &options(&pairs)).format()
+        });
+        call(format, &date.into())
     }
 
     pub fn date(lang: Lang, iso: &str) -> Option<String> {

@@ -95,21 +95,6 @@ impl Catalog {
         Catalog::from_value(value)
     }
 
-    /// `lang`'s part of the start-up catalog (`locales/start.json`, see [`start_keys`]): an
-    /// object of language code to a catalog of the sign-in form's texts.
-    pub fn start_texts(json: &str, lang: Lang) -> Result<Catalog, String> {
-        let value: Value =
-            serde_json::from_str(json).map_err(|e| format!("not a start-up catalog: {e}"))?;
-        let Value::Object(languages) = value else {
-            return Err("a start-up catalog is an object of languages".into());
-        };
-        // Not `Map::remove`: the loop reuses the code `from_value` has, remove would add its own.
-        match languages.into_iter().find(|(code, _)| code == lang.code()) {
-            Some((_, texts)) => Catalog::from_value(texts),
-            None => Err(format!("the start-up catalog has no {}", lang.code())),
-        }
-    }
-
     fn from_value(value: Value) -> Result<Catalog, String> {
         let Value::Object(object) = value else {
             return Err("a catalog is an object of texts".into());
@@ -308,6 +293,18 @@ pub fn value_label(enumeration: &str, value: &str) -> String {
     }
 }
 
+/// The label of `value` of `enumeration` where the catalog has `<enumeration>:<value>`, else
+/// `english` (production's own English label: `allergen`, `goal` and `gender` values).
+pub fn label_or(enumeration: &str, value: &str, english: &str) -> String {
+    let key = format!("{enumeration}:{value}");
+    let text = t(&key);
+    if text != key {
+        text
+    } else {
+        english.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -348,24 +345,5 @@ mod tests {
             ["count", "total"].map(String::from).into()
         );
         assert!(Catalog::parse("[1]").is_err());
-    }
-
-    #[test]
-    fn the_start_up_catalog_gives_one_languages_form_texts() {
-        let start = r#"{"el": {"Sign in": "Σύνδεση"}, "hu": {"Sign in": "Bejelentkezés"}}"#;
-        let greek = Catalog::start_texts(start, Lang::El).unwrap();
-        assert_eq!(
-            greek.entries.get("Sign in"),
-            Some(&Entry::Text("Σύνδεση".into()))
-        );
-        assert_eq!(greek.entries.len(), 1);
-        // A language it lacks, or a file that is not one (a host's HTML page), is an error: the
-        // start then waits for the whole catalog, as before there was a start-up catalog.
-        assert!(Catalog::start_texts(start, Lang::Sl)
-            .unwrap_err()
-            .contains("no sl"));
-        assert!(Catalog::start_texts("<!DOCTYPE html>", Lang::El).is_err());
-        assert!(Catalog::start_texts(r#"["el"]"#, Lang::El).is_err());
-        assert!(Catalog::start_texts(r#"{"el": 5}"#, Lang::El).is_err());
     }
 }

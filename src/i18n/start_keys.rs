@@ -1,14 +1,13 @@
-//! The texts the sign-in form shows before "Sign in" is pressed: the start-up catalog's keys.
+//! The texts the start-up module shows (crates/start): the start-up catalog's keys.
 //!
-//! `cargo xtask dist` writes `locales/start.json`, these keys of every language's catalog, and
-//! index.html preloads it beside config.json, so the form is in the chosen language as soon as
-//! it works, without waiting for that language's whole catalog (which comes in the background;
-//! see `choose::ready`). One list for both sides: the larder crate has it here, and xtask
-//! compiles this very file (`#[path]` in xtask/src/dist.rs) because it cannot depend on the
-//! larder crate (its browser-only dependencies) and a file of data it parsed would be a second
-//! format to keep. tests/start_catalog.rs checks that every `data-i18n` key of index.html, every
-//! text src/boot.rs shows before the press and every text the start-up module
-//! (crates/start/src/web.rs) shows is here, and nothing else.
+//! `cargo xtask dist` writes these keys of every language's catalog into the built index.html
+//! (and `locales/start.json`), so the form is in the chosen language as soon as it works,
+//! without waiting for that language's whole catalog, and says what a press lacks or what the
+//! service refused without waiting for the console. One list for both sides: the larder crate
+//! has it here, and xtask compiles this very file (`#[path]` in xtask/src/dist.rs) because it
+//! cannot depend on the larder crate (its browser-only dependencies). tests/start_catalog.rs
+//! checks that every `data-i18n` key of index.html and every text the start-up module shows is
+//! here, and nothing else.
 //!
 //! "Starting…", the button's text until the start-up module runs, is not here: it is shown
 //! only before any catalog can be read, and no code translates it.
@@ -24,6 +23,15 @@ pub const START_KEYS: &[&str] = &[
     "Client ID",
     "Client secret",
     "Signing in…",
+    // What a press lacks (`larder_start::login::missing`), or what the service refused.
+    "Invalid credentials",
+    "Give a username and password.",
+    "The username is missing.",
+    "The password is missing.",
+    "Give a client ID and secret.",
+    "The client ID is missing.",
+    "The client secret is missing.",
+    "Sign-in failed",
     // The start-up module's own (crates/start): the console's module did not arrive.
     "The console could not be loaded",
     "Try again",

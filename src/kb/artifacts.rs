@@ -16,8 +16,8 @@ use crate::components::toast::{on_answer, Toasts};
 use crate::i18n::format::bytes;
 use crate::i18n::{k, t, tf};
 use crate::kb::gates::can_create;
+use crate::kb::schema::schema_of;
 use crate::paths::record_href;
-use crate::schema::schema_of;
 use crate::ApiClient;
 
 /// Where a parent's files come from.

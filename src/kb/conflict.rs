@@ -7,9 +7,9 @@ use leptos::prelude::*;
 
 use crate::components::modal::Modal;
 use crate::i18n::t;
-use crate::schema::conflict::{all, conflicts, merged, Side};
-use crate::schema::value::display;
-use crate::schema::{label, Schema};
+use crate::kb::schema::conflict::{all, conflicts, merged, Side};
+use crate::kb::schema::value::display;
+use crate::kb::schema::{label, Schema};
 
 /// What the person chose.
 #[derive(Clone, Debug)]

@@ -8,15 +8,14 @@ use std::collections::BTreeMap;
 use larder_api::{ApiError, Record};
 use leptos::prelude::*;
 
-use crate::components::record_form::{apply_field_errors, RecordForm};
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
 use crate::i18n::{capitalized, singular_name, t, tf};
 use crate::kb::conflict::{ConflictDialog, Resolution};
-use crate::record_cache::remember;
-use crate::schema::conflict::changed_since;
-use crate::schema::form::{changes, edit_editors, edited_record, Errors};
-use crate::schema::Schema;
+use crate::kb::record_form::{apply_field_errors, RecordForm};
+use crate::kb::schema::conflict::changed_since;
+use crate::kb::schema::form::{changes, edit_editors, edited_record, Errors};
+use crate::kb::schema::Schema;
 use crate::ApiClient;
 
 /// What a save came to.
@@ -37,6 +36,7 @@ pub fn EditRecord(
     version: RwSignal<u32>,
 ) -> impl IntoView {
     let client = expect_context::<ApiClient>();
+    let session = expect_context::<crate::session::Session>();
     let toasts = expect_context::<Toasts>();
     let identifier = schema.identifier_of(&record).unwrap_or_default();
     let editors = StoredValue::new(edit_editors(schema, &record));
@@ -77,7 +77,7 @@ pub fn EditRecord(
     Effect::new(move || match save.value().get() {
         Some(Ok(Saved::Conflict(before, now, after))) => conflict.set(Some((before, now, after))),
         Some(Ok(Saved::Done(updated))) => {
-            remember(schema.collection.path, &id.get_value(), &updated);
+            session.remember_record(schema.collection.path, &id.get_value(), &updated);
             toasts.success(tf(
                 "{what} saved",
                 &[("what", &capitalized(&singular_name(schema.collection)))],
@@ -128,7 +128,7 @@ pub fn EditRecord(
                 save.dispatch(record);
             }
             Resolution::TakeTheirs => {
-                remember(schema.collection.path, &id.get_value(), &now);
+                session.remember_record(schema.collection.path, &id.get_value(), &now);
                 editing.set(false);
                 version.update(|v| *v += 1);
             }

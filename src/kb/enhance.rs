@@ -9,13 +9,12 @@ use larder_contract::text::lowercase;
 
 use crate::components::error_view::ErrorView;
 use crate::components::toast::Toasts;
-use crate::components::value_view::ValueView;
 use crate::i18n::{plural_name, t, tf, tn};
 use crate::kb::gates::can_enhance;
-use crate::record_cache::remember;
-use crate::schema::form::{problems_of, Errors};
-use crate::schema::value::{parse, to_input};
-use crate::schema::{label, FieldKind, Schema};
+use crate::kb::schema::form::{problems_of, Errors};
+use crate::kb::schema::value::{parse, to_input};
+use crate::kb::schema::{label, FieldKind, Schema};
+use crate::kb::value_view::ValueView;
 use crate::ApiClient;
 
 /// Fields whose change says nothing about the enhancement: the stamp, and the audit trail the
@@ -83,6 +82,7 @@ pub fn EnhancePanel(
     version: RwSignal<u32>,
 ) -> impl IntoView {
     let client = expect_context::<ApiClient>();
+    let session = expect_context::<crate::session::Session>();
     let toasts = expect_context::<Toasts>();
     let agent = RwSignal::new("larder-console".to_string());
     let before = StoredValue::new(record.clone());
@@ -110,7 +110,7 @@ pub fn EnhancePanel(
                 .await?;
             // Production answers a summary, not the record: read it again to see the change.
             let after = client.get_record(schema.collection, &urn).await?;
-            remember(schema.collection.path, &urn, &after);
+            session.remember_record(schema.collection.path, &urn, &after);
             Ok::<_, ApiError>((result.run_id, differences(&before, &after)))
         }
     });

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::schema::Schema;
+use crate::kb::schema::Schema;
 use crate::session::Session;
 
 /// Role gates per collection, created once in the console's root scope: pages come and go (and

@@ -6,14 +6,14 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 
 use crate::components::error_view::ErrorView;
-use crate::components::highlight::Highlighted;
 use crate::components::loading::Loading;
 use crate::i18n::{k, t};
 use crate::kb::gates::can_create;
-use crate::kb::guideline_import::GuidelineImport;
+use crate::kb::highlight::Highlighted;
+use crate::kb::list::guideline_import::GuidelineImport;
+use crate::kb::schema::highlight::fragments;
+use crate::kb::schema::schema_of;
 use crate::paths::record_href;
-use crate::schema::highlight::fragments;
-use crate::schema::schema_of;
 use crate::ApiClient;
 use larder_contract::collections::{GUIDELINES, GUIDES};
 

@@ -5,10 +5,10 @@ use larder_api::Record;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::components::value_view::ValueView;
 use crate::i18n::{t, tf};
-use crate::schema::history::{history, version, Event, What};
-use crate::schema::label;
+use crate::kb::schema::history::{history, version, Event, What};
+use crate::kb::schema::label;
+use crate::kb::value_view::ValueView;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Tab {

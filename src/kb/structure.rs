@@ -11,10 +11,10 @@ use crate::components::error_view::ErrorView;
 use crate::components::loading::Loading;
 use crate::i18n::format::number;
 use crate::i18n::{k, t, tf};
-use crate::kb::bulk_replace::BulkReplace;
 use crate::kb::gates::can_create;
+use crate::kb::list::bulk_replace::BulkReplace;
+use crate::kb::schema::schema_of;
 use crate::paths::record_href;
-use crate::schema::schema_of;
 use crate::ApiClient;
 use larder_contract::collections::TEXTBOOK_PASSAGES;
 

@@ -1,5 +1,6 @@
 //! "My household": the owner's household, or a form that creates it when there is none.
 
+use larder_api::households::own_household_from;
 use larder_api::ApiError;
 use leptos::prelude::*;
 
@@ -10,13 +11,23 @@ use crate::household::erase::EraseAccount;
 use crate::household::panel::{HouseholdPanel, Scope};
 use crate::household::Loaded;
 use crate::i18n::{k, t};
+use crate::lazy::Page;
+use crate::session::{EarlyHousehold, Session};
 use crate::ApiClient;
 
 /// The caller's household with every member: `households/me` lists them all (production too);
 /// when a service leaves the list empty while counting members, they are read page by page.
-/// Opened right after signing in, the answer comes from the read started then.
-async fn own(client: ApiClient) -> Result<Option<Loaded>, ApiError> {
-    let Some(mut household) = crate::prefetch::own_household(&client).await? else {
+/// Opened right after signing in, the answer is the read the start-up module started then.
+async fn own(client: ApiClient, early: Option<EarlyHousehold>) -> Result<Option<Loaded>, ApiError> {
+    let answer = match early {
+        Some(early) => early.answer().await,
+        None => None,
+    };
+    let answer = match answer {
+        Some(answer) => answer,
+        None => client.own_household_answer().await,
+    };
+    let Some(mut household) = own_household_from(answer?)? else {
         return Ok(None);
     };
     let mut members = std::mem::take(&mut household.members);
@@ -26,16 +37,40 @@ async fn own(client: ApiClient) -> Result<Option<Loaded>, ApiError> {
     Ok(Some((household, members)))
 }
 
+/// "My household"'s data: the read, started as the page's module loads.
+#[derive(Clone, Copy)]
+pub struct OwnHouseholdRoute {
+    household: LocalResource<Result<Option<Loaded>, ApiError>>,
+}
+
+impl Page for OwnHouseholdRoute {
+    const GROUP: larder_start::landing::Group = larder_start::landing::Group::Household;
+
+    fn data(session: Session) -> Self {
+        let client = expect_context::<ApiClient>();
+        // The read started at sign-in, taken once: a "Try again" reads anew.
+        let early = StoredValue::new_local(session.person().and_then(|p| p.take_own_household()));
+        let household = LocalResource::new(move || {
+            own(
+                client.clone(),
+                early.try_update_value(Option::take).flatten(),
+            )
+        });
+        OwnHouseholdRoute { household }
+    }
+
+    async fn draw(self) -> Result<AnyView, crate::lazy::ChunkFailed> {
+        draw_own_household(self).await
+    }
+}
+
+crate::split_entry!(household_pages, draw_own_household, OwnHouseholdRoute => |data| view! { <MyHousehold data/> });
+
 /// The page.
 #[component]
-pub fn MyHousehold() -> impl IntoView {
-    let client = expect_context::<ApiClient>();
-    let version = RwSignal::new(0u32);
-    let household = LocalResource::new(move || {
-        version.track();
-        own(client.clone())
-    });
-    let changed = Callback::new(move |_| version.update(|v| *v += 1));
+pub fn MyHousehold(data: OwnHouseholdRoute) -> impl IntoView {
+    let household = data.household;
+    let changed = Callback::new(move |_| household.refetch());
     view! {
         <Transition fallback=|| view! { <Loading what=k("Loading your household…")/> }>
             {move || household.get().map(|result| match result {

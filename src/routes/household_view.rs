@@ -66,3 +66,21 @@ fn AnyHousehold() -> impl IntoView {
         </Transition>
     }
 }
+
+/// `/households/{id}`: the page reads what it shows itself.
+#[derive(Clone, Copy)]
+pub struct HouseholdRoute;
+
+impl crate::lazy::Page for HouseholdRoute {
+    const GROUP: larder_start::landing::Group = larder_start::landing::Group::Admin;
+
+    fn data(_: crate::session::Session) -> Self {
+        HouseholdRoute
+    }
+
+    async fn draw(self) -> Result<AnyView, crate::lazy::ChunkFailed> {
+        draw_household(self).await
+    }
+}
+
+crate::split_entry!(admin_pages, draw_household, HouseholdRoute => |_| view! { <HouseholdView/> });

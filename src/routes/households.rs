@@ -47,6 +47,8 @@ fn EveryHousehold() -> impl IntoView {
     });
     view! {
         <h1>{move || t("Households")}</h1>
+        <p><A href=crate::hosting::link("/households/allergies")>{move || t("Allergy audit")}</A>
+            " "<span class="hint">{move || t("members whose allergies the meal planner cannot enforce")}</span></p>
         <Transition fallback=|| view! { <Loading what=k("Loading households…")/> }>
             {move || households.get().map(|result| match result {
                 Err(error) => view! { <ErrorView error retry=move |_| households.refetch()/> }.into_any(),
@@ -100,3 +102,21 @@ fn MemberCount(id: String, counted: i64) -> impl IntoView {
     }
     .into_any()
 }
+
+/// `/households`: the page reads what it shows itself.
+#[derive(Clone, Copy)]
+pub struct HouseholdsRoute;
+
+impl crate::lazy::Page for HouseholdsRoute {
+    const GROUP: larder_start::landing::Group = larder_start::landing::Group::Admin;
+
+    fn data(_: crate::session::Session) -> Self {
+        HouseholdsRoute
+    }
+
+    async fn draw(self) -> Result<AnyView, crate::lazy::ChunkFailed> {
+        draw_households(self).await
+    }
+}
+
+crate::split_entry!(admin_pages, draw_households, HouseholdsRoute => |_| view! { <Households/> });

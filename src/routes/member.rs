@@ -1,5 +1,6 @@
 //! A member of a household (the owner's, `/household/members/{id}`, or any for administrators,
-//! `/households/{household}/members/{id}`): details and dietary profile.
+//! `/households/{household}/members/{id}`): details and dietary profile, the week's meal plans
+//! and the member's library.
 
 use larder_api::types::{Member, Profile};
 use larder_api::ApiError;
@@ -9,6 +10,8 @@ use leptos_router::hooks::use_params_map;
 
 use crate::components::error_view::ErrorView;
 use crate::components::loading::Loading;
+use crate::household::library::MemberLibrary;
+use crate::household::meal_plans::MemberMealPlans;
 use crate::household::member::{MemberDetails, ProfileForm};
 use crate::household::panel::Scope;
 use crate::i18n::{k, t};
@@ -55,9 +58,29 @@ pub fn MemberPage() -> impl IntoView {
                         <h1>{move || title.get()}</h1>
                         <MemberDetails member=member.clone() household_href=back() title/>
                         <ProfileForm member_id=member.id.clone() profile/>
+                        <MemberMealPlans member_id=member.id.clone() household_id=member.household_id.clone() name=title.into()/>
+                        <MemberLibrary member_id=member.id.clone()/>
                     }.into_any()
                 }
             })}
         </Transition>
     }
 }
+
+/// A member's page: the page reads what it shows itself.
+#[derive(Clone, Copy)]
+pub struct MemberRoute;
+
+impl crate::lazy::Page for MemberRoute {
+    const GROUP: larder_start::landing::Group = larder_start::landing::Group::Member;
+
+    fn data(_: crate::session::Session) -> Self {
+        MemberRoute
+    }
+
+    async fn draw(self) -> Result<AnyView, crate::lazy::ChunkFailed> {
+        draw_member(self).await
+    }
+}
+
+crate::split_entry!(member_pages, draw_member, MemberRoute => |_| view! { <MemberPage/> });

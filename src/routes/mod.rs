@@ -1,5 +1,6 @@
 //! One module per page.
 
+pub mod allergy_audit;
 pub mod home;
 pub mod household;
 pub mod household_view;

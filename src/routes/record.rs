@@ -14,7 +14,6 @@ use crate::components::download::DownloadButton;
 use crate::components::error_view::ErrorView;
 use crate::components::loading::Loading;
 use crate::components::toast::{on_answer, Toasts};
-use crate::components::value_view::ValueView;
 use crate::i18n::{capitalized, k, plural_name, singular_name, t, tf, tn};
 use crate::kb::artifacts::ArtifactsOf;
 use crate::kb::edit::EditRecord;
@@ -22,10 +21,10 @@ use crate::kb::enhance::EnhancePanel;
 use crate::kb::gates::{can_delete, can_write};
 use crate::kb::guidelines::GuidelinesOf;
 use crate::kb::history::RecordTabs;
+use crate::kb::schema::{label, Schema};
 use crate::kb::structure::TextbookStructure;
+use crate::kb::value_view::ValueView;
 use crate::kb::{parent_of, use_record_id, use_schema, CollectionNav};
-use crate::record_cache::{forget, load};
-use crate::schema::{label, Schema};
 use crate::ApiClient;
 
 /// The detail page.
@@ -44,12 +43,17 @@ pub fn RecordPage() -> impl IntoView {
 fn RecordOf(schema: &'static Schema, id: String) -> impl IntoView {
     let path = schema.collection.path;
     let client = expect_context::<ApiClient>();
+    let session = expect_context::<crate::session::Session>();
     let version = RwSignal::new(0u32);
     let identifier = StoredValue::new(id);
     let record = LocalResource::new(move || {
         version.track();
         let client = client.clone();
-        async move { load(&client, schema, &identifier.get_value()).await }
+        async move {
+            session
+                .load_record(&client, schema, &identifier.get_value())
+                .await
+        }
     });
     let editing = RwSignal::new(false);
     view! {
@@ -85,6 +89,7 @@ fn Loaded(
     let writable = can_write(schema);
     let deletable = can_delete(schema);
     let client = expect_context::<ApiClient>();
+    let session = expect_context::<crate::session::Session>();
     let toasts = expect_context::<Toasts>();
     let navigate = use_navigate();
     let parent = parent_of(&record);
@@ -101,7 +106,7 @@ fn Loaded(
         }
     });
     on_answer(delete, None, move |id| {
-        forget(path, &id);
+        session.forget_record(path, &id);
         toasts.success(tf(
             "{what} deleted",
             &[("what", &capitalized(&singular_name(schema.collection)))],
@@ -237,3 +242,21 @@ fn Fields(schema: &'static Schema, record: Record) -> impl IntoView {
         </section>
     }
 }
+
+/// `/records/{collection}/{id}`: the page reads what it shows itself.
+#[derive(Clone, Copy)]
+pub struct RecordRoute;
+
+impl crate::lazy::Page for RecordRoute {
+    const GROUP: larder_start::landing::Group = larder_start::landing::Group::KnowledgeBase;
+
+    fn data(_: crate::session::Session) -> Self {
+        RecordRoute
+    }
+
+    async fn draw(self) -> Result<AnyView, crate::lazy::ChunkFailed> {
+        draw_record(self).await
+    }
+}
+
+crate::split_entry!(knowledge_base_pages, draw_record, RecordRoute => |_| view! { <RecordPage/> });

@@ -9,16 +9,15 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
 
-use crate::components::record_form::{apply_field_errors, RecordForm};
 use crate::components::toast::Toasts;
 use crate::components::unsaved::UnsavedChanges;
 use crate::i18n::{capitalized, plural_name, singular_name, t, tf};
 use crate::kb::gates::can_create;
+use crate::kb::record_form::{apply_field_errors, RecordForm};
+use crate::kb::schema::form::{create_body, create_editors, Errors};
+use crate::kb::schema::Schema;
 use crate::kb::{use_schema, CollectionNav};
 use crate::paths::record_href;
-use crate::record_cache::remember;
-use crate::schema::form::{create_body, create_editors, Errors};
-use crate::schema::Schema;
 use crate::ApiClient;
 
 /// The create page.
@@ -58,6 +57,7 @@ fn template_and_back(
 fn NewOf(schema: &'static Schema) -> impl IntoView {
     let path = schema.collection.path;
     let client = expect_context::<ApiClient>();
+    let session = expect_context::<crate::session::Session>();
     let toasts = expect_context::<Toasts>();
     let navigate = use_navigate();
     let (template, back) = use_query_map().with_untracked(|q| template_and_back(schema, q));
@@ -88,7 +88,7 @@ fn NewOf(schema: &'static Schema) -> impl IntoView {
         Some(Ok(record)) => {
             saved.set(true);
             let id = schema.identifier_of(&record).unwrap_or_default();
-            remember(path, &id, &record);
+            session.remember_record(path, &id, &record);
             toasts.success(tf(
                 "{what} created",
                 &[("what", &capitalized(&singular_name(schema.collection)))],
@@ -137,3 +137,21 @@ fn NewOf(schema: &'static Schema) -> impl IntoView {
             pending=create.pending() on_submit on_cancel/>
     }
 }
+
+/// `/records/{collection}/new`.
+#[derive(Clone, Copy)]
+pub struct NewRecordRoute;
+
+impl crate::lazy::Page for NewRecordRoute {
+    const GROUP: larder_start::landing::Group = larder_start::landing::Group::KnowledgeBase;
+
+    fn data(_: crate::session::Session) -> Self {
+        NewRecordRoute
+    }
+
+    async fn draw(self) -> Result<AnyView, crate::lazy::ChunkFailed> {
+        draw_new_record(self).await
+    }
+}
+
+crate::split_entry!(knowledge_base_pages, draw_new_record, NewRecordRoute => |_| view! { <RecordNew/> });

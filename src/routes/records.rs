@@ -15,22 +15,22 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
 use crate::components::error_view::ErrorView;
-use crate::components::export_button::ExportButton;
-use crate::components::facets::{ActiveFilters, Facets};
-use crate::components::key_sheet::ListKeys;
-use crate::components::list_views::{provide_columns, ListViews, ShownColumns};
 use crate::components::loading::Loading;
 use crate::components::pager::{use_page, Pager, LONGEST_PAGE};
-use crate::components::records_table::{Table, TableRow};
-use crate::components::selection::Selection;
 use crate::i18n::{capitalized, k, plural_name, singular_name, t, tf, tn};
-use crate::kb::bulk::BulkBar;
 use crate::kb::gates::can_create;
+use crate::kb::list::bulk::BulkBar;
+use crate::kb::list::export_button::ExportButton;
+use crate::kb::list::facets::{ActiveFilters, Facets};
+use crate::kb::list::key_sheet::ListKeys;
+use crate::kb::list::list_views::{provide_columns, ListViews, ShownColumns};
+use crate::kb::list::records_table::{Table, TableRow};
+use crate::kb::list::selection::Selection;
+use crate::kb::schema::search::{SearchState, HIGHLIGHTED};
+use crate::kb::schema::window::chunks;
+use crate::kb::schema::Schema;
 use crate::kb::{use_schema, CollectionNav};
-use crate::record_cache::cached_records;
-use crate::schema::search::{SearchState, HIGHLIGHTED};
-use crate::schema::window::chunks;
-use crate::schema::Schema;
+use crate::session::Session;
 use crate::ApiClient;
 
 /// Default page size of lists.
@@ -79,12 +79,66 @@ impl Rows {
     }
 }
 
+/// The list's data: what the URL asks for, and its rows, read as the page's module loads.
+#[derive(Clone, Copy)]
+pub struct RecordListRoute {
+    schema: Memo<Option<&'static Schema>>,
+    state: Memo<SearchState>,
+    page: Memo<(u32, u32)>,
+    parent: Memo<Option<String>>,
+    /// The rows, with the collection they were read for (a stale page of the one before is
+    /// not shown as this one's).
+    rows: LocalResource<Result<(&'static str, Rows), ApiError>>,
+}
+
+impl crate::lazy::Page for RecordListRoute {
+    const GROUP: larder_start::landing::Group = larder_start::landing::Group::RecordList;
+
+    fn data(session: Session) -> Self {
+        let client = expect_context::<ApiClient>();
+        let schema = use_schema();
+        let query = use_query_map();
+        let page = use_page(PAGE_SIZE, LONGEST_PAGE);
+        // A collection production lists per parent only (a textbook's passages): `?parent=URN`.
+        let parent = Memo::new(move |_| query.with(|q| q.get("parent")).filter(|t| !t.is_empty()));
+        let state = Memo::new(move |_| {
+            query.with(|q| SearchState::from_query(q.get("q"), q.get("fq"), q.get("sort")))
+        });
+        let rows = LocalResource::new(move || {
+            let (client, state, (limit, offset)) = (client.clone(), state.get(), page.get());
+            let (schema, parent) = (schema.get(), parent.get());
+            async move {
+                match schema {
+                    Some(schema) => {
+                        read_rows(client, session, schema, state, limit, offset, parent)
+                            .await
+                            .map(|rows| (schema.collection.path, rows))
+                    }
+                    None => Ok(("", Rows::listed([]))),
+                }
+            }
+        });
+        RecordListRoute {
+            schema,
+            state,
+            page,
+            parent,
+            rows,
+        }
+    }
+
+    async fn draw(self) -> Result<AnyView, crate::lazy::ChunkFailed> {
+        draw_records(self).await
+    }
+}
+
+crate::split_entry!(record_list_pages, draw_records, RecordListRoute => |data| view! { <Records data/> });
+
 /// The list page.
 #[component]
-pub fn Records() -> impl IntoView {
-    let schema = use_schema();
-    move || match schema.get() {
-        Some(schema) => view! { <RecordsOf schema/> }.into_any(),
+pub fn Records(data: RecordListRoute) -> impl IntoView {
+    move || match data.schema.get() {
+        Some(schema) => view! { <RecordsOf schema data/> }.into_any(),
         None => view! {
             <h1>{move || t("No such collection")}</h1>
             <CollectionNav current=""/>
@@ -118,97 +172,102 @@ where
     Ok(pages)
 }
 
-#[component]
-fn RecordsOf(schema: &'static Schema) -> impl IntoView {
-    let path = schema.collection.path;
-    let client = expect_context::<ApiClient>();
-    let query = use_query_map();
-    let page = use_page(PAGE_SIZE, LONGEST_PAGE);
-    // A collection production lists per parent only (a textbook's passages): `?parent=URN`.
-    let browsing = schema.collection.browsing();
-    let parent = Memo::new(move |_| query.with(|q| q.get("parent")).filter(|t| !t.is_empty()));
-    let state = Memo::new(move |_| {
-        query.with(|q| SearchState::from_query(q.get("q"), q.get("fq"), q.get("sort")))
-    });
-    let rows = LocalResource::new(move || {
-        let (client, state, (limit, offset)) = (client.clone(), state.get(), page.get());
-        let parent = parent.get();
-        async move {
-            match browsing {
-                Browsing::List => {}
-                Browsing::OnTheirParents => return Ok(Rows::listed([])),
-                Browsing::ByParent(_) => {
-                    let Some(parent) = parent else {
-                        return Ok(Rows::listed([]));
-                    };
-                    let pages = in_pages(limit, offset, Vec::len, |size, from| {
-                        client.list_children(schema.collection, &parent, size, from)
-                    })
-                    .await?;
-                    let rows = pages.into_iter().flatten().map(|record| {
-                        (
-                            schema.identifier_of(&record).unwrap_or_default(),
-                            Some(record),
-                        )
-                    });
-                    return Ok(Rows::listed(rows));
-                }
-            }
-            if schema.collection.routes.search.by_reference() && state.active() {
-                let mut base =
-                    SearchQuery::new(state.q.clone().unwrap_or_default()).highlight(HIGHLIGHTED);
-                for facet in schema.facets {
-                    base = base.facet(*facet);
-                }
-                base.fq = state.fq.clone();
-                if !state.sort.is_empty() {
-                    base = base.sort(state.sort.clone());
-                }
-                let pages = in_pages(
-                    limit,
-                    offset,
-                    |p: &SearchResults<Record>| p.results.len(),
-                    |size, from| {
-                        let search = base.clone().page(size, from);
-                        let client = client.clone();
-                        async move { client.search_records(schema.collection, &search).await }
-                    },
+/// The rows of one page of the list: a search's (records, total and facets) when the URL asks
+/// for one, else the listing's identifiers with what the session already holds of them.
+async fn read_rows(
+    client: ApiClient,
+    session: Session,
+    schema: &'static Schema,
+    state: SearchState,
+    limit: u32,
+    offset: u32,
+    parent: Option<String>,
+) -> Result<Rows, ApiError> {
+    match schema.collection.browsing() {
+        Browsing::List => {}
+        Browsing::OnTheirParents => return Ok(Rows::listed([])),
+        Browsing::ByParent(_) => {
+            let Some(parent) = parent else {
+                return Ok(Rows::listed([]));
+            };
+            let pages = in_pages(limit, offset, Vec::len, |size, from| {
+                client.list_children(schema.collection, &parent, size, from)
+            })
+            .await?;
+            let rows = pages.into_iter().flatten().map(|record| {
+                (
+                    schema.identifier_of(&record).unwrap_or_default(),
+                    Some(record),
                 )
-                .await?;
-                // The first answer's total and facets describe the whole search.
-                let mut pages = pages.into_iter();
-                let mut found = pages
-                    .next()
-                    .ok_or_else(|| ApiError::Caller(t("A page needs at least one row.")))?;
-                for page in pages {
-                    found.results.extend(page.results);
-                }
-                Ok(Rows::found(schema, found))
-            } else {
-                let pages = in_pages(limit, offset, Vec::len, |size, from| {
-                    client.list(schema.collection, size, from)
-                })
-                .await?;
-                let ids = pages
-                    .iter()
-                    .flatten()
-                    .filter_map(|l| l.identifier().map(str::to_string))
-                    .collect();
-                // The rows show at once; titles of the rows in view are read afterwards.
-                Ok::<_, ApiError>(Rows::listed(cached_records(schema, ids)))
-            }
+            });
+            return Ok(Rows::listed(rows));
         }
-    });
+    }
+    if schema.collection.routes.search.by_reference() && state.active() {
+        let mut base = SearchQuery::new(state.q.clone().unwrap_or_default()).highlight(HIGHLIGHTED);
+        for facet in schema.facets {
+            base = base.facet(*facet);
+        }
+        base.fq = state.fq.clone();
+        if !state.sort.is_empty() {
+            base = base.sort(state.sort.clone());
+        }
+        let pages = in_pages(
+            limit,
+            offset,
+            |p: &SearchResults<Record>| p.results.len(),
+            |size, from| {
+                let search = base.clone().page(size, from);
+                let client = client.clone();
+                async move { client.search_records(schema.collection, &search).await }
+            },
+        )
+        .await?;
+        // The first answer's total and facets describe the whole search.
+        let mut pages = pages.into_iter();
+        let mut found = pages
+            .next()
+            .ok_or_else(|| ApiError::Caller(t("A page needs at least one row.")))?;
+        for page in pages {
+            found.results.extend(page.results);
+        }
+        Ok(Rows::found(schema, found))
+    } else {
+        let pages = in_pages(limit, offset, Vec::len, |size, from| {
+            client.list(schema.collection, size, from)
+        })
+        .await?;
+        let ids = pages
+            .iter()
+            .flatten()
+            .filter_map(|l| l.identifier().map(str::to_string))
+            .collect();
+        // The rows show at once; titles of the rows in view are read afterwards.
+        Ok(Rows::listed(session.cached_records(schema, ids)))
+    }
+}
+
+#[component]
+fn RecordsOf(schema: &'static Schema, data: RecordListRoute) -> impl IntoView {
+    let path = schema.collection.path;
+    let browsing = schema.collection.browsing();
+    let RecordListRoute {
+        state,
+        page,
+        parent,
+        rows,
+        ..
+    } = data;
     // Read in place: these run for every reader of the page's counts.
     let shown = Signal::derive(move || {
         rows.with(|r| match r {
-            Some(Ok(rows)) => rows.len(),
+            Some(Ok((read_for, rows))) if *read_for == path => rows.len(),
             _ => 0,
         })
     });
     let total = Signal::derive(move || {
         rows.with(|r| match r {
-            Some(Ok(Rows::Found { total, .. })) => Some(*total),
+            Some(Ok((read_for, Rows::Found { total, .. }))) if *read_for == path => Some(*total),
             _ => None,
         })
     });
@@ -241,7 +300,7 @@ fn Listing(
     schema: &'static Schema,
     state: Memo<SearchState>,
     parent: Memo<Option<String>>,
-    rows: LocalResource<Result<Rows, ApiError>>,
+    rows: LocalResource<Result<(&'static str, Rows), ApiError>>,
     page: Memo<(u32, u32)>,
     shown: Signal<usize>,
     total: Signal<Option<u64>>,
@@ -255,9 +314,12 @@ fn Listing(
         <ExportButton schema state parent selected=Signal::derive(move || selection.ids())/>
         <BulkBar schema state total shown changed=Callback::new(move |_| rows.refetch())/>
         <ListKeys/>
-        <div class="records-body" class:with-facets=move || rows.with(|r| matches!(r, Some(Ok(Rows::Found { .. }))))>
+        <div class="records-body" class:with-facets=move || rows.with(|r| matches!(r, Some(Ok((_, Rows::Found { .. })))))>
             <Transition fallback=|| view! { <Loading what=k("Loading…")/> }>
-                {move || { columns.track(); rows.get() }.map(|result| match result {
+                {move || { columns.track(); rows.get() }.and_then(|result| match result {
+                    Ok((read_for, _)) if read_for != schema.collection.path => None,
+                    other => Some(other.map(|(_, rows)| rows)),
+                }).map(|result| match result {
                     Err(error) => view! { <ErrorView error retry=move |_| rows.refetch()/> }.into_any(),
                     Ok(Rows::Listed(rows)) if rows.is_empty() => view! { <Empty schema searching=false/> }.into_any(),
                     Ok(Rows::Listed(rows)) => view! { <Table schema rows/> }.into_any(),

@@ -15,9 +15,7 @@ pub fn SignIn() -> impl IntoView {
     let navigate = use_navigate();
     let query = use_query_map();
     let on_success = Callback::new(move |identity: Identity| {
-        crate::prefetch::forget();
-        session.lost.set(false);
-        session.identity.set(Some(identity));
+        session.begin(identity);
         let next = crate::paths::safe_next(query.with_untracked(|q| q.get("next")));
         navigate(next.as_deref().unwrap_or("/"), Default::default());
     });

@@ -368,3 +368,70 @@ export function parseCsv(text: string): string[][] {
   expect(field, 'every line ends in CRLF').toBe('');
   return rows;
 }
+
+/** Keeps every `WebAssembly.Memory` the page's modules export (the start-up module's, the
+ * console's, which its split modules share), as they are instantiated, for `inMemory`: called
+ * before the page is opened, it follows every document the tab loads. (DevTools'
+ * `Runtime.queryObjects`, which would find them after the fact, crashes Chromium's renderer on
+ * this page.) */
+export async function watchMemories(page: Page) {
+  await page.addInitScript(() => {
+    const seen = new Set<WebAssembly.Memory>();
+    (window as unknown as { __memories: Set<WebAssembly.Memory> }).__memories = seen;
+    const note = (instance: WebAssembly.Instance) => {
+      for (const value of Object.values(instance.exports)) if (value instanceof WebAssembly.Memory) seen.add(value);
+      return instance;
+    };
+    type Instantiated = WebAssembly.Instance | WebAssembly.WebAssemblyInstantiatedSource;
+    const instanceOf = (result: Instantiated) => (result instanceof WebAssembly.Instance ? result : result.instance);
+    const instantiate = WebAssembly.instantiate as (...args: unknown[]) => Promise<Instantiated>;
+    (WebAssembly as { instantiate: unknown }).instantiate = async (...args: unknown[]) => {
+      const result = await instantiate(...args);
+      note(instanceOf(result));
+      return result;
+    };
+    const streaming = WebAssembly.instantiateStreaming as (...args: unknown[]) => Promise<Instantiated>;
+    (WebAssembly as { instantiateStreaming: unknown }).instantiateStreaming = async (...args: unknown[]) => {
+      const result = await streaming(...args);
+      note(instanceOf(result));
+      return result;
+    };
+    WebAssembly.Instance = new Proxy(WebAssembly.Instance, {
+      construct: (target, args) => note(Reflect.construct(target, args) as WebAssembly.Instance),
+    });
+  });
+}
+
+/** Where `text` still is in the page: in any of its `WebAssembly.Memory`s (`watchMemories`;
+ * its UTF-8 bytes searched inside the page, handed over as numbers so the page never holds the
+ * text itself), and in its JavaScript heap (a heap snapshot after a garbage collection,
+ * searched here). Issue 37: what belonged to one person must be gone once another signs in. */
+export async function inMemory(page: Page, text: string) {
+  const needle = [...Buffer.from(text, 'utf8')];
+  const { memories, found } = await page.evaluate((needle) => {
+    let found = 0;
+    const all = [...(window as unknown as { __memories: Set<WebAssembly.Memory> }).__memories];
+    for (const memory of all) {
+      const bytes = new Uint8Array(memory.buffer);
+      outer: for (let i = bytes.indexOf(needle[0]); i !== -1; i = bytes.indexOf(needle[0], i + 1)) {
+        for (let j = 1; j < needle.length; j++) if (bytes[i + j] !== needle[j]) continue outer;
+        found++;
+        break;
+      }
+    }
+    return { memories: all.length, found };
+  }, needle);
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('HeapProfiler.enable');
+    await cdp.send('HeapProfiler.collectGarbage');
+    let snapshot = '';
+    const chunk = (e: { chunk: string }) => { snapshot += e.chunk; };
+    cdp.on('HeapProfiler.addHeapSnapshotChunk', chunk);
+    await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+    cdp.off('HeapProfiler.addHeapSnapshotChunk', chunk);
+    return { memories, wasm: found > 0, heap: snapshot.includes(text) };
+  } finally {
+    await cdp.detach();
+  }
+}

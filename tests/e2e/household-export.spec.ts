@@ -80,8 +80,11 @@ test('an owner downloads the household as versioned JSON that matches what the A
   expect(data.household.id).toBe(household.id);
   expect(data.household.name).toBe(household.name);
   expect(data.member_count).toBe(household.members.length);
-  // Neither larder-server wire offers production's meal plans: said, not an error.
-  expect(data.member_data.meal_plans).toBe('not offered by this service');
+  // Both larder-server wires keep production's meal plans and library: read for every member
+  // (none here), over the last 30 days and the next 7.
+  expect(data.member_data.meal_plans).toBe('included');
+  expect(data.member_data.adapted_recipes).toBe('included');
+  expect(Object.keys(data.meal_plan_dates)).toEqual(['from', 'to']);
   const byId = (list: { id: string }[]) => Object.fromEntries(list.map((m) => [m.id, m]));
   const exported = byId(data.members);
   for (const m of household.members) {
@@ -101,7 +104,9 @@ test('the CSV zip holds one table per kind, quoted as RFC 4180 asks', async ({ p
   const file = await download(page, 'Download my data (CSV, zip)');
   expect(file.name).toMatch(/^household-\d{4}-\d{2}-\d{2}-csv\.zip$/);
   const files = unzipStored(file.bytes);
-  expect(Object.keys(files)).toEqual(['household.csv', 'members.csv', 'profiles.csv']);
+  expect(Object.keys(files)).toEqual(['household.csv', 'members.csv', 'profiles.csv', 'meal_plans.csv',
+    'saved_items.csv', 'favorites.csv', 'adapted_recipes.csv', 'saved_meal_plans.csv']);
+  expect(files['meal_plans.csv']).toBe('member_id,date,id,applies_to_member_ids,reasoning,other_fields\r\n');
   // The raw line shows the quoting; the parse shows it reads back exactly.
   expect(files['members.csv']).toContain(`"${annie.name.replace(/"/g, '""')}"`);
   const members = parseCsv(files['members.csv']);

@@ -57,8 +57,8 @@ test('an owner creates a household, sets a profile, edits, deletes a member, sig
   await page.getByLabel('Search dietary groups').press('Enter');
   await page.getByLabel('Search dietary groups').fill('gluten');
   await page.getByRole('button', { name: '+ gluten free' }).click();
-  await page.getByLabel('Add to allergies').fill('peanuts');
-  await page.getByLabel('Add to allergies').press('Enter');
+  await page.getByLabel('Add an allergy').fill('peanuts');
+  await page.getByLabel('Add an allergy').press('Enter');
   await page.getByRole('button', { name: 'Add nutritional preferences' }).click();
   await page.getByLabel('Key').fill('kcal');
   await page.getByLabel('Type').selectOption('number');
@@ -72,7 +72,8 @@ test('an owner creates a household, sets a profile, edits, deletes a member, sig
   await page.getByRole('link', { name: 'Mia' }).click();
   await expect(page.getByRole('list', { name: 'Chosen dietary groups' })).toContainText('vegetarian');
   await expect(page.getByRole('list', { name: 'Chosen dietary groups' })).toContainText('gluten free');
-  await expect(page.getByRole('list', { name: 'Chosen allergies' })).toContainText('peanuts');
+  // Saved as the allergen the meal planner matches (production.md §10.2).
+  await expect(page.getByRole('checkbox', { name: 'Peanuts' })).toBeChecked();
   await expect(page.getByLabel('Key')).toHaveValue('kcal');
   await expect(page.getByLabel('Value')).toHaveValue('1800');
   await expect(page.getByLabel('Type')).toHaveValue('number');

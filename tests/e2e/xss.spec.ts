@@ -55,7 +55,7 @@ test('script payloads in records, households, members and profiles render as tex
   await expect(page.getByText(payloads.highlight)).toBeVisible();
   await expectInert(page);
   await page.getByRole('link', { name: payloads.script }).click();
-  await expect(page.getByRole('list', { name: 'Chosen allergies' })).toContainText(payloads.url);
+  await expect(page.getByRole('list', { name: 'Other allergies' })).toContainText(payloads.url);
   await expect(page.getByLabel('Value')).toHaveValue(payloads.img);
   await expectInert(page);
 

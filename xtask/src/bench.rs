@@ -119,7 +119,7 @@ pub fn percentile(samples: &[f64], p: f64) -> f64 {
 
 /// `cargo xtask bench [--runs N]`.
 /// The parts of the bench, in the order they run; `--only` picks some of them.
-const PARTS: [&str; 7] = [
+const PARTS: [&str; 8] = [
     "first-load",
     "start",
     "list",
@@ -127,29 +127,39 @@ const PARTS: [&str; 7] = [
     "server",
     "download",
     "export",
+    "plans",
 ];
 
 struct Options {
     runs: usize,
     parts: Vec<&'static str>,
+    /// A build already made (`cargo xtask dist --dist DIR`), measured instead of building one.
+    dist: Option<String>,
+    /// An earlier build's folder, measured beside this one in the start figures (same run, its
+    /// own server on the same database).
+    before: Option<String>,
 }
 
 fn options(args: &[String]) -> Result<Options> {
     let usage = || {
         anyhow::anyhow!(
-            "usage: cargo xtask bench [--runs N] [--only PART[,PART...]]\n  parts: {}",
+            "usage: cargo xtask bench [--runs N] [--only PART[,PART...]] [--dist DIR] [--before DIR]\n  parts: {}",
             PARTS.join(", ")
         )
     };
     let mut options = Options {
         runs: 10,
         parts: PARTS.to_vec(),
+        dist: None,
+        before: None,
     };
     let mut args = args.iter();
     while let Some(flag) = args.next() {
         let value = args.next().ok_or_else(usage)?;
         match flag.as_str() {
             "--runs" => options.runs = value.parse().context("--runs takes a number")?,
+            "--dist" => options.dist = Some(value.clone()),
+            "--before" => options.before = Some(value.clone()),
             "--only" => {
                 options.parts = value
                     .split(',')
@@ -164,7 +174,12 @@ fn options(args: &[String]) -> Result<Options> {
 }
 
 pub fn run(args: &[String]) -> Result<()> {
-    let Options { runs, parts } = options(args)?;
+    let Options {
+        runs,
+        parts,
+        dist: built,
+        before,
+    } = options(args)?;
     let wants = |part: &str| parts.contains(&part);
     crate::setup::run()?;
     let out = root().join("target/bench");
@@ -176,13 +191,15 @@ pub fn run(args: &[String]) -> Result<()> {
         .map(|part| format!("{part} (left out by --only)"))
         .collect();
 
-    let needs_console = ["first-load", "start", "list", "download", "export"]
+    let needs_console = ["first-load", "start", "list", "download", "export", "plans"]
         .iter()
         .any(|part| wants(part));
-    let dist = root().join("target/bench/dist");
+    let dist = root().join(built.as_deref().unwrap_or("target/bench/dist"));
     if needs_console {
-        eprintln!("\n==> the console's release build (cargo xtask dist logic)");
-        crate::dist::build("target/bench/dist", None)?;
+        if built.is_none() {
+            eprintln!("\n==> the console's release build (cargo xtask dist logic)");
+            crate::dist::build("target/bench/dist", None)?;
+        }
         std::fs::write(dist.join("floor.html"), FLOOR_PAGE)?;
     }
     // The built-in Refine peer, unless LARDER_BENCH_PEERS brings its own `refine`.
@@ -226,6 +243,8 @@ pub fn run(args: &[String]) -> Result<()> {
         server_args.extend([
             "--static".to_string(),
             dist.to_str().context("path")?.into(),
+            "--static-prefix".into(),
+            base_of(&dist)?,
         ]);
     }
     let server_args: Vec<&str> = server_args.iter().map(String::as_str).collect();
@@ -240,14 +259,42 @@ pub fn run(args: &[String]) -> Result<()> {
         generated.elapsed().as_secs_f64(),
         db.display()
     );
-    let console = format!("{}/", server.url);
+    let console = format!("{}{}", server.url, base_of(&dist)?);
+    // The earlier build on a server of its own (the same binary and database), so both are
+    // measured alike, alternating, in the same run.
+    let earlier = match (&before, wants("start")) {
+        (Some(folder), true) => {
+            let mut args = server_args.clone();
+            let at = args.iter().position(|a| *a == "--static");
+            let folder = root().join(folder);
+            let base = base_of(&folder)?;
+            let folder = folder.to_str().context("path")?;
+            match at {
+                Some(at) => {
+                    args[at + 1] = folder;
+                    args[at + 3] = &base;
+                }
+                None => args.extend(["--static", folder, "--static-prefix", &base]),
+            }
+            Some((Server::start(&binary, &args)?, base))
+        }
+        _ => None,
+    };
+    let before_url = earlier.as_ref().map(|(s, base)| format!("{}{base}", s.url));
 
     if wants("start") {
         eprintln!("\n==> start on loopback: until Sign in works, fresh profile each run");
-        figures.extend(start(&console, runs, false, refine)?);
+        figures.extend(start(&console, runs, false, refine, before_url.as_deref())?);
         eprintln!("\n==> start under mobile throttling (1.6 Mbps, 150 ms round trip)");
-        figures.extend(start(&console, runs.min(5), true, refine)?);
+        figures.extend(start(
+            &console,
+            runs.min(5),
+            true,
+            refine,
+            before_url.as_deref(),
+        )?);
     }
+    drop(earlier);
     if wants("list") {
         eprintln!("\n==> a list page of 10,000 records (ten API pages of 1000)");
         figures.extend(list(&console, runs.min(5))?);
@@ -282,8 +329,37 @@ pub fn run(args: &[String]) -> Result<()> {
         eprintln!("\n==> Export of 10,000 search results and Download my data of 1,000 members");
         figures.extend(exports::figures(&console)?);
     }
+    if wants("plans") {
+        eprintln!("\n==> Download my data of 1,000 members with 30 days of meal plans, phone line");
+        figures.extend(exports::plan_figures(&console)?);
+    }
     drop(server);
     finish(&out, &figures, &not_measured)
+}
+
+/// The public URL a build was made for (`cargo xtask dist --public-url`, the journeys' build
+/// `/console/`): its page's `<base href>`, served there.
+fn base_of(dist: &Path) -> Result<String> {
+    let page = std::fs::read_to_string(dist.join("index.html"))
+        .with_context(|| format!("no index.html in {}", dist.display()))?;
+    let at = page
+        .find("<base href=\"")
+        .context("the page has no <base href>")?
+        + 12;
+    let end = page[at..].find('"').context("an unclosed <base href>")?;
+    Ok(page[at..at + end].to_string())
+}
+
+/// `cargo xtask bench-plans CONSOLE_URL`: the meal-plan export figures against a server already
+/// running (with `--demo`, and the console under CONSOLE_URL), printed as the bench prints them.
+pub fn plans_command(args: &[String]) -> Result<()> {
+    let console = args
+        .first()
+        .context("usage: cargo xtask bench-plans CONSOLE_URL")?;
+    let console = format!("{}/", console.trim_end_matches('/'));
+    let figures = exports::plan_figures(&console)?;
+    print_table(&figures, &[]);
+    Ok(())
 }
 
 /// `cargo xtask bench-export CONSOLE_URL`: the export figures against a server already running
@@ -336,7 +412,7 @@ fn first_load(dist: &Path) -> Result<Vec<Figure>> {
     // module (larder_bg.wasm, in a bundle `parts_*.wasm` with a landing's parts), its glue
     // (larder.js, __wasm_split.js) and its style sheet (larder.css) come afterwards, fetched by
     // the start-up module. The start-up files (start_bg.wasm, start.js, start.css) are what the
-    // page carries, fetched only when a policy refuses the page's own script (start_page.rs).
+    // page carries, fetched only when a policy refuses the page's own script (larder_start::build::page).
     let mut totals = [0.0; 3];
     let page = sizes_kb(&std::fs::read(dist.join("index.html"))?)?;
     add_to(&mut totals, page);
@@ -356,7 +432,7 @@ fn first_load(dist: &Path) -> Result<Vec<Figure>> {
             "at start"
         } else if carried.contains(&name.as_str()) {
             "inside index.html; this file only when a policy refuses the page's script"
-        } else if name.starts_with(crate::split::bundle::FILE_PREFIX) {
+        } else if name.starts_with(larder_start::build::bundle::FILE_PREFIX) {
             "the main module and a landing's parts in one file, after \"Sign in\" works"
         } else {
             "loaded when needed"

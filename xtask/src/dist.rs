@@ -13,7 +13,7 @@ use anyhow::{bail, Context, Result};
 use larder_contract::hosting::Inline;
 
 use crate::process::root;
-use crate::start_page::StartSet;
+use larder_start::build::page::{self, StartSet};
 
 /// The start-up catalog's keys: the larder crate's own list, compiled here as well (see there
 /// why one file serves both crates).
@@ -21,13 +21,35 @@ use crate::start_page::StartSet;
 mod start_keys;
 
 /// The policy written into `index.html`. `connect-src 'self'` covers the wasm module, config.json
-/// and an API on the page's own origin; operators add their API origins (see README, Hosting).
+/// and an API on the page's own origin; operators add their API origins (see docs/hosting.md).
 /// No `'unsafe-inline'` anywhere: the console sizes elements through the CSS object model
 /// (Leptos `style:height=`, which the policy does not govern), never with `style` attributes,
 /// and the journeys fail on any violation.
-pub fn csp(inline: &Inline) -> String {
+/// `img-src` allows `picture_hosts` (see [`picture_hosts`]) beside the page's own origin.
+pub fn csp(picture_hosts: &[String], inline: &Inline) -> String {
     // The same policy `larder-server --static` sends as a header (which adds frame-ancestors).
-    larder_contract::hosting::policy(&[], inline, false)
+    larder_contract::hosting::policy(&[], picture_hosts, inline, false)
+}
+
+/// The hosts member pictures may come from: the `picture_hosts` of an operator's `config.json`
+/// already in the folder (a build keeps it), so the page's `img-src` follows the same list as
+/// the console (issue 36 finding 10); none without the file. A wrong entry stops the build.
+pub fn picture_hosts(dir: &Path) -> Result<Vec<String>> {
+    let key = larder_contract::hosting::PICTURE_HOSTS_KEY;
+    let Ok(text) = std::fs::read_to_string(dir.join("config.json")) else {
+        return Ok(Vec::new());
+    };
+    let config: serde_json::Value =
+        serde_json::from_str(&text).context("config.json in the dist folder is not JSON")?;
+    let mut hosts = Vec::new();
+    for entry in config[key].as_array().into_iter().flatten() {
+        let host = entry
+            .as_str()
+            .and_then(larder_contract::hosting::picture_host)
+            .with_context(|| format!("config.json: {key} has {entry}, which is not a host name"))?;
+        hosts.push(host);
+    }
+    Ok(hosts)
 }
 
 /// The `config.json` template: the format of src/config.rs, every key optional.
@@ -36,7 +58,8 @@ const CONFIG_EXAMPLE: &str = r#"{
   "system_api_base": "https://system.example.org",
   "timeout_seconds": 30,
   "default_language": "en",
-  "languages": ["en", "hu", "sl", "el"]
+  "languages": ["en", "hu", "sl", "el"],
+  "picture_hosts": []
 }
 "#;
 
@@ -86,14 +109,16 @@ pub fn build(dist: &str, public_url: Option<&str>) -> Result<PathBuf> {
     let source = std::fs::read_to_string(root().join("index.html"))?;
     let set = StartSet::read(&dir.join(&built.folder), start_texts)?;
     let (html, inline) = page(&source, public_url.unwrap_or("/"), &built.folder, &set)?;
-    let html = add_policy(&html, &inline)?;
+    let pictures = picture_hosts(&dir)?;
+    let html = add_policy(&html, &pictures, &inline)?;
     std::fs::write(dir.join("index.html"), &html)?;
     std::fs::write(dir.join("404.html"), &html)?;
-    // The header policy for operators to copy (README, Hosting): a header without this build's
-    // hashes refuses the page's inline start, and the console starts a round trip later.
+    // The header policy for operators to copy (docs/hosting.md, Content-Security-Policy): a
+    // header without this build's hashes refuses the page's inline start, and the console starts
+    // a round trip later.
     std::fs::write(
         dir.join(POLICY_FILE),
-        larder_contract::hosting::policy(&[], &inline, true) + "\n",
+        larder_contract::hosting::policy(&[], &pictures, &inline, true) + "\n",
     )?;
     std::fs::write(dir.join("config.example.json"), CONFIG_EXAMPLE)?;
     precompress(&dir)?;
@@ -193,7 +218,7 @@ pub const POLICY_FILE: &str = "content-security-policy.txt";
 /// base for the public URL, the start-up set (see start_page.rs) in place of trunk's directives,
 /// and the hashes its policy must allow.
 fn page(source: &str, base: &str, folder: &str, set: &StartSet) -> Result<(String, Inline)> {
-    let parts = crate::start_page::parts(set, base, &format!("{base}{folder}"))?;
+    let parts = page::parts(set, base, &format!("{base}{folder}"))?;
     const BASE: &str = "<base data-trunk-public-url>";
     if !source.contains(BASE) {
         bail!("index.html has no `{BASE}`");
@@ -223,10 +248,10 @@ fn page(source: &str, base: &str, folder: &str, set: &StartSet) -> Result<(Strin
 }
 
 /// Puts the policy right after `<meta charset>`, before anything it governs.
-fn add_policy(html: &str, inline: &Inline) -> Result<String> {
+fn add_policy(html: &str, picture_hosts: &[String], inline: &Inline) -> Result<String> {
     let meta = format!(
         "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">",
-        csp(inline)
+        csp(picture_hosts, inline)
     );
     let charset = html
         .find("<meta charset")
@@ -314,8 +339,10 @@ mod tests {
             catalog: "{}".into(),
         };
         let (html, inline) = page(SOURCE, "/console/", "larder-0123", &set).unwrap();
-        let html = add_policy(&html, &inline).unwrap();
+        let html = add_policy(&html, &[], &inline).unwrap();
         assert!(!html.contains("data-trunk"));
+        // Pictures from the page's own origin only, unless config.json names hosts.
+        assert!(html.contains("img-src 'self' data:;"));
         assert!(html.contains("<base href=\"/console/\">"));
         assert!(
             html.contains("<script type=\"module\" src=\"/console/larder-0123/boot.js\"></script>")
@@ -335,6 +362,27 @@ mod tests {
         );
         assert!(html.find("id=\"start-module\"").unwrap() < html.find("</body>").unwrap());
         assert!(page("<html></html>", "/", "x", &set).is_err());
+    }
+
+    /// Issue 36 finding 10: the page's `img-src` is config.json's `picture_hosts` when the
+    /// operator's file is in the folder, and nothing else.
+    #[test]
+    fn the_pages_image_policy_follows_config_json() {
+        let dir = std::env::temp_dir().join(format!("larder-dist-pictures-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        assert!(picture_hosts(&dir).unwrap().is_empty());
+        std::fs::write(
+            dir.join("config.json"),
+            r#"{"picture_hosts": ["Pictures.Example.org"], "languages": ["en"]}"#,
+        )
+        .unwrap();
+        let hosts = picture_hosts(&dir).unwrap();
+        assert_eq!(hosts, ["pictures.example.org"]);
+        assert!(csp(&hosts, &Inline::default())
+            .contains("img-src 'self' data: https://pictures.example.org;"));
+        std::fs::write(dir.join("config.json"), r#"{"picture_hosts": ["https:"]}"#).unwrap();
+        assert!(picture_hosts(&dir).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -32,10 +32,15 @@ pub fn e2e_prefix() -> String {
 /// Playwright reads these as patterns over a spec's whole path, so each names its folder (a
 /// checkout under, say, `/work/wt-realprod` would otherwise match every spec). The owners' and
 /// export journeys (`household-owners`, `household-export`) are not among them: they arm faults
-/// through `/__faults` and use demo accounts that production's service does not have.
+/// through `/__faults` and use demo accounts that production's service does not have; nor are
+/// the audit and picture journeys (`household-audit`, `household-pictures`, demo accounts).
+/// `household-profile` (profile keys as production's front end writes them, and allergens) and
+/// the meal plans, library and export-with-plans journeys (`household-plans`) are (issue 38).
 pub const REALPROD_JOURNEYS: &[&str] = &[
     "e2e/household\\.spec",
     "e2e/household-admin",
+    "e2e/household-plans",
+    "e2e/household-profile",
     "e2e/session",
     "e2e/realprod\\.spec",
 ];

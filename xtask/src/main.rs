@@ -1,6 +1,8 @@
 //! `cargo xtask`: set up the tools, serve the console, run every test.
 
 mod bench;
+#[cfg(test)]
+mod circles;
 mod dist;
 mod files;
 mod fuzz;
@@ -13,7 +15,6 @@ mod realprod;
 mod serve;
 mod setup;
 mod split;
-mod start_page;
 mod test;
 
 use std::time::Instant;
@@ -36,10 +37,13 @@ commands:
   bench [--runs N] [--only PART,...]
                      measure size, start, decoding and server figures; prints a table and
                      writes target/bench/report.json (see BENCH.md). Parts: first-load,
-                     start, list, decode, server, download, export
+                     start, list, decode, server, download, export, plans
   bench-export CONSOLE_URL
                      the export figures only, against a server already running with
                      --demo --generate-articles 10000 (see xtask/src/bench/exports.rs)
+  bench-plans CONSOLE_URL
+                     Download my data of 1,000 members with 30 days of meal plans on the phone
+                     line, against a server already running with --demo
   journeys [--wire reference|production] [--build] [SPEC...]
                      chosen journeys (all when none) against one larder-server wire, on the
                      journeys' console build (target/playwright-dist; built when missing or
@@ -76,6 +80,7 @@ fn main() {
         // Internal: the bench runs these in an optimised build.
         Some("bench-decode") => bench::decode_command(&args[1..]),
         Some("bench-export") => bench::export_command(&args[1..]),
+        Some("bench-plans") => bench::plans_command(&args[1..]),
         Some("bench-server") => bench::server_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");

@@ -1,5 +1,6 @@
 //! Installs what the project needs and is missing; skips what is there at the right version.
-//! trunk is not among them: only `trunk serve`'s development loop uses it (README).
+//! trunk is not among them: only `trunk serve`'s development loop uses it (docs/hosting.md,
+//! Development builds).
 
 use std::path::Path;
 

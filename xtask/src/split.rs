@@ -1,50 +1,43 @@
 //! The console's release build: the start-up module that makes the sign-in form work
-//! (crates/start), and the console split into its main module and chunks the pages pull in
-//! when they are first opened.
+//! (crates/start), and the console split into its main module and the modules of its groups of
+//! pages, pulled in when one of their pages is first opened.
 //!
 //! trunk cannot run a split (its hooks run before cargo or after wasm-bindgen), so this runs the
 //! pipeline itself: cargo (with relocations kept) → `wasm_split_cli_support::transform` →
-//! wasm-bindgen on the main module → short names for the glue's imports (`split/names.rs`) →
-//! wasm-opt on the main module and every chunk → a bundle per landing (`split/bundle.rs`) and
-//! the loader `boot.js` (`split/boot.js`) → terser on every script. Everything the page
-//! loads sits in one folder named by the hash of its contents (`larder-<hash>/`): the split
-//! loader finds chunks next to itself, and a tab opened before a deploy keeps its own chunks.
+//! wasm-bindgen on the main module → wasm-opt on the main module and every chunk → a bundle per
+//! landing and the loader `boot.js` → terser on every script. The start's own pieces (the
+//! bundles and their loader, the start-up set the page carries) are crates/start's (`larder_start::build`, mapped in its
+//! `src/lib.rs`); this is the tools' order. Everything the page loads sits in one folder named
+//! by the hash of its contents (`larder-<hash>/`): the split loader finds chunks next to
+//! itself, and a tab opened before a deploy keeps its own chunks.
 
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
-use larder_start::landing::CONSOLE_SPLIT;
-
 use crate::files::{on_both_cores, walk};
 use crate::process::{command, exec, root};
 
-pub mod bundle;
-mod names;
+use larder_start::build::{bundle, START_OUT_NAME};
 
 /// The wasm-bindgen output's name: `larder.js` and `larder_bg.wasm`.
 const OUT_NAME: &str = "larder";
-/// The sign-in form's style sheet (`start.css`), which index.html carries (start_page.rs).
+/// The sign-in form's style sheet (`start.css`), which index.html carries (`larder_start::build::page`).
 const START_STYLES: [&str; 1] = ["style/base.css"];
 /// The console's style sheets, in the order index.html names them after the form's: one
 /// `larder.css`, which `boot.js` links with the console's module, once "Sign in" works.
 const CONSOLE_STYLES: [&str; 2] = ["style/main.css", "style/records.css"];
-/// The start-up module's output name: `start.js` and `start_bg.wasm` (crates/start).
-pub(crate) const START_OUT_NAME: &str = "start";
-/// The global the start inside the page (`start_page`) sets once its module runs; `boot.js`
-/// (`bundle`) starts the module from its files without it.
-pub(crate) const STARTED: &str = "larderStartedInPage";
 
-/// The files of the console's split module and of each page group's, from the splitter's
-/// prefetch map (dependencies first, the module last).
+/// The files of each page group's split module, from the splitter's prefetch map
+/// (dependencies first, the module last).
 fn parts_by_split(split: &wasm_split_cli_support::SplitWasm) -> Result<Vec<(String, Vec<String>)>> {
-    let names = std::iter::once(CONSOLE_SPLIT)
-        .chain(larder_start::landing::Group::ALL.map(|g| g.split_name()));
-    names
+    larder_start::landing::Group::ALL
+        .map(|g| g.split_name())
+        .iter()
         .map(|name| {
             let files = split
                 .prefetch_map
-                .get(name)
+                .get(*name)
                 .with_context(|| format!("the splitter made no module named {name}"))?
                 .iter()
                 .map(|file| {
@@ -163,10 +156,6 @@ pub fn build(dist: &Path) -> Result<Build> {
         ],
     ))?;
 
-    for name in [START_OUT_NAME, OUT_NAME] {
-        let renamed = names::shorten_in(&stage, name)?;
-        eprintln!("split: {renamed} of {name}'s imports from its glue renamed short");
-    }
     let mut modules = vec![
         stage.join(format!("{START_OUT_NAME}_bg.wasm")),
         stage.join(format!("{OUT_NAME}_bg.wasm")),

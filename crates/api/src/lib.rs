@@ -35,7 +35,7 @@
 //! |---|---|---|
 //! | [`machinery`] | how a request travels and its answer is read: [`Client`], config, requests, transport, retries, limits, tokens, errors | nothing of the crate outside it |
 //! | [`wire`] | what the service sends and takes: the typed records ([`Article`], [`Household`], …), the untyped [`Record`], shared answers ([`SearchResults`]) | `machinery`'s error and decoding |
-//! | [`operations`] | what a console asks: one family of `impl Client` calls per module (records, search, enhance, policy, artifacts, guidelines, passages, households, exports, erasure), each with its own small request and answer types | both |
+//! | [`operations`] | what a console asks: one family of `impl Client` calls per module (records, search, enhance, policy, artifacts, guidelines, passages, households, a member's meal plans and library, exports, erasure), each with its own small request and answer types | both |
 //!
 //! Each folder's `mod.rs` maps it. The modules keep their earlier paths too
 //! (`larder_api::client`, `larder_api::records`, `larder_api::types` for [`wire`], …), re-exported
@@ -51,7 +51,8 @@ pub mod wire;
 
 pub use machinery::{auth, client, config, error, limit, request, retry, standing, transport};
 pub use operations::{
-    artifacts, enhance, erasure, exports, guidelines, households, passages, policy, records, search,
+    artifacts, enhance, erasure, exports, guidelines, households, member_data, passages, policy,
+    records, search,
 };
 /// The wire types under their earlier name (see [`wire`]).
 pub use wire as types;
@@ -63,6 +64,7 @@ pub use config::{Api, ClientConfig};
 pub use erasure::Erasure;
 pub use error::{ApiError, ApiFailure};
 pub use larder_contract::{collections, enums, Collection, ErrorKind};
+pub use member_data::PlanOfDay;
 pub use policy::{PolicyChange, PolicyOutcome, PolicySelection};
 pub use request::{Method, Request};
 pub use search::SearchQuery;

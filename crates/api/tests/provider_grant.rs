@@ -53,7 +53,7 @@ fn renewal_goes_to_the_provider_with_the_latest_refresh_token() {
         ok(json!([])),
     ]);
     let identity =
-        block_on(client.sign_in_answered_then(grant("rt-1"), tokens("at-1", Some("rt-1")), || {}))
+        block_on(client.sign_in_answered(grant("rt-1"), tokens("at-1", Some("rt-1")), None))
             .unwrap();
     assert_eq!(identity.display_name(), "olivia");
     block_on(client.list(&collections::ARTICLES, 1, 0)).unwrap();
@@ -119,8 +119,7 @@ fn a_refused_renewal_ends_the_session() {
     let notices = Arc::new(Mutex::new(Vec::new()));
     let seen = notices.clone();
     client.set_observer(move |notice| seen.lock().unwrap().push(format!("{notice:?}")));
-    block_on(client.sign_in_answered_then(grant("rt-1"), tokens("at-1", Some("rt-1")), || {}))
-        .unwrap();
+    block_on(client.sign_in_answered(grant("rt-1"), tokens("at-1", Some("rt-1")), None)).unwrap();
     fake.advance(300_000);
     assert!(block_on(client.list(&collections::ARTICLES, 1, 0)).is_err());
     assert!(notices
@@ -134,7 +133,5 @@ fn a_refused_renewal_ends_the_session() {
 #[test]
 fn a_grant_without_a_refresh_token_is_refused() {
     let (_, client) = scripted(vec![]);
-    assert!(
-        block_on(client.sign_in_answered_then(grant(""), tokens("at-1", None), || {})).is_err()
-    );
+    assert!(block_on(client.sign_in_answered(grant(""), tokens("at-1", None), None)).is_err());
 }

@@ -5,12 +5,15 @@
 //! described in one place. The tables follow production.md (the production service as its code
 //! defines it); what only interface.md asks for is marked as such. This crate does no I/O.
 
+pub mod allergens;
 pub mod collections;
 pub mod enums;
 pub mod envelope;
 pub mod errors;
 pub mod households;
 pub mod limits;
+pub mod member_data;
+pub mod profile;
 pub mod slug;
 pub mod text;
 pub mod time;
@@ -100,16 +103,101 @@ pub mod roles {
 /// How the console is hosted: the one Content-Security-Policy that `cargo xtask dist` writes into
 /// the page and `larder-server --static` sends as a header, so the two stay in step.
 pub mod hosting {
-    /// The policy's directives without `connect-src`, which depends on where the APIs are.
+    /// The policy's directives without `connect-src` and `img-src`, which depend on where the
+    /// APIs are and which picture hosts the operator allows.
     pub const POLICY_BASE: &[&str] = &[
         "default-src 'self'",
         "script-src 'self' 'wasm-unsafe-eval'",
         "style-src 'self'",
-        "img-src 'self' https: data:",
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",
     ];
+
+    /// `config.json`'s key for the hosts member pictures may be loaded from (issue 36 finding
+    /// 10): empty by default, so whoever views a member (an administrator looking at someone
+    /// else's household above all) loads nothing from a host the owner chose, and the owner
+    /// cannot learn when, or from where, they looked.
+    pub const PICTURE_HOSTS_KEY: &str = "picture_hosts";
+
+    /// The longest picture host accepted, in bytes (a DNS name is at most 253).
+    const MAX_HOST_BYTES: usize = 260;
+
+    /// An entry of [`PICTURE_HOSTS_KEY`] checked and lower-cased: a host name, optionally
+    /// `*.` before it (any subdomain) and `:port` after it; no scheme, path or anything a
+    /// policy would read as another source. `None` when it is not one.
+    pub fn picture_host(entry: &str) -> Option<String> {
+        let entry = entry.trim();
+        if entry.is_empty() || entry.len() > MAX_HOST_BYTES {
+            return None;
+        }
+        let entry = entry.to_ascii_lowercase();
+        let (host, port) = match entry.rsplit_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (entry.as_str(), None),
+        };
+        if port
+            .is_some_and(|p| p.is_empty() || p.len() > 5 || !p.bytes().all(|b| b.is_ascii_digit()))
+        {
+            return None;
+        }
+        let name = host.strip_prefix("*.").unwrap_or(host);
+        let label_ok = |label: &str| {
+            !label.is_empty()
+                && label.len() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        };
+        (name.split('.').all(label_ok)).then_some(entry)
+    }
+
+    /// Whether a picture at `url` may be loaded under `hosts` (checked entries, see
+    /// [`picture_host`]), as the policy's `img-src` decides it: `https://` only, the host equal
+    /// to an entry or, for `*.example.org`, below it; the port the entry's, else the default.
+    pub fn picture_allowed(url: &str, hosts: &[String]) -> bool {
+        let Some((host, port)) = picture_url_host(url) else {
+            return false;
+        };
+        hosts.iter().any(|entry| {
+            let (name, entry_port) = split_port(entry);
+            let host_ok = match name.strip_prefix("*.") {
+                Some(parent) => host
+                    .strip_suffix(parent)
+                    .is_some_and(|below| below.len() > 1 && below.ends_with('.')),
+                None => host == name,
+            };
+            host_ok && entry_port == port.as_deref()
+        })
+    }
+
+    /// `host:port` as the host and the port, the default port (443) as none.
+    fn split_port(authority: &str) -> (&str, Option<&str>) {
+        match authority.rsplit_once(':') {
+            Some((host, "443")) => (host, None),
+            Some((host, port)) => (host, Some(port)),
+            None => (authority, None),
+        }
+    }
+
+    /// The host (lower-cased) and port of an `https://` address, for naming it and checking it.
+    /// `None` for any other scheme, or an address with credentials.
+    pub fn picture_url_host(url: &str) -> Option<(String, Option<String>)> {
+        let rest = url.trim();
+        let scheme_end = rest.find("://")?;
+        if !rest[..scheme_end].eq_ignore_ascii_case("https") {
+            return None;
+        }
+        let authority = rest[scheme_end + 3..]
+            .split(['/', '?', '#', '\\'])
+            .next()
+            .filter(|a| !a.is_empty() && !a.contains('@'))?
+            .to_ascii_lowercase();
+        let (host, port) = split_port(&authority);
+        Some((host.to_string(), port.map(str::to_string)))
+    }
 
     /// The page's own inline script and style, allowed by their hashes (`'sha256-…'`): the
     /// start-up set comes inside `index.html`, so "Sign in" works after one round trip, not two
@@ -161,10 +249,17 @@ pub mod hosting {
         Some(&rest[start..start + len])
     }
 
-    /// The whole policy: `connect-src 'self'` plus `api_origins`, the page's `inline` hashes, and
-    /// `frame-ancestors 'none'` when sent as a header (a `<meta>` policy cannot carry it).
-    pub fn policy(api_origins: &[String], inline: &Inline, header: bool) -> String {
-        policy_with_provider(api_origins, None, inline, header)
+    /// The whole policy: `connect-src 'self'` plus `api_origins`, `img-src 'self' data:` plus
+    /// `https://` each of `picture_hosts` (checked with [`picture_host`]; others are left out),
+    /// the page's `inline` hashes, and `frame-ancestors 'none'` when sent as a header (a
+    /// `<meta>` policy cannot carry it).
+    pub fn policy(
+        api_origins: &[String],
+        picture_hosts: &[String],
+        inline: &Inline,
+        header: bool,
+    ) -> String {
+        policy_with_provider(api_origins, picture_hosts, None, inline, header)
     }
 
     /// [`policy`] for a console that signs in at an identity provider (config.json's `oidc`):
@@ -174,6 +269,7 @@ pub mod hosting {
     /// governs.
     pub fn policy_with_provider(
         api_origins: &[String],
+        picture_hosts: &[String],
         provider: Option<&str>,
         inline: &Inline,
         header: bool,
@@ -182,6 +278,11 @@ pub mod hosting {
         for origin in api_origins.iter().map(String::as_str).chain(provider) {
             connect.push(' ');
             connect.push_str(origin);
+        }
+        let mut img = String::from("img-src 'self' data:");
+        for host in picture_hosts.iter().filter_map(|h| picture_host(h)) {
+            img.push_str(" https://");
+            img.push_str(&host);
         }
         let mut directives: Vec<String> = POLICY_BASE
             .iter()
@@ -201,6 +302,7 @@ pub mod hosting {
             })
             .collect();
         directives.insert(3, connect);
+        directives.insert(4, img);
         if header {
             directives.push("frame-ancestors 'none'".into());
         }
@@ -220,13 +322,14 @@ pub mod hosting {
                 script: vec![SCRIPT.into()],
                 style: vec![STYLE.into()],
             };
-            let meta = policy(&[], &inline, false);
+            let meta = policy(&[], &[], &inline, false);
             let page = format!(
                 "<head><meta charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"{meta}\"></head>"
             );
             assert_eq!(Inline::of_page(&page), inline);
             let header = policy(
                 &["https://api.example.org".into()],
+                &[],
                 &Inline::of_page(&page),
                 true,
             );
@@ -241,8 +344,71 @@ pub mod hosting {
             assert_eq!(Inline::of_page(&wide).script, vec![SCRIPT.to_string()]);
             assert_eq!(Inline::of_page("<html></html>"), Inline::default());
             assert_eq!(
-                policy(&[], &Inline::default(), false),
-                "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; connect-src 'self'; img-src 'self' https: data:; object-src 'none'; base-uri 'self'; form-action 'self'"
+                policy(&[], &[], &Inline::default(), false),
+                "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; connect-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'"
+            );
+        }
+
+        /// Issue 36 finding 10: pictures load only from the hosts the operator allows, and the
+        /// policy says the same (it allowed every `https:` host before).
+        #[test]
+        fn pictures_load_only_from_allowed_hosts_and_the_policy_follows_the_list() {
+            let img = |hosts: &[&str]| {
+                let hosts: Vec<String> = hosts.iter().map(|h| h.to_string()).collect();
+                let whole = policy(&[], &hosts, &Inline::default(), true);
+                whole
+                    .split("; ")
+                    .find(|d| d.starts_with("img-src"))
+                    .unwrap()
+                    .to_string()
+            };
+            assert_eq!(img(&[]), "img-src 'self' data:");
+            assert_eq!(
+                img(&["Pictures.Example.org", "*.cdn.example", "img.example:8443"]),
+                "img-src 'self' data: https://pictures.example.org https://*.cdn.example https://img.example:8443"
+            );
+            // What is not a host never reaches the policy.
+            for bad in [
+                "https:",
+                "*",
+                "'unsafe-inline'",
+                "a.example; script-src *",
+                "a b",
+                "https://x.example",
+                "x.example/p",
+                "x:port",
+                "",
+            ] {
+                assert_eq!(picture_host(bad), None, "{bad}");
+                assert_eq!(img(&[bad]), "img-src 'self' data:", "{bad}");
+            }
+            let allowed: Vec<String> =
+                ["pictures.example.org", "*.cdn.example", "img.example:8443"]
+                    .iter()
+                    .filter_map(|h| picture_host(h))
+                    .collect();
+            for (url, ok) in [
+                ("https://pictures.example.org/a.png", true),
+                ("HTTPS://Pictures.Example.org:443/a.png", true),
+                ("https://pictures.example.org:444/a.png", false),
+                ("http://pictures.example.org/a.png", false),
+                ("https://evil.example/?pictures.example.org", false),
+                ("https://pictures.example.org.evil.example/a.png", false),
+                ("https://user@pictures.example.org/a.png", false),
+                ("https://a.cdn.example/x.png", true),
+                ("https://a.b.cdn.example/x.png", true),
+                ("https://cdn.example/x.png", false),
+                ("https://xcdn.example/x.png", false),
+                ("https://img.example:8443/x.png", true),
+                ("https://img.example/x.png", false),
+                ("avatar:3", false),
+            ] {
+                assert_eq!(picture_allowed(url, &allowed), ok, "{url}");
+                assert!(!picture_allowed(url, &[]), "{url}");
+            }
+            assert_eq!(
+                picture_url_host("https://Img.Example:8443/a"),
+                Some(("img.example".into(), Some("8443".into())))
             );
         }
     }

@@ -65,6 +65,41 @@ pub fn unix_ms(iso: &str) -> Option<i64> {
     Some(((days * 86_400 + h * 3600 + min * 60 + s - offset_min * 60) * 1000) + millis)
 }
 
+/// The day number (days since 1970-01-01) of a `YYYY-MM-DD` date, or `None` for text that is
+/// not one.
+pub fn day_number(date: &str) -> Option<i64> {
+    if !is_date(date) {
+        return None;
+    }
+    let number = |s: &str| s.parse::<i64>().ok();
+    let (y, m, d) = (
+        number(&date[..4])?,
+        number(&date[5..7])?,
+        number(&date[8..10])?,
+    );
+    // `is_date` checks the form; a day past its month's end is not a date.
+    (date_of(days_from_civil(y, m, d)) == date).then(|| days_from_civil(y, m, d))
+}
+
+/// The `YYYY-MM-DD` date of a day number (H. Hinnant's `civil_from_days`).
+pub fn date_of(day: i64) -> String {
+    let z = day + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// `date` moved by `days` (negative: back), `YYYY-MM-DD`; `None` when `date` is not a date.
+pub fn add_days(date: &str, days: i64) -> Option<String> {
+    day_number(date).map(|day| date_of(day + days))
+}
+
 /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
 fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
@@ -112,6 +147,23 @@ fn valid_zone(zone: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn days_count_across_months_years_and_leap_days() {
+        assert_eq!(day_number("1970-01-01"), Some(0));
+        assert_eq!(date_of(0), "1970-01-01");
+        assert_eq!(add_days("2026-12-31", 1).as_deref(), Some("2027-01-01"));
+        assert_eq!(add_days("2028-03-01", -1).as_deref(), Some("2028-02-29"));
+        assert_eq!(add_days("2026-03-01", -1).as_deref(), Some("2026-02-28"));
+        assert_eq!(add_days("2026-11-28", -30).as_deref(), Some("2026-10-29"));
+        // Every day of four centuries reads back as itself.
+        for day in -1000..150_000 {
+            assert_eq!(day_number(&date_of(day)), Some(day));
+        }
+        for bad in ["2026-02-30", "2026-13-01", "2026-1-01", "soon", ""] {
+            assert_eq!(day_number(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn zone_less_timestamps_mean_utc() {

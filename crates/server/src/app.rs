@@ -7,7 +7,7 @@ use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{header, Extensions, HeaderMap, HeaderValue, Method, StatusCode, Version};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, delete, get, patch, post, MethodRouter};
+use axum::routing::{any, delete, get, patch, post, put, MethodRouter};
 use axum::Router;
 use larder_contract::collections::ARTIFACTS;
 use larder_contract::{Collection, ErrorKind, COLLECTIONS};
@@ -24,7 +24,8 @@ use tracing::Level;
 use crate::auth::Caller;
 use crate::error::{ApiError, JsonBody, PathParams, QueryParams, RequestContext, REQUEST};
 use crate::routes::{
-    artifacts, guidelines, households, members, passages, records, search, system, users,
+    artifacts, guidelines, households, library, meal_plans, members, passages, records, search,
+    system, users,
 };
 use crate::wire::{About, Dialect, Said};
 use crate::SharedState;
@@ -214,7 +215,51 @@ fn household_routes() -> Router<SharedState> {
                 .patch(members::patch_profile)
                 .delete(members::delete_profile),
         )
+        .merge(member_data_routes())
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
+}
+
+/// A member's meal plans and library (production.md §10.3): production's routes, on both wires.
+fn member_data_routes() -> Router<SharedState> {
+    Router::new()
+        .route(
+            "/members/{id}/meal-plans",
+            get(meal_plans::get).post(meal_plans::store),
+        )
+        .route(
+            "/members/{id}/meal-plans/{plan}",
+            delete(meal_plans::revoke),
+        )
+        .route(
+            "/members/{id}/saved-meal-plans",
+            get(library::saved_plans).post(library::save_plan),
+        )
+        .route(
+            "/members/{id}/saved-meal-plans/{saved}",
+            get(library::saved_plan)
+                .patch(library::rename_plan)
+                .delete(library::delete_plan),
+        )
+        .route("/members/{id}/saved-items", get(library::saved_items))
+        .route(
+            "/members/{id}/saved-items/{item_type}/{*item_ref}",
+            put(library::put_saved_item).delete(library::delete_saved_item),
+        )
+        .route("/members/{id}/favorites", get(library::favorites))
+        .route(
+            "/members/{id}/favorites/{recipe}",
+            put(library::put_favorite).delete(library::delete_favorite),
+        )
+        .route(
+            "/members/{id}/adapted-recipes",
+            get(library::adapted_recipes),
+        )
+        .route(
+            "/members/{id}/adapted-recipes/{recipe}",
+            get(library::adapted_recipe)
+                .put(library::put_adapted_recipe)
+                .delete(library::delete_adapted_recipe),
+        )
 }
 
 type Shared = State<SharedState>;
@@ -334,10 +379,10 @@ fn data_routes(dialect: &Dialect) -> Router<SharedState> {
 }
 
 /// The policy the console's pages are sent with: `connect-src` takes the API origins of the
-/// build's `config.json` and a separate systemic address, and with its identity provider
-/// (`oidc.issuer`) `connect-src` and `form-action` take the provider's origin; the rest is the
-/// policy `cargo xtask dist` writes into the page (its inline hashes included), plus
-/// `frame-ancestors 'none'`.
+/// build's `config.json` and a separate systemic address, `img-src` its `picture_hosts`, and
+/// with its identity provider (`oidc.issuer`) `connect-src` and `form-action` take the
+/// provider's origin; the rest is the policy `cargo xtask dist` writes into the page (its
+/// inline hashes included), plus `frame-ancestors 'none'`.
 fn console_policy(
     options: &crate::Options,
     dir: &std::path::Path,
@@ -345,6 +390,7 @@ fn console_policy(
 ) -> HeaderValue {
     let mut origins: Vec<String> = Vec::new();
     let mut provider = None;
+    let mut pictures: Vec<String> = Vec::new();
     if let Ok(text) = std::fs::read_to_string(dir.join("config.json")) {
         if let Ok(config) = serde_json::from_str::<Value>(&text) {
             for key in ["data_api_base", "system_api_base"] {
@@ -353,6 +399,12 @@ fn console_policy(
                 }
             }
             provider = config["oidc"]["issuer"].as_str().and_then(origin_of);
+            // The console loads member pictures from these hosts only; the policy follows
+            // (entries that are not host names are left out by the policy itself).
+            let key = larder_contract::hosting::PICTURE_HOSTS_KEY;
+            for host in config[key].as_array().into_iter().flatten() {
+                pictures.extend(host.as_str().map(str::to_string));
+            }
         }
     }
     if options.system_addr.is_some() {
@@ -368,6 +420,7 @@ fn console_policy(
     let inline = larder_contract::hosting::Inline::of_page(&page);
     let policy = larder_contract::hosting::policy_with_provider(
         &origins,
+        &pictures,
         provider.as_deref(),
         &inline,
         true,

@@ -17,8 +17,6 @@ use axum::http::header;
 use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use crate::error::{too_large, ApiError};
-
 /// What one value costs, in bytes, before its text: a `Value` itself.
 const VALUE: usize = std::mem::size_of::<Value>();
 /// What a map's first entry costs beyond its key and value: the B-tree's first node (about 11
@@ -73,36 +71,12 @@ pub enum ParseError {
     OverBudget,
     /// It nests deeper than the budget allows.
     TooDeep,
-}
-
-impl From<ParseError> for ApiError {
-    fn from(error: ParseError) -> ApiError {
-        match error {
-            ParseError::Syntax(error) => {
-                let mut problems = larder_contract::validate::Problems::new();
-                problems.add(
-                    None,
-                    "json_invalid",
-                    format!("JSON decode error: {error}"),
-                    None,
-                    None,
-                );
-                ApiError::validation(&problems)
-            }
-            ParseError::OverBudget => {
-                let mut answer = too_large();
-                answer.detail = "The request body holds more values than this service parses \
-                                 at once; send fewer items per call."
-                    .into();
-                answer
-            }
-            ParseError::TooDeep => {
-                let mut answer = too_large();
-                answer.detail = "The request body nests deeper than this service parses.".into();
-                answer
-            }
-        }
-    }
+    /// Its `Content-Type` is not JSON.
+    NotJson,
+    /// Its bytes pass the route's body limit.
+    TooLarge,
+    /// Its bytes could not be read (axum's words).
+    Unreadable(String),
 }
 
 /// A JSON body whose values may take `MIB` MiB of memory at most (by the estimate above) and
@@ -110,9 +84,11 @@ impl From<ParseError> for ApiError {
 pub struct BoundedJson<const MIB: usize>(pub Value);
 
 impl<S: Send + Sync, const MIB: usize> FromRequest<S> for BoundedJson<MIB> {
-    type Rejection = ApiError;
+    // The answer it becomes is `error.rs`'s (`From<ParseError> for ApiError`): this module
+    // knows nothing of the service's envelopes.
+    type Rejection = ParseError;
 
-    async fn from_request(request: Request, state: &S) -> Result<BoundedJson<MIB>, ApiError> {
+    async fn from_request(request: Request, state: &S) -> Result<BoundedJson<MIB>, ParseError> {
         let json = request
             .headers()
             .get(header::CONTENT_TYPE)
@@ -120,23 +96,15 @@ impl<S: Send + Sync, const MIB: usize> FromRequest<S> for BoundedJson<MIB> {
             .and_then(|value| value.parse::<mime_type::Essence>().ok())
             .is_some_and(|essence| essence.is_json());
         if !json {
-            let mut problems = larder_contract::validate::Problems::new();
-            problems.add(
-                None,
-                "model_attributes_type",
-                "Expected a JSON body with Content-Type: application/json.",
-                None,
-                None,
-            );
-            return Err(ApiError::validation(&problems));
+            return Err(ParseError::NotJson);
         }
         let bytes = axum::body::Bytes::from_request(request, state)
             .await
             .map_err(|rejection| {
                 if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-                    too_large()
+                    ParseError::TooLarge
                 } else {
-                    ApiError::invalid(rejection.body_text())
+                    ParseError::Unreadable(rejection.body_text())
                 }
             })?;
         let budget = Budget {

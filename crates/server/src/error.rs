@@ -344,6 +344,57 @@ pub fn too_large() -> ApiError {
     }
 }
 
+/// A body the parser refused, as the service answers it.
+impl From<crate::bounded_json::ParseError> for ApiError {
+    fn from(error: crate::bounded_json::ParseError) -> ApiError {
+        use crate::bounded_json::ParseError;
+        match error {
+            ParseError::Syntax(error) => {
+                let mut problems = larder_contract::validate::Problems::new();
+                problems.add(
+                    None,
+                    "json_invalid",
+                    format!("JSON decode error: {error}"),
+                    None,
+                    None,
+                );
+                ApiError::validation(&problems)
+            }
+            ParseError::OverBudget => {
+                let mut answer = too_large();
+                answer.detail = "The request body holds more values than this service parses \
+                                 at once; send fewer items per call."
+                    .into();
+                answer
+            }
+            ParseError::TooDeep => {
+                let mut answer = too_large();
+                answer.detail = "The request body nests deeper than this service parses.".into();
+                answer
+            }
+            ParseError::NotJson => {
+                let mut problems = larder_contract::validate::Problems::new();
+                problems.add(
+                    None,
+                    "model_attributes_type",
+                    "Expected a JSON body with Content-Type: application/json.",
+                    None,
+                    None,
+                );
+                ApiError::validation(&problems)
+            }
+            ParseError::TooLarge => too_large(),
+            ParseError::Unreadable(text) => ApiError::invalid(text),
+        }
+    }
+}
+
+impl IntoResponse for crate::bounded_json::ParseError {
+    fn into_response(self) -> Response {
+        ApiError::from(self).into_response()
+    }
+}
+
 /// JSON body extractor whose rejections are envelopes. The body is parsed within
 /// [`JSON_MEMORY_MIB`] of memory ([`crate::bounded_json`]) before it becomes a `T`: a body's
 /// bytes alone say little about what its values take once built.

@@ -310,6 +310,45 @@ async fn the_console_is_sent_with_security_headers() {
     server.stop().await;
 }
 
+/// Issue 36 finding 10: the header's `img-src` allows member pictures from `config.json`'s
+/// `picture_hosts` only (every `https:` host before), so an administrator viewing someone's
+/// household loads nothing from a host the owner chose.
+#[tokio::test]
+async fn the_image_policy_follows_the_picture_hosts_of_config_json() {
+    let image_policy = |policy: &str| {
+        policy
+            .split("; ")
+            .find(|d| d.starts_with("img-src"))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let (_dir, server) = console_of(&[("index.html", b"<!doctype html><title>c</title>")]).await;
+    let (_, headers, _) = server
+        .oneshot_root("GET", "/households", &[], Vec::new())
+        .await;
+    let policy = headers["content-security-policy"].to_str().unwrap();
+    assert_eq!(image_policy(policy), "img-src 'self' data:", "{policy}");
+    server.stop().await;
+
+    let config =
+        r#"{"picture_hosts": ["Pictures.Example.org", "https://evil.example", "*.cdn.example"]}"#;
+    let (_dir, server) = console_of(&[
+        ("index.html", b"<!doctype html><title>c</title>"),
+        ("config.json", config.as_bytes()),
+    ])
+    .await;
+    let (_, headers, _) = server
+        .oneshot_root("GET", "/households", &[], Vec::new())
+        .await;
+    let policy = headers["content-security-policy"].to_str().unwrap();
+    assert_eq!(
+        image_policy(policy),
+        "img-src 'self' data: https://pictures.example.org https://*.cdn.example",
+        "{policy}"
+    );
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn a_console_signing_in_at_an_identity_provider_may_reach_it_and_post_its_sign_out_there() {
     let config = r#"{"oidc": {"issuer": "https://auth.example.org/realms/master", "client_id": "larder-console"}}"#;

@@ -1,5 +1,16 @@
-//! config.json's rules for the values both modules read from it: the start-up module (for the
-//! sign-in it sends) and the console (`src/config.rs`, which says what is wrong).
+//! config.json's rules, for both modules: the start-up module checks the file as the console
+//! does (`src/config.rs`, which says what is wrong) and takes the form only with a file the
+//! console takes too; it uses the system API's base and the timeout for the sign-in it sends.
+
+/// The keys config.json may hold; any other makes the file wrong.
+pub const KEYS: [&str; 6] = [
+    "data_api_base",
+    "system_api_base",
+    "timeout_seconds",
+    "default_language",
+    "languages",
+    "picture_hosts",
+];
 
 /// A base URL as config.json gives it: trimmed, and absolute http(s); `None` otherwise.
 pub fn base_url(value: &str) -> Option<String> {

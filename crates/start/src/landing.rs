@@ -1,17 +1,13 @@
 //! Where a sign-in lands (the remembered link, `/sign-in?next=`) and what that page needs
 //! first: the group of pages whose module brings it, and whether it reads the caller's own
 //! household. Both modules fetch exactly that while people type, never every group: the
-//! start-up module asks for its files with the console's (`boot.js`), the console's module for
-//! the group itself (`larder::prefetch`). Pure: tested natively.
+//! start-up module asks for its bundle with the console's main module (`boot.js`), the
+//! console's module for the group itself (`larder::lazy::prefetch`). Pure: tested natively.
 //!
 //! The paths mirror the route table in the console (`src/app.rs`); a path it does not know
-//! lands on no group.
+//! lands on no group (the console's main module alone).
 
-/// The split module of the console itself (`src/console.rs`): what every page after signing in
-/// needs, and all a page in no group (the start page) needs.
-pub const CONSOLE_SPLIT: &str = "console";
-
-/// A group of pages that arrives as one module in the split build (`crate::pages`).
+/// A group of pages that arrives as one module in the split build (`larder::lazy`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Group {
     /// "My household".
@@ -20,26 +16,30 @@ pub enum Group {
     Member,
     /// Every household (administrators).
     Admin,
-    /// Record lists, a record, a new record.
+    /// A collection's list and search: a curator's landing, on its own (issue 37).
+    RecordList,
+    /// A record, a new record.
     KnowledgeBase,
 }
 
 impl Group {
     /// Every group.
-    pub const ALL: [Group; 4] = [
+    pub const ALL: [Group; 5] = [
         Group::Household,
         Group::Member,
         Group::Admin,
+        Group::RecordList,
         Group::KnowledgeBase,
     ];
 
-    /// The name of its module in the split build: the module names of `src/pages.rs`'s
-    /// `pages_in_modules!` (`cargo xtask dist` stops when the splitter made no such module).
+    /// The name of its module in the split build: the names of `larder::lazy`'s groups
+    /// (`cargo xtask dist` stops when the splitter made no such module).
     pub fn split_name(self) -> &'static str {
         match self {
             Group::Household => "household_pages",
             Group::Member => "member_pages",
             Group::Admin => "admin_pages",
+            Group::RecordList => "record_list_pages",
             Group::KnowledgeBase => "knowledge_base_pages",
         }
     }
@@ -64,7 +64,7 @@ pub struct Landing {
 }
 
 /// The landing of a console path (inside its base, query and fragment allowed), `None` for a
-/// page that is in the console's own module (the start page, sign-in) or unknown.
+/// page that is in the console's main module (the start page, sign-in) or unknown.
 pub fn landing(path: &str) -> Option<Landing> {
     let path = path.split(['?', '#']).next().unwrap_or_default();
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
@@ -77,7 +77,8 @@ pub fn landing(path: &str) -> Option<Landing> {
         }
         ["household", "members", _] | ["households", _, "members", _] => Group::Member,
         ["households"] | ["households", _] => Group::Admin,
-        ["records", _] | ["records", _, _] => Group::KnowledgeBase,
+        ["records", _] => Group::RecordList,
+        ["records", _, _] => Group::KnowledgeBase,
         _ => return None,
     };
     Some(Landing {
@@ -126,21 +127,16 @@ mod tests {
 
     #[test]
     fn knowledge_base_links_bring_that_group_only() {
+        for path in ["/records/articles", "/records/articles?q=vitamin&limit=10"] {
+            assert_eq!(group(path), Some(Group::RecordList), "{path}");
+        }
         for path in [
-            "/records/articles",
-            "/records/articles?q=vitamin&limit=10",
             "/records/articles/new",
             "/records/articles/urn%3Aarticle%3Ax",
         ] {
-            assert_eq!(
-                landing(path),
-                Some(Landing {
-                    group: Group::KnowledgeBase,
-                    reads_own_household: false
-                }),
-                "{path}"
-            );
+            assert_eq!(group(path), Some(Group::KnowledgeBase), "{path}");
         }
+        assert!(!landing("/records/articles").unwrap().reads_own_household);
     }
 
     #[test]

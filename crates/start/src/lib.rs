@@ -1,19 +1,60 @@
-//! What Larder's start-up module and the console share, as pure rules tested natively.
+//! Larder's start: every hand-made piece between opening a link and a page working, in this one
+//! crate, mapped here once. Everything else the console does the framework's way (Leptos lazy
+//! routes, `larder::lazy`). Figures: `cargo xtask bench --only start` on the bench's phone line
+//! (1.6 Mbps, 150 ms); docs/bench-log.md has the rounds that bought each piece.
 //!
-//! The start-up module (this crate's binary, `src/main.rs`, built for the browser with the
-//! feature `web`) makes index.html's sign-in form work before the console's own module has
-//! arrived: it chooses the form's language, shows its texts, and sends the sign-in. The console
-//! (the `larder` crate) takes over from there. Both must choose the same language and send the
-//! same request and fetch the same page's module ahead, so those rules live here, once: the
-//! console calls [`language::pick`] and [`landing::landing`], and `tests/request.rs` holds
-//! [`login::request`] and [`household`]'s read of the owner's household (shown before the
-//! console arrives) equal to the API client's own.
+//! # The path, in request order
+//!
+//! 1. **The page** (`GET <path>`, one round trip). index.html carries the form's style, this
+//!    crate's browser module (its bytes as a data block), its glue and its start as one inline
+//!    script, and the start-up catalog: "Sign in" works after the page's own round trip, no
+//!    file after it (issue 24's eighth round: 523 → 363 ms, 2.7x → 1.9x the floor page).
+//!    Built by [`build::page`] (feature `build`, called by `cargo xtask dist`); the policy allows
+//!    the script and style by their hashes. `js/boot.js` starts the same module from its files
+//!    when a policy refuses the inline one (a round trip later).
+//! 2. **config.json** (preloaded by the page). The module (`src/web.rs`, the binary: no serde,
+//!    no Leptos, ~18 KB brotli) reads it and the catalog ([`config`], [`language`]), then makes
+//!    "Sign in" work: ~24 KB on the wire before it (third round: 977 → 566 ms against the
+//!    console's own module making the form work). It is the form's only driver: without what
+//!    it needs (a broken config.json, no start-up catalog) it leaves the page to the console,
+//!    which shows its own sign-in page (`larder::start`).
+//! 3. **The console's module and the landing's group**, once "Sign in" is painted: one bundle
+//!    per landing ([`landing`] picks the group from the link), the console's main module and
+//!    the group's parts in one answer, read as it streams (`js/boot.js`, `js/read_bundle.js`,
+//!    [`build::bundle`]; fourth round: a bookmark 3,123 → 2,557 ms, 35 requests → 4, the parts
+//!    15 % smaller compressed together). The console takes over ([`form::TAKEN`]): config,
+//!    language, the group's module ahead (`larder::start::take_over`).
+//! 4. **The press**: what the form lacks is said at once ([`login::missing`]); the sign-in goes
+//!    out ([`login::request`], the API client builds its own from the same [`login::fields`]) and
+//!    a refusal is said at once ([`login::failure_detail`]), without waiting for the console.
+//! 5. **The token's first reads** ([`token`]): `system/ping` (who signed in) and, for "My
+//!    household", `households/me`, side by side; the household's name and members' names show
+//!    at once (`src/web/preview.rs`, the one place the household is drawn by other than the
+//!    console's component; sixth round: members 2,525 → 1,005 ms).
+//! 6. **The hand-over** (`pressed`): the console's client reads those answers as its own,
+//!    makes the signed-in person (`larder::session`: the early reads are theirs, taken once by
+//!    the page they are for) and mounts; the landing route's `data()` takes the household read,
+//!    its `view()` draws the page from the group's module (`larder::lazy`).
+//!
+//! Not kept: renaming the glue's hashed import names short (issue 24's fifth round). Issue 37's
+//! A/B in one run (`cargo xtask bench --only start --before`): 2.9 KB and about 12 ms before
+//! "Sign in" works (386 against 398 ms, both within 450), 3 KB of a 352 KB bundle, no
+//! difference in the figures after the press; 278 lines less.
+//!
+//! # What the two modules share
+//!
+//! The rules above are pure and tested natively; the console uses them (the language,
+//! the landing, the sign-in's fields and token keys, config.json's keys), and
+//! `tests/request.rs` holds the URLs both build equal.
 
 pub mod config;
 pub mod form;
-pub mod household;
 pub mod json;
 pub mod landing;
 pub mod language;
 pub mod login;
 pub mod oidc;
+pub mod token;
+
+#[cfg(feature = "build")]
+pub mod build;

@@ -1,14 +1,15 @@
-//! The start-up module in the page: the form, the sign-in request, the hand-over.
+//! The start-up module in the page: the form, the sign-in and the first reads, the hand-over.
+//! The one driver of index.html's form (crates/start/src/lib.rs maps the whole start).
 //!
-//! Kept small on purpose: no `format!`, no panicking calls, no collections; every browser call
-//! that fails leaves the form to the console's module, which runs it as it would without this
-//! one (`index.html` starts this module from its own bytes, or `boot.js` from its files, and hands
-//! [`run`] the loader of the console's).
+//! Kept small on purpose: no `format!`, no panicking calls, no collections; when it cannot read
+//! what it needs it leaves the page to the console's module, which then shows its own sign-in
+//! page (`index.html` starts this module from its own bytes, or `boot.js` from its files, and
+//! hands [`run`] the loader of the console's).
 
 use std::cell::RefCell;
 
-use js_sys::{Function, Object, Promise, Reflect, JSON};
-use larder_start::{config, form, landing, language, login};
+use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
+use larder_start::{config, form, language, login, token};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, spawn_local, JsFuture};
@@ -31,9 +32,8 @@ struct Started {
     /// The chosen language's start-up texts; `None` in English (the page's own texts).
     texts: Option<JsValue>,
     config: JsValue,
-    start_texts: JsValue,
-    /// The split module of the page the sign-in will land on, fetched with the console's; the
-    /// console's own for a page in no group.
+    /// The split module of the page the sign-in will land on, fetched with the console's
+    /// (`undefined` for a page in no group: the console's main module alone).
     group: JsValue,
     /// Whether that page starts with the owner's household: read the moment the token arrives.
     reads_own_household: bool,
@@ -51,7 +51,7 @@ pub fn run(load_console: Function) {
     spawn_local(async move {
         if begin(&load_console).await.is_none() {
             // Something this module does not read (a broken config.json, no start-up texts for
-            // the language): the console's module runs the form and says what is wrong.
+            // the language): the console's module shows its own sign-in page, or what is wrong.
             let _ = load_console.call0(&JsValue::UNDEFINED);
         }
     });
@@ -92,6 +92,7 @@ async fn begin(load_console: &Function) -> Option<()> {
         .ok()?
         .dyn_into::<Object>()
         .ok()?;
+    reading::acceptable(&file, &catalogs)?;
     let lang = choose(&window, &file, &catalogs)?;
     let texts = if lang == "en" {
         None
@@ -111,17 +112,14 @@ async fn begin(load_console: &Function) -> Option<()> {
             timeout_ms,
             texts,
             config,
-            start_texts,
-            group: JsValue::from_str(
-                landing.map_or(landing::CONSOLE_SPLIT, |l| l.group.split_name()),
-            ),
+            group: landing.map_or(JsValue::UNDEFINED, |l| l.group.split_name().into()),
             reads_own_household: landing.is_some_and(|l| l.reads_own_household),
         })
     });
     if let Some(root) = document.document_element() {
         let _ = root.set_attribute("lang", &lang);
     }
-    // Marked taken only with a form to run: otherwise the console's module runs the page.
+    // Marked taken only with a form to run: otherwise the console's module shows its own.
     let sign_in_form = shell.query_selector("form").ok()??;
     let _ = shell.set_attribute(form::TAKEN, "");
     translate(&shell);
@@ -209,11 +207,13 @@ fn enable(form: &Element) {
     set_button(&t("Sign in"), false);
 }
 
-/// A press: the sign-in goes out at once, and its answer (or `pressed(0)` when nothing was
-/// sent: the form lacks something, or the request failed) goes to the console's module, whose
-/// API client reads it and which shows what follows. For "My household", the household is read
-/// the moment the token arrives and shown until the console comes (`preview`); the console is
-/// handed the read as a promise, so its own questions do not wait for it.
+/// A press: what the form lacks is said at once; otherwise the sign-in goes out, and a refusal
+/// is said at once too (the service's words, as the console would show them). With the token,
+/// the first reads go out beside each other (`system/ping`, who signed in; for "My household"
+/// also `households/me`, shown at once by `preview`), and the console's module is handed the
+/// press with their answers as promises (`pressed`), so nothing is asked twice. The console
+/// answers with what went wrong, if anything (it mounts otherwise): said here in its words.
+/// When no answer came, the console's client signs in itself.
 async fn press() {
     let Some((system_base, timeout_ms, reads_own_household)) = STARTED.with(|s| {
         s.borrow()
@@ -222,36 +222,111 @@ async fn press() {
     }) else {
         return;
     };
-    if let Some(old) = element("boot-error") {
-        old.remove();
+    clear_error();
+    let (name, secret, machine) = (value(form::NAME), value(form::SECRET), machine());
+    if let Some(missing) = login::missing(machine, &name, &secret) {
+        return show_error(&t("Invalid credentials"), &t(missing));
     }
-    let (name, secret) = (value(form::NAME), value(form::SECRET));
     set_button(&t("Signing in…"), true);
-    let answer = if login::complete(&name, &secret) {
-        let request = login::request(&system_base, machine(), &name, &secret);
-        send(&request.url, Some(&request.body), None, timeout_ms).await
-    } else {
-        None
-    };
-    let household = match &answer {
-        Some((200, body)) if reads_own_household => {
-            preview::read_and_show(system_base, timeout_ms, body.clone()).into()
+    let request = login::request(&system_base, machine, &name, &secret);
+    let answer = send(&request.url, Some(&request.body), None, timeout_ms).await;
+    let (mut ping, mut household) = (JsValue::NULL, JsValue::NULL);
+    match &answer {
+        Some((200, body)) => {
+            if let Some(bearer) = result_of(body).and_then(|answer| {
+                token::token(|key| Reflect::get(&answer, &key.into()).ok()?.as_string())
+            }) {
+                let bearer = token::bearer(&bearer);
+                let read = |path: &str| {
+                    let url = token::system_url(&system_base, path);
+                    let bearer = bearer.clone();
+                    future_to_promise(async move {
+                        Ok(match send(&url, None, Some(&bearer), timeout_ms).await {
+                            Some((status, body)) => Array::of2(&status.into(), &body).into(),
+                            None => JsValue::NULL,
+                        })
+                    })
+                };
+                ping = read(token::PING).into();
+                if reads_own_household {
+                    let read = read(token::OWN_HOUSEHOLD);
+                    preview::show_when_read(read.clone());
+                    household = read.into();
+                }
+            }
         }
-        _ => JsValue::UNDEFINED,
-    };
-    let exports = JsFuture::from(console()).await.unwrap_or(JsValue::NULL);
-    let handed = !exports.is_null()
-        && Reflect::get(&exports, &JsValue::from_str("pressed"))
-            .ok()
-            .and_then(|f| f.dyn_into::<Function>().ok())
-            .map(|pressed| {
-                let (status, body) = answer.unwrap_or((0, JsValue::UNDEFINED));
-                pressed.call3(&JsValue::UNDEFINED, &status.into(), &body, &household)
-            })
-            .is_some_and(|called| called.is_ok());
-    if !handed {
-        console_missing();
+        Some((status, body)) => {
+            let detail = login::failure_detail(*status, said(body), text(body).as_deref());
+            set_button(&t("Sign in"), false);
+            return show_error(&t("Sign-in failed"), &detail);
+        }
+        None => {}
     }
+    let exports = JsFuture::from(console()).await.unwrap_or(JsValue::NULL);
+    let pressed = Reflect::get(&exports, &JsValue::from_str("pressed"))
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok());
+    let Some(pressed) = pressed.filter(|_| !exports.is_null()) else {
+        return console_missing();
+    };
+    let (status, body) = answer.unwrap_or((0, JsValue::UNDEFINED));
+    let arguments = Array::of5(
+        &machine.into(),
+        &name.into(),
+        &secret.into(),
+        &status.into(),
+        &body,
+    );
+    arguments.push(&ping);
+    arguments.push(&household);
+    let outcome = match pressed.apply(&JsValue::UNDEFINED, &arguments) {
+        Ok(promise) => match promise.dyn_into::<Promise>() {
+            Ok(promise) => JsFuture::from(promise).await.unwrap_or(JsValue::NULL),
+            Err(_) => JsValue::NULL,
+        },
+        Err(_) => return console_missing(),
+    };
+    // `[title, detail]`: the sign-in failed after all (the identity question, a client's own
+    // sign-in), in the console's words; the console mounted otherwise.
+    if let Ok(failure) = outcome.dyn_into::<Array>() {
+        preview::undo();
+        set_button(&t("Sign in"), false);
+        let text = |at| failure.get(at).as_string().unwrap_or_default();
+        show_error(&text(0), &text(1));
+    }
+}
+
+/// An answer's `result`, or the answer itself when it has none (production's sign-in and
+/// `households/me` are bare), as the client reads them.
+pub(crate) fn result_of(body: &JsValue) -> Option<Object> {
+    let answer = JSON::parse(&body.as_string()?)
+        .ok()?
+        .dyn_into::<Object>()
+        .ok()?;
+    // As the client: a `result` that is there but not an object holds no token, no household.
+    match Reflect::get(&answer, &"result".into()) {
+        Ok(result) if result.is_undefined() => Some(answer),
+        Ok(result) => result.dyn_into().ok(),
+        Err(_) => None,
+    }
+}
+
+/// What a refused sign-in's answer says in its own words (`login::failure_detail`'s `said`):
+/// its `error.detail`, its `error` or its `detail` when that is a text.
+fn said(body: &JsValue) -> Option<String> {
+    let answer = JSON::parse(&body.as_string()?).ok()?;
+    let text = |object: &JsValue, key: &str| Reflect::get(object, &key.into()).ok()?.as_string();
+    let error = Reflect::get(&answer, &"error".into()).ok()?;
+    text(&error, "detail")
+        .or_else(|| error.as_string())
+        .or_else(|| text(&answer, "detail"))
+}
+
+/// The answer's text when it is not a JSON object (the client reads such a body as text).
+fn text(body: &JsValue) -> Option<String> {
+    let text = body.as_string()?;
+    let object = JSON::parse(&text).is_ok_and(|v| v.is_object() && !Array::is_array(&v));
+    (!object).then_some(text)
 }
 
 /// A request's status and body: a POST of the JSON `body`, else a GET, with `authorization`
@@ -283,8 +358,8 @@ async fn send(
 }
 
 /// The console's module, started once and taken over from here (its `take_over` export given
-/// config.json and the start-up texts); resolves to its exports, or `NULL` when it could not
-/// come. A failure is forgotten, so the next press fetches again.
+/// config.json's text); resolves to its exports, or `NULL` when it could not come. A failure is
+/// forgotten, so the next press fetches again.
 fn console() -> Promise {
     let started = STARTED.with(|s| {
         let started = s.borrow();
@@ -293,11 +368,10 @@ fn console() -> Promise {
             started.console.clone(),
             started.load_console.clone(),
             started.config.clone(),
-            started.start_texts.clone(),
             started.group.clone(),
         ))
     });
-    let Some((running, load_console, config, start_texts, group)) = started else {
+    let Some((running, load_console, config, group)) = started else {
         return Promise::resolve(&JsValue::NULL);
     };
     if let Some(running) = running {
@@ -309,7 +383,7 @@ fn console() -> Promise {
             let loaded = load_console.call1(&JsValue::UNDEFINED, &group)?;
             let exports = JsFuture::from(loaded.dyn_into::<Promise>()?).await?;
             let take_over: Function = Reflect::get(&exports, &"take_over".into())?.dyn_into()?;
-            let taken = take_over.call2(&JsValue::UNDEFINED, &config, &start_texts)?;
+            let taken = take_over.call1(&JsValue::UNDEFINED, &config)?;
             JsFuture::from(taken.dyn_into::<Promise>()?).await?;
             Ok::<JsValue, JsValue>(exports)
         };
@@ -338,20 +412,42 @@ fn forget_console() {
 fn console_missing() {
     forget_console();
     preview::undo();
+    show_error(&t("The console could not be loaded"), "");
+    set_button(&t("Try again"), false);
+}
+
+/// What went wrong, as text (never markup: the detail is the service's), in an alert before
+/// the button; the form keeps what was typed.
+fn show_error(title: &str, detail: &str) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
-    let (Some(button), Ok(alert)) = (button(), document.create_element("p")) else {
+    let (Some(button), Ok(alert), Ok(strong)) = (
+        button(),
+        document.create_element("div"),
+        document.create_element("strong"),
+    ) else {
         return;
     };
     let _ = alert.set_attribute("role", "alert");
     let _ = alert.set_attribute("class", "error");
-    alert.set_id("boot-error");
-    alert.set_text_content(Some(&t("The console could not be loaded")));
+    alert.set_id(form::ERROR);
+    strong.set_text_content(Some(title));
+    let _ = alert.append_child(&strong);
+    if !detail.is_empty() {
+        let mut rest = String::from(" ");
+        rest.push_str(detail);
+        let _ = alert.append_with_str_1(&rest);
+    }
     if let Some(parent) = button.parent_node() {
         let _ = parent.insert_before(&alert, Some(&button));
     }
-    set_button(&t("Try again"), false);
+}
+
+fn clear_error() {
+    if let Some(old) = element(form::ERROR) {
+        old.remove();
+    }
 }
 
 /// Resolves once the browser has painted the next frame (an animation frame, then a task).

@@ -1,12 +1,12 @@
 // The browser half of `cargo xtask bench`: headless Debian Chromium driven by Playwright's
 // library (never a downloaded browser). Prints one JSON object on stdout.
 //
-//   node browser.mjs start CONSOLE_URL FLOOR_URL RUNS loopback|throttled [NAME=URL ...] [--check=NAME ...]
+//   node browser.mjs start CONSOLE_URL FLOOR_URL RUNS loopback|throttled [NAME=URL ...] [--check=NAME ...] [--before=URL]
 //   node browser.mjs list CONSOLE_URL PATH ROWS RUNS USER PASSWORD
 //   node browser.mjs parse FILE RUNS
 //   LARDER_BENCH_TOKEN=... node browser.mjs download CONSOLE_URL RECORD_PATH TITLE ARTIFACT_ID RUNS USER PASSWORD
 //   node browser.mjs export CONSOLE_URL LIST_PATH ROWS RUNS USER PASSWORD
-//   node browser.mjs household-export CONSOLE_URL MEMBERS RUNS USER PASSWORD
+//   node browser.mjs household-export CONSOLE_URL MEMBERS RUNS USER PASSWORD [FROM TO [throttled] [json]]
 import { chromium } from '@playwright/test';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,7 +46,7 @@ const MOBILE = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, up
  * or the console's page, whichever comes first); and the frame in which a button reading
  * `working` (the console's page, working) is first painted. `label` is the button's text in
  * the page's language, when not English ("Σύνδεση"). */
-const WATCH_SIGN_IN = ({ until, working, label }) => {
+const WATCH_SIGN_IN = ({ until, working, label, list }) => {
   window.__bytesUntil = (t) => {
     const nav = performance.getEntriesByType('navigation')[0];
     let sum = nav ? nav.transferSize : 0;
@@ -71,6 +71,12 @@ const WATCH_SIGN_IN = ({ until, working, label }) => {
       window.__workingAt = null;
       requestAnimationFrame(() => { window.__workingAt = performance.now(); });
     }
+    // The list page working: its rows (a link each) and its search box, the console's own.
+    if (list && window.__listAt === undefined
+      && document.querySelector('table.records tbody tr a') && document.querySelector('form[role=search] input')) {
+      window.__listAt = null;
+      requestAnimationFrame(() => { window.__listAt = performance.now(); });
+    }
     if (window.__signInAt === undefined) {
       // A button, or an `<input type=submit>` (Refine's headless AuthPage has one).
       const ready = [...document.querySelectorAll('form button, form input[type=submit]')]
@@ -88,12 +94,16 @@ const WATCH_SIGN_IN = ({ until, working, label }) => {
   document.addEventListener('DOMContentLoaded', seen);
 };
 
-/** One fresh load of `url`: until signing in works; for the console, then signing in at once as
- * `user` and waiting for `until` (a heading). With `check` (a peer's [user, password]), then
- * signing in through the peer's form (its text field and password field) and waiting for
- * "Signed in as USER": proof that the peer really signs in against the server. */
-async function startOnce(url, violations, throttled, user, until, check, locale, label) {
-  const browser = await freshBrowser(locale);
+/** One fresh load of `url`: until signing in works. With `o.user` ([name, password]), then
+ * signing in: at once (the moment "Sign in" works), or `o.later` ms after it works, as a person
+ * who types does; and waiting for `o.until` (a level-1 heading with members beside it) and
+ * `o.working` (a button of the console's page), or with `o.list` for the list page working (its
+ * rows and its search box). With `o.check` (a peer's [user, password]), then signing in through
+ * the peer's form (its text field and password field) and waiting for "Signed in as USER":
+ * proof that the peer really signs in against the server. `o.locale` sets the browser's
+ * language and `o.label` the button's text in it. */
+async function startOnce(url, violations, throttled, o) {
+  const browser = await freshBrowser(o.locale);
   try {
     const page = browser.context.pages()[0] ?? await browser.context.newPage();
     watchViolations(page, violations);
@@ -103,7 +113,9 @@ async function startOnce(url, violations, throttled, user, until, check, locale,
       await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
       await cdp.send('Network.emulateNetworkConditions', MOBILE);
     }
-    await page.addInitScript(WATCH_SIGN_IN, { until: until ?? null, working: until ? 'Edit household' : null, label: label ?? null });
+    await page.addInitScript(WATCH_SIGN_IN, {
+      until: o.until ?? null, working: o.working ?? null, label: o.label ?? null, list: !!o.list,
+    });
     await page.goto(url, { waitUntil: 'commit' });
     await page.waitForFunction(() => window.__signInAt !== undefined, null, { timeout: 60_000, polling: 'raf' });
     await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, null, { timeout: 60_000 });
@@ -114,24 +126,34 @@ async function startOnce(url, violations, throttled, user, until, check, locale,
       files: window.__atSignIn.files,
       fcp_ms: performance.getEntriesByName('first-contentful-paint')[0].startTime,
     }));
-    if (user) {
-      await page.locator('#boot-name').fill(user[0]);
-      await page.locator('#boot-secret').fill(user[1]);
+    if (o.user) {
+      await page.locator('#boot-name').fill(o.user[0]);
+      await page.locator('#boot-secret').fill(o.user[1]);
+      if (o.later) {
+        const wait = out.sign_in_ms + o.later - await page.evaluate(() => performance.now());
+        if (wait > 0) await page.waitForTimeout(wait);
+      }
       const pressed = await page.evaluate(() => { window.__pressedAt = performance.now(); return window.__pressedAt; });
       await page.locator('#boot-secret').press('Enter');
-      await page.getByRole('heading', { name: until, level: 1 }).waitFor({ timeout: 60_000 });
-      await page.waitForFunction(() => typeof window.__headingAt === 'number', null, { timeout: 60_000, polling: 'raf' });
-      await page.waitForFunction(() => typeof window.__workingAt === 'number', null, { timeout: 60_000, polling: 'raf' });
+      if (o.until) {
+        await page.getByRole('heading', { name: o.until, level: 1 }).waitFor({ timeout: 60_000 });
+        await page.waitForFunction(() => typeof window.__headingAt === 'number', null, { timeout: 60_000, polling: 'raf' });
+      }
+      if (o.working) await page.waitForFunction(() => typeof window.__workingAt === 'number', null, { timeout: 60_000, polling: 'raf' });
+      if (o.list) await page.waitForFunction(() => typeof window.__listAt === 'number', null, { timeout: 60_000, polling: 'raf' });
       const after = await page.evaluate((t0) => {
-        const shown = window.__headingAt;
+        // The page's moment: its members (the household), else the list working.
+        const shown = window.__headingAt ?? window.__listAt;
+        const done = Math.max(shown, window.__workingAt ?? 0);
         const all = window.__bytesUntil(shown);
         const before = window.__bytesUntil(t0);
         const resources = performance.getEntriesByType('resource');
         const wasm = resources
           .filter((e) => e.responseEnd > t0 && e.name.endsWith('.wasm'))
           .reduce((sum, e) => sum + e.transferSize, 0);
-        // Every request from start to the page, in page time: what ran in parallel, what waited.
-        const waterfall = resources.filter((e) => e.startTime <= shown).map((e) => ({
+        // Every request from start to the page working, in page time: what ran in parallel,
+        // what waited.
+        const waterfall = resources.filter((e) => e.startTime <= done).map((e) => ({
           name: new URL(e.name).pathname.split('/').slice(-2).join('/'),
           start: Math.round(e.startTime), end: Math.round(e.responseEnd), bytes: e.transferSize,
         }));
@@ -139,17 +161,18 @@ async function startOnce(url, violations, throttled, user, until, check, locale,
         return {
           open_ms: shown, page_ms: shown - t0, page_bytes: all.bytes - before.bytes,
           working_ms: window.__workingAt, working_page_ms: window.__workingAt - t0,
-          page_wasm_bytes: wasm, pressed_ms: t0, shown_ms: shown, waterfall,
+          list_ms: window.__listAt, list_page_ms: window.__listAt - t0,
+          page_wasm_bytes: wasm, pressed_ms: t0, shown_ms: shown, done_ms: done, waterfall,
         };
       }, pressed);
       Object.assign(out, after);
     }
-    if (check) {
+    if (o.check) {
       const form = page.locator('form').first();
-      await form.locator('input:not([type=password]):not([type=checkbox]):not([type=submit]):not([type=hidden])').first().fill(check[0]);
-      await form.locator('input[type=password]').first().fill(check[1]);
+      await form.locator('input:not([type=password]):not([type=checkbox]):not([type=submit]):not([type=hidden])').first().fill(o.check[0]);
+      await form.locator('input[type=password]').first().fill(o.check[1]);
       await form.locator('input[type=password]').first().press('Enter');
-      await page.getByText(`Signed in as ${check[0]}`).waitFor({ timeout: 60_000 });
+      await page.getByText(`Signed in as ${o.check[0]}`).waitFor({ timeout: 60_000 });
       out.signed_in = true;
     }
     return out;
@@ -158,26 +181,38 @@ async function startOnce(url, violations, throttled, user, until, check, locale,
   }
 }
 
-/** Fresh loads of the floor page, the console, the console in Greek and any peers, alternating
- * so drift on a shared machine hits all alike. The console is opened at `household` (a deep
- * link): after signing in it shows the owner's household page. The Greek one (`console_el`, a
- * browser whose language is el-GR) opens the same link and stops once its "Σύνδεση" works: a
- * language other than English must not make "Sign in" later (issue 24). Peers named in
- * `checked` also sign in, in the first run (after the figures are taken). */
-async function start(consoleUrl, floorUrl, runs, throttled, peers, checked) {
+/** The console's scenarios at `base` (its folder's URL), each a fresh load: `console` opens an
+ * owner's bookmark to /household and signs in the moment "Sign in" works; `console_el` opens
+ * it in a Greek browser (el-GR) and stops once its "Σύνδεση" works (a language other than
+ * English must not make "Sign in" later, issue 24); `console_later` presses 2 s after "Sign
+ * in" works, as a person typing does; `curator` opens a curator's bookmark to the articles
+ * list and signs in at once, until its rows and search work (issue 37). */
+function scenarios(base, prefix) {
+  const household = new URL('household', base).href;
   const owner = ['olivia', 'olivia-demo'];
-  const household = new URL('household', consoleUrl).href;
-  const apps = [['floor', floorUrl], ['console', household], ['console_el', household], ...peers];
+  const members = { user: owner, until: 'The Parkers', working: 'Edit household' };
+  return [
+    [`${prefix}console`, household, members],
+    [`${prefix}console_el`, household, { locale: 'el-GR', label: 'Σύνδεση' }],
+    [`${prefix}console_later`, household, { ...members, later: 2000 }],
+    [`${prefix}curator`, new URL('records/articles', base).href, { user: ['curator', 'curator-demo'], list: true }],
+  ];
+}
+
+/** Fresh loads of the floor page, the console's scenarios (`scenarios`), those of an earlier
+ * build at `beforeUrl` when given (`before_` before each name: measured in the same run, on its
+ * own server) and any peers, alternating so drift on a shared machine hits all alike. Peers
+ * named in `checked` also sign in, in the first run (after the figures are taken). */
+async function start(consoleUrl, floorUrl, runs, throttled, peers, checked, beforeUrl) {
+  const apps = [['floor', floorUrl, {}], ...scenarios(consoleUrl, '')];
+  if (beforeUrl) apps.push(...scenarios(beforeUrl, 'before_'));
+  apps.push(...peers.map(([name, url]) => [name, url, {}]));
   const out = { violations: [] };
   for (const [name] of apps) out[name] = [];
   for (let i = 0; i < runs; i++) {
-    for (const [name, url] of apps) {
-      const console = name === 'console';
-      const greek = name === 'console_el';
-      const check = i === 0 && checked.includes(name) ? owner : null;
-      out[name].push(await startOnce(url, out.violations, throttled,
-        console ? owner : null, console ? 'The Parkers' : null, check,
-        greek ? 'el-GR' : null, greek ? 'Σύνδεση' : null));
+    for (const [name, url, o] of apps) {
+      const check = i === 0 && checked.includes(name) ? ['olivia', 'olivia-demo'] : null;
+      out[name].push(await startOnce(url, out.violations, throttled, { ...o, check }));
     }
   }
   return out;
@@ -406,28 +441,43 @@ async function exportList(consoleUrl, listPath, rows, runs, user, password) {
   return out;
 }
 
-/** "Download my data" of the signed-in owner's household (JSON, then the CSV zip): time and
- * wasm memory growth. */
-async function householdExport(consoleUrl, members, runs, user, password) {
-  const out = { json_ms: [], zip_ms: [], wasm_before: [], wasm_after_json: [], wasm_after_zip: [], json_bytes: 0, zip_bytes: 0, members: [], violations: [] };
+/** "Download my data" of the signed-in owner's household (JSON, then the CSV zip; only JSON with
+ * `jsonOnly`): time and wasm memory growth. `from` and `to` (`YYYY-MM-DD`) set the days of meal
+ * plans read; `throttled` puts the page on Lighthouse's mobile line first. */
+async function householdExport(consoleUrl, members, runs, user, password, from, to, throttled, jsonOnly) {
+  const out = { json_ms: [], zip_ms: [], wasm_before: [], wasm_after_json: [], wasm_after_zip: [], json_bytes: 0, zip_bytes: 0, members: [], plans: [], violations: [] };
   const browser = await freshBrowser();
   try {
     const page = await signedInPage(browser, consoleUrl, user, password, out.violations);
     await goInApp(page, 'household');
     await page.getByRole('button', { name: 'Download my data (JSON)' }).waitFor({ timeout: 120_000 });
+    if (from && to) {
+      await page.getByLabel('From', { exact: true }).fill(from);
+      await page.getByLabel('To', { exact: true }).fill(to);
+    }
+    if (throttled) {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', MOBILE);
+    }
+    const formats = jsonOnly ? [['json', 'Download my data (JSON)']] : [['json', 'Download my data (JSON)'], ['zip', 'Download my data (CSV, zip)']];
     for (let run = 0; run < runs; run++) {
       out.wasm_before.push(await page.evaluate(() => window.__wasmMemory.buffer.byteLength));
-      for (const [format, button] of [['json', 'Download my data (JSON)'], ['zip', 'Download my data (CSV, zip)']]) {
+      for (const [format, button] of formats) {
         const started = Date.now();
         const [saved] = await Promise.all([
-          page.waitForEvent('download', { timeout: 600_000 }),
+          page.waitForEvent('download', { timeout: 4 * 3600_000 }),
           page.getByRole('button', { name: button }).first().click(),
         ]);
         out[`${format}_ms`].push(Date.now() - started);
         const bytes = readFileSync(await saved.path());
         await saved.delete();
         out[`${format}_bytes`] = bytes.length;
-        if (format === 'json') out.members.push(JSON.parse(bytes.toString('utf8')).members.length);
+        if (format === 'json') {
+          const file = JSON.parse(bytes.toString('utf8'));
+          out.members.push(file.members.length);
+          out.plans.push(file.members.reduce((n, m) => n + (m.meal_plans?.length ?? 0), 0));
+        }
         out[`wasm_after_${format}`].push(await page.evaluate(() => window.__wasmMemory.buffer.byteLength));
       }
     }
@@ -456,15 +506,18 @@ const [mode, ...rest] = process.argv.slice(2);
 let result;
 if (mode === 'start') {
   const extra = rest.slice(4);
-  const checked = extra.filter((p) => p.startsWith('--check=')).map((p) => p.slice('--check='.length));
-  const peers = extra.filter((p) => !p.startsWith('--check='))
+  const flag = (name) => extra.filter((p) => p.startsWith(`--${name}=`)).map((p) => p.slice(name.length + 3));
+  const peers = extra.filter((p) => !p.startsWith('--'))
     .map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]);
-  result = await start(rest[0], rest[1], Number(rest[2]), rest[3] === 'throttled', peers, checked);
+  result = await start(rest[0], rest[1], Number(rest[2]), rest[3] === 'throttled', peers, flag('check'), flag('before')[0]);
 }
 else if (mode === 'list') result = await list(rest[0], rest[1], Number(rest[2]), Number(rest[3]), rest[4], rest[5]);
 else if (mode === 'parse') result = parse(rest[0], Number(rest[1]));
 else if (mode === 'download') result = await download(rest[0], rest[1], rest[2], rest[3], Number(rest[4]), rest[5], rest[6]);
 else if (mode === 'export') result = await exportList(rest[0], rest[1], Number(rest[2]), Number(rest[3]), rest[4], rest[5]);
-else if (mode === 'household-export') result = await householdExport(rest[0], Number(rest[1]), Number(rest[2]), rest[3], rest[4]);
+else if (mode === 'household-export') {
+  const flags = rest.slice(7);
+  result = await householdExport(rest[0], Number(rest[1]), Number(rest[2]), rest[3], rest[4], rest[5], rest[6], flags.includes('throttled'), flags.includes('json'));
+}
 else throw new Error(`unknown mode ${mode}`);
 process.stdout.write(JSON.stringify(result));

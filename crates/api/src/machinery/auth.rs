@@ -2,7 +2,7 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::config::Api;
 use super::error::ApiError;
@@ -155,25 +155,27 @@ impl Credentials {
         })
     }
 
-    /// The sign-in request: no bearer token. A provider's grant renews at the provider instead
-    /// ([`ProviderGrant::refresh_request`]); its request here is the service's `system/login`
-    /// without a body, never sent by the client.
+    /// The sign-in request: no bearer token. Its endpoint and keys are the start-up module's
+    /// (`larder_start::login::fields`), which sends the same request before this client exists.
     pub fn login_request(&self) -> Request {
-        let (path, body) = match self {
-            Credentials::Provider(_) => ("system/login", json!({})),
-            Credentials::User { username, password } => (
-                "system/login",
-                json!({ "username": username, "password": password }),
-            ),
+        let (machine, name, secret) = match self {
+            Credentials::User { username, password } => (false, username, password),
+            // Never sent: a provider's grant renews at the provider
+            // ([`ProviderGrant::refresh_request`]).
+            Credentials::Provider(_) => {
+                return Request::new(Api::System, Method::Post(Value::Null), "system/login")
+                    .without_token()
+            }
             Credentials::Client {
                 client_id,
                 client_secret,
-            } => (
-                "system/mtm",
-                json!({ "client_id": client_id, "client_secret": client_secret }),
-            ),
+            } => (true, client_id, client_secret),
         };
-        Request::new(Api::System, Method::Post(body), path).without_token()
+        let (path, name_key, secret_key) = larder_start::login::fields(machine);
+        let mut body = serde_json::Map::new();
+        body.insert(name_key.into(), name.as_str().into());
+        body.insert(secret_key.into(), secret.as_str().into());
+        Request::new(Api::System, Method::Post(body.into()), path).without_token()
     }
 }
 
@@ -234,7 +236,8 @@ pub fn token_from_answer(response: &HttpResponse, now_ms: u64) -> Result<Token, 
     let body: Value = serde_json::from_str(&response.body)
         .map_err(|e| failed(format!("The sign-in answer is not JSON: {e}")))?;
     let result = body.get("result").unwrap_or(&body);
-    let value = ["token", "access_token", "jwt"]
+    // The start-up module reads the same keys (`larder_start::token`).
+    let value = larder_start::token::TOKEN_KEYS
         .iter()
         .find_map(|key| {
             result
@@ -387,6 +390,7 @@ fn string_list(value: Option<&Value>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn answer(result: Value) -> HttpResponse {
         HttpResponse::json(200, &json!({ "success": true, "result": result }))

@@ -168,45 +168,34 @@ impl<T: Transport> Client<T> {
 
     /// Signs in, keeps the credentials in memory for renewal, and returns who signed in.
     pub async fn sign_in(&self, credentials: Credentials) -> Result<Identity, ApiError> {
-        self.sign_in_then(credentials, || {}).await
-    }
-
-    /// [`Client::sign_in`], calling `with_token` the moment the token is held, before asking
-    /// who signed in: calls started there go out beside that question instead of after it (a
-    /// page opened by a link reads its data while the sign-in finishes). Not called when the
-    /// sign-in fails before a token arrives.
-    pub async fn sign_in_then(
-        &self,
-        credentials: Credentials,
-        with_token: impl FnOnce(),
-    ) -> Result<Identity, ApiError> {
-        self.sign_in_from(credentials, None, with_token).await
+        self.sign_in_from(credentials, None, None).await
     }
 
     /// The request [`Client::sign_in`] sends for `credentials`. The console's start-up module
-    /// sends the same one before this client's module has arrived (`larder_start::login`,
-    /// whose tests hold the two equal) and hands the answer to [`Client::sign_in_answered_then`].
+    /// sends the same one before this client's module has arrived (`larder_start::login`) and
+    /// hands the answer to [`Client::sign_in_answered`].
     pub fn sign_in_request(&self, credentials: &Credentials) -> HttpRequest {
         self.http_request(&credentials.login_request(), None)
     }
 
-    /// [`Client::sign_in_then`] with the answer to [`Client::sign_in_request`] already in hand:
-    /// read here as the client reads its own, and the credentials kept for renewal.
-    pub async fn sign_in_answered_then(
+    /// [`Client::sign_in`] with the answer to [`Client::sign_in_request`] already in hand, and
+    /// the answer to `system/ping` sent with its token when there is one: read here as the
+    /// client reads its own, and the credentials kept for renewal. What the client would have
+    /// tried again (no ping answer, a 5xx, a throttle, a 401 before renewal) it asks itself.
+    pub async fn sign_in_answered(
         &self,
         credentials: Credentials,
         answer: HttpResponse,
-        with_token: impl FnOnce(),
+        ping: Option<HttpResponse>,
     ) -> Result<Identity, ApiError> {
-        self.sign_in_from(credentials, Some(answer), with_token)
-            .await
+        self.sign_in_from(credentials, Some(answer), ping).await
     }
 
     async fn sign_in_from(
         &self,
         mut credentials: Credentials,
         answer: Option<HttpResponse>,
-        with_token: impl FnOnce(),
+        ping: Option<HttpResponse>,
     ) -> Result<Identity, ApiError> {
         credentials.validate()?;
         {
@@ -224,8 +213,13 @@ impl<T: Transport> Client<T> {
                 token: Some(token),
             };
         }
-        with_token();
-        self.identity().await
+        // An answer the client would have sent again (renewal after a 401, a throttle, a 5xx)
+        // is asked again.
+        let answered = ping.filter(|p| p.status < 500 && ![401, 408, 429].contains(&p.status));
+        match answered {
+            Some(ping) => self.identity_from(interpret(ping)?).await,
+            None => self.identity().await,
+        }
     }
 
     /// Forgets the token and the credentials.
@@ -243,6 +237,11 @@ impl<T: Transport> Client<T> {
         let result = self
             .execute(Request::new(Api::System, Method::Get, "system/ping"))
             .await?;
+        self.identity_from(result).await
+    }
+
+    /// The identity in ping's `result`, else the held token's claims.
+    async fn identity_from(&self, result: Value) -> Result<Identity, ApiError> {
         if let Some(identity) =
             Identity::from_ping(&result).filter(|i| i.username.is_some() || i.client_id.is_some())
         {

@@ -14,6 +14,7 @@
 //! - [`artifacts`]: files by parent, created, uploaded with progress, downloaded as a stream.
 //! - [`guidelines`], [`passages`]: a guide's guidelines and a textbook's passages: listed,
 //!   searched, imported or replaced in bulk.
+//! - [`member_data`]: a member's meal plans (one day at a time) and library.
 //! - [`households`], [`exports`], [`erasure`]: households, members and profiles on the systemic
 //!   API; reading them raw for "Download my data"; erasing one's account.
 
@@ -23,6 +24,7 @@ pub mod erasure;
 pub mod exports;
 pub mod guidelines;
 pub mod households;
+pub mod member_data;
 pub mod passages;
 pub mod policy;
 pub mod records;

@@ -23,6 +23,7 @@ mod artifact;
 mod fctable;
 mod guide;
 mod household;
+mod member_data;
 mod passage;
 mod record;
 mod results;
@@ -35,6 +36,9 @@ pub use guide::{Guide, Guideline};
 pub use household::{
     Household, HouseholdChanges, Member, MemberChanges, NewHousehold, NewMember, Profile,
     ProfileChanges, ProfileInput,
+};
+pub use member_data::{
+    AdaptedRecipe, Favorite, Meal, MealPlan, Revocation, SavedItem, SavedMealPlan,
 };
 pub use passage::{Passage, PassageInput, ReplacePassages, ReplaceResult};
 pub use record::{Listed, Record};

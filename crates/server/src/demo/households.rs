@@ -94,6 +94,7 @@ pub fn load(store: &Store, auth: &Auth) -> anyhow::Result<()> {
             ),
         ];
         households.create("user:olivia", &home, &members)?;
+        super::member_data::load(store, &id)?;
     }
     // One hash for every generated account: hashing is deliberately slow.
     let mut hash = None;

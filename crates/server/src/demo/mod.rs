@@ -2,6 +2,7 @@
 
 mod households;
 mod library;
+mod member_data;
 
 pub use households::{FAMILY_COUNT, FAMILY_PASSWORD};
 

@@ -2,6 +2,7 @@
 //! tables production's models are transcribed into), create defaults, update merging, and the
 //! editorial rules over a whole record. Pure functions over JSON; the routes do the storing.
 
+pub mod meal_plan;
 pub mod query;
 pub mod rules;
 pub mod tree;

@@ -4,6 +4,8 @@ pub mod artifacts;
 pub mod children;
 pub mod guidelines;
 pub mod households;
+pub mod library;
+pub mod meal_plans;
 pub mod members;
 pub mod passages;
 pub mod policy;

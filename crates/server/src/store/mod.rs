@@ -4,6 +4,8 @@
 //! and survives a crash of the process or the machine.
 
 mod households;
+mod library;
+mod plans;
 mod presented;
 mod private;
 mod records;
@@ -18,6 +20,8 @@ use rusqlite::Connection;
 pub use households::{Creation, Households, MemberOrder};
 pub use larder_search::Index;
 pub use larder_search::{FacetValue, Filter, NaturalOrder, SearchQuery, SortKey};
+pub use library::{Kept, Library};
+pub use plans::{NewPlan, Plan, Plans, Revoked, Stored};
 pub use presented::Presented;
 pub use records::{ChildOrder, RecordRow, RecordTooLarge, Records, Viewer};
 pub use search::SearchHits;
@@ -136,6 +140,8 @@ const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE erased_accounts RENAME COLUMN secret_hash TO declaration_tag;
     "#,
+    // 6: members' meal plans and library (production.md §10.3).
+    plans::TABLES,
 ];
 
 /// The database, shared by every handler: one writer, a few readers, and the search index.
@@ -302,6 +308,16 @@ impl Store {
     /// The household, member and profile operations.
     pub fn households(&self) -> Households<'_> {
         Households { store: self }
+    }
+
+    /// The meal-plan operations.
+    pub fn plans(&self) -> Plans<'_> {
+        Plans { store: self }
+    }
+
+    /// The operations on members' libraries.
+    pub fn library(&self) -> Library<'_> {
+        Library { store: self }
     }
 }
 

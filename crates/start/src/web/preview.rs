@@ -1,57 +1,40 @@
 //! "My household" before the console: the moment the sign-in's token arrives, the owner's
-//! household is read (`larder_start::household`, the client's own request) and its name and
-//! members' names are shown in place of the form, read-only, with "Loading the console…",
-//! until the console's module replaces the shell. The answer goes to the console with the
-//! sign-in's, and its page shows it without asking again (issue 24: on a phone line the
+//! household is read (`households/me`, the client's own request, sent by `super::press`) and
+//! its name and members' names are shown in place of the form, read-only, with "Loading the
+//! console…", until the console's module replaces the shell. The same read goes to the
+//! console, whose page takes it instead of asking again (issue 24: on a phone line the
 //! console's module arrives a second and a half after the token; the members need not wait).
 //!
-//! Nothing here is required: a sign-in answer without a token, a household read that fails or
-//! an answer of another shape shows nothing, and the console reads the household itself.
+//! The one exception to "the household is drawn by one component" (issue 37): the console's
+//! page (src/household/panel.rs) draws the household everywhere; this shows its heading and
+//! its members' names only, which tests/e2e/first-load.spec.ts holds equal to the page's.
+//!
+//! Nothing here is required: a read that fails or an answer of another shape shows nothing,
+//! and the console's page says what is wrong.
 
-use js_sys::{Array, Object, Promise, Reflect, JSON};
-use larder_start::{form, household};
+use js_sys::{Array, Promise, Reflect};
+use larder_start::form;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::future_to_promise;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::Element;
 
-use super::{button, element, send, shell_element, t};
+use super::{button, element, result_of, shell_element, t};
 
-/// Reads the household with the token of `sign_in` (the sign-in's answer, a 200) and shows
-/// it while the sign-in is still under way. Resolves to the read's `[status, body]` for the
-/// console, or `NULL` when none was sent or no answer came (the console then reads it itself);
-/// never rejects.
-pub(super) fn read_and_show(system_base: String, timeout_ms: u32, sign_in: JsValue) -> Promise {
-    future_to_promise(async move {
-        let read = async {
-            let answer = result_of(&sign_in)?;
-            let token =
-                household::token(|key| Reflect::get(&answer, &key.into()).ok()?.as_string())?;
-            let url = household::own_household_url(&system_base);
-            let bearer = household::bearer(&token);
-            let (status, body) = send(&url, None, Some(&bearer), timeout_ms).await?;
-            if status == 200 {
-                show(&body);
-            }
-            Some(Array::of2(&status.into(), &body).into())
+/// Shows the household once `read` (a promise of `households/me`'s `[status, body]`, or of
+/// `NULL` when no answer came) gives one, while the sign-in is still under way.
+pub(super) fn show_when_read(read: Promise) {
+    spawn_local(async move {
+        let Ok(answer) = JsFuture::from(read).await else {
+            return;
         };
-        Ok(read.await.unwrap_or(JsValue::NULL))
-    })
-}
-
-/// An answer's `result`, or the answer itself when it has none (production's sign-in and
-/// `households/me` are bare), as the client reads them.
-fn result_of(body: &JsValue) -> Option<Object> {
-    let answer = JSON::parse(&body.as_string()?)
-        .ok()?
-        .dyn_into::<Object>()
-        .ok()?;
-    // As the client: a `result` that is there but not an object holds no token, no household.
-    match Reflect::get(&answer, &"result".into()) {
-        Ok(result) if result.is_undefined() => Some(answer),
-        Ok(result) => result.dyn_into().ok(),
-        Err(_) => None,
-    }
+        let Ok(answer) = answer.dyn_into::<Array>() else {
+            return;
+        };
+        if answer.get(0).as_f64() == Some(200.0) {
+            show(&answer.get(1));
+        }
+    });
 }
 
 /// Shown only while the sign-in is under way (the button disabled): a read that comes after the

@@ -3,7 +3,7 @@
 //! form to the console's module (see `super::run`).
 
 use js_sys::{Array, Object, Promise, Reflect};
-use larder_start::{landing, language};
+use larder_start::{config, landing, language};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -108,4 +108,46 @@ pub(super) fn choose(window: &web_sys::Window, file: &Object, catalogs: &Object)
     let codes: Vec<&str> = offered.iter().map(String::as_str).collect();
     let at = language::pick(remembered.as_deref(), &browser, default.as_deref(), &codes)?;
     Some(language::primary(codes.get(at)?))
+}
+
+/// Whether the console takes config.json as `file` (`larder::config::parse`'s rules): only known
+/// keys; absolute http(s) bases; a timeout of at most 600 s; languages the console has (English
+/// and the start-up catalog's), at least one when listed; picture hosts by the contract's rule.
+/// Otherwise the console says what is wrong, in place of the form.
+pub(super) fn acceptable(file: &Object, catalogs: &Object) -> Option<()> {
+    let known = |tag: &JsValue| {
+        let code = language::primary(&tag.as_string()?);
+        (code == "en" || Reflect::has(catalogs, &JsValue::from_str(&code)).ok()?).then_some(())
+    };
+    for key in Object::keys(file).iter() {
+        let key = key.as_string()?;
+        config::KEYS.contains(&key.as_str()).then_some(())?;
+        let Some(value) = field(file, &key) else {
+            continue;
+        };
+        match key.as_str() {
+            "data_api_base" | "system_api_base" => {
+                config::base_url(&value.as_string()?)?;
+            }
+            "timeout_seconds" => {
+                config::timeout_ms(value.as_f64()?)?;
+            }
+            "default_language" => known(&value)?,
+            // Each entry by the contract's rule, as the console reads it (may be empty).
+            "picture_hosts" => {
+                let list: Array = value.dyn_into().ok()?;
+                for host in list.iter() {
+                    larder_contract::hosting::picture_host(&host.as_string()?)?;
+                }
+            }
+            _ => {
+                let list: Array = value.dyn_into().ok()?;
+                (list.length() > 0).then_some(())?;
+                for tag in list.iter() {
+                    known(&tag)?;
+                }
+            }
+        }
+    }
+    Some(())
 }

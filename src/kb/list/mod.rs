@@ -1,0 +1,13 @@
+//! A collection's list: the table, facets, saved views, selection and what acts on the
+//! chosen rows (bulk edits and replacements, the reading policy, imports, exports).
+
+pub mod bulk;
+pub mod bulk_replace;
+pub mod export_button;
+pub mod facets;
+pub mod guideline_import;
+pub mod key_sheet;
+pub mod list_views;
+pub mod policy;
+pub mod records_table;
+pub mod selection;
