@@ -68,26 +68,77 @@ test('without a session at the provider, a load shows the sign-in form', async (
   await expect(page.getByText('Signed in as')).toHaveCount(0);
 });
 
-test('a new tab gets the session from a signed-in tab; signing out in one signs out both and the provider', async ({ page, context }) => {
+test('a new tab of a signed-in console opens signed in; signing out in one signs out both and the provider', async ({ page, context }) => {
   await page.goto('./');
   await providerButton(page).click();
   await atProvider(page, 'olivia');
   await expect(page.getByText('Signed in as olivia')).toBeVisible();
   const second = await context.newPage();
   const forms = providerForms(second);
-  const providerVisits: string[] = [];
-  second.on('request', (r) => { if (r.isNavigationRequest() && r.url().startsWith(issuer)) providerVisits.push(r.url()); });
   await second.goto('./');
   await expect(second.getByText('Signed in as olivia')).toBeVisible();
-  expect(providerVisits, 'the channel, not the provider').toEqual([]);
-  expect(forms).toEqual([]);
+  expect(forms, 'no password asked').toEqual([]);
 
   await second.getByRole('button', { name: 'Sign out' }).click();
   await expect(providerButton(second)).toBeVisible();
-  await expect(providerButton(page)).toBeVisible();
+  // The first tab hears it on the tabs' channel and signs out too.
   await expect(page.getByText('Signed in as')).toHaveCount(0);
+  await expect(providerButton(page)).toBeVisible();
   // The provider's session ended too: a reload finds none.
   await page.reload();
   await expect(providerButton(page)).toBeVisible();
+  await expect(page.getByText('Signed in as')).toHaveCount(0);
+  await second.close();
+});
+
+test('an answer this tab did not ask for ends on the sign-in form, saying so, with nothing in the address', async ({ page, baseURL }) => {
+  await page.goto(`./#code=made-up&state=AAAAAAAAAAAAAAAAAAAAAA&iss=${encodeURIComponent(issuer)}`);
+  await expect(page.getByRole('alert')).toContainText('This sign-in was not started in this tab');
+  await expect(providerButton(page)).toBeVisible();
+  expect(page.url()).not.toContain('code=');
+  expect(page.url().startsWith(baseURL!)).toBe(true);
+  await expect(page.getByText('Signed in as')).toHaveCount(0);
+});
+
+/** Swaps the token answer's ID token for one with `claims` changed, signed by `key`. */
+async function craftIdToken(page: Page, change: (claims: Record<string, unknown>) => void, key = 'own') {
+  await page.route(`${issuer}/token`, async (route) => {
+    const response = await route.fetch();
+    const answer = await response.json();
+    const claims = JSON.parse(Buffer.from(answer.id_token.split('.')[1], 'base64url').toString());
+    change(claims);
+    const signed = await (await fetch(`${issuer}/_test/sign`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ claims, key }),
+    })).text();
+    await route.fulfill({ response, json: { ...answer, id_token: signed } });
+  });
+}
+
+for (const [what, change, key] of [
+  ['a wrong nonce', (c: Record<string, unknown>) => { c.nonce = 'not-this-sign-in'; }, 'own'],
+  ['a wrong audience', (c: Record<string, unknown>) => { c.aud = 'another-client'; }, 'own'],
+  ['a wrong issuer', (c: Record<string, unknown>) => { c.iss = 'http://localhost:1'; }, 'own'],
+  ['a signature by a key the provider never published', () => {}, 'foreign'],
+] as const) {
+  test(`an ID token with ${what} is refused: the sign-in form says so`, async ({ page }) => {
+    await page.goto('./');
+    await craftIdToken(page, change, key);
+    await providerButton(page).click();
+    await atProvider(page, 'olivia');
+    await expect(page.getByRole('alert')).toContainText('failed its checks');
+    await expect(page.getByText('Signed in as')).toHaveCount(0);
+    expect(page.url()).not.toMatch(/[#?&](code|state)=/);
+  });
+}
+
+test('a provider that refuses the code (a reused or expired code) ends on the sign-in form', async ({ page }) => {
+  await page.goto('./');
+  await page.route(`${issuer}/token`, (route) => route.fulfill({
+    status: 400, headers: { 'access-control-allow-origin': '*' },
+    json: { error: 'invalid_grant', error_description: 'grant request is invalid' },
+  }));
+  await providerButton(page).click();
+  await atProvider(page, 'olivia');
+  await expect(page.getByRole('alert')).toContainText('refused this sign-in');
   await expect(page.getByText('Signed in as')).toHaveCount(0);
 });

@@ -20,6 +20,7 @@ fn grant(refresh_token: &str) -> Credentials {
         token_endpoint: TOKEN_ENDPOINT.into(),
         client_id: "larder console".into(),
         refresh_token: refresh_token.into(),
+        logout: None,
     })
 }
 

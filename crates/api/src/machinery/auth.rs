@@ -44,6 +44,20 @@ pub struct ProviderGrant {
     pub client_id: String,
     /// The refresh token of the last answer.
     pub refresh_token: String,
+    /// What signing out at the provider needs (RP-initiated logout), when it offers it.
+    pub logout: Option<ProviderLogout>,
+}
+
+/// RP-initiated logout: a form posted to the provider's end-session endpoint, so the ID token
+/// stays out of URLs (`larder_start::oidc::logout`).
+#[derive(Clone, PartialEq)]
+pub struct ProviderLogout {
+    /// The provider's `end_session_endpoint`.
+    pub end_session: String,
+    /// The ID token of the sign-in (`id_token_hint`: the provider signs out without asking).
+    pub id_token: String,
+    /// Where the provider sends the browser back: the console's address.
+    pub post_logout_redirect_uri: String,
 }
 
 impl ProviderGrant {

@@ -227,6 +227,15 @@ impl<T: Transport> Client<T> {
         *self.inner.session.lock().await = Session::default();
     }
 
+    /// The sign-in at the identity provider, when that is how the session signed in (for its
+    /// sign-out, and for other tabs).
+    pub async fn provider_grant(&self) -> Option<super::auth::ProviderGrant> {
+        match &self.inner.session.lock().await.credentials {
+            Some(Credentials::Provider(grant)) => Some(grant.clone()),
+            _ => None,
+        }
+    }
+
     /// Whether credentials are held.
     pub async fn is_signed_in(&self) -> bool {
         self.inner.session.lock().await.credentials.is_some()
