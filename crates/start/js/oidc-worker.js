@@ -18,8 +18,8 @@
 // A browser stops an idle worker after about 30 s, and its memory with it. A put keeps it awake
 // until its value is taken (or 10 minutes pass; browsers cap this at about 5 minutes), so a
 // person typing their password at the provider usually still finds the values on return; when
-// the worker was stopped anyway, `take` answers null and the console offers one click to sign in
-// again (a popup, whose opener keeps the values in its own memory).
+// the worker was stopped anyway, `take` answers null and the console says so beside its "Sign in
+// with" button: one click, and the provider's session skips its form.
 const TTL_MS = 10 * 60 * 1000;
 const MAX_ENTRIES = 16;
 const MAX_KEY = 128;

@@ -2,8 +2,7 @@
 //! answer: they must outlive the page (a top-level redirect unloads it) but may be kept nowhere
 //! at rest (issue 42: no web storage, IndexedDB, cookies or URLs). The carrier is the
 //! same-origin service worker (`crates/start/js/oidc-worker.js`), which holds
-//! [`Pending::to_text`] in memory under the `state` and gives it back once; a popup's opener
-//! keeps the [`Pending`] itself.
+//! [`Pending::to_text`] in memory under the `state` and gives it back once.
 
 use super::{base64url, form, pkce};
 
