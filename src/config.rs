@@ -17,6 +17,16 @@ struct ConfigFile {
     default_language: Option<String>,
     languages: Option<Vec<String>>,
     picture_hosts: Option<Vec<String>>,
+    oidc: Option<OidcFile>,
+}
+
+/// config.json's `oidc`: the identity provider people sign in with (issue 42).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OidcFile {
+    issuer: String,
+    client_id: String,
+    scopes: Option<Vec<String>>,
 }
 
 /// The console's configuration: the client's, and the languages.
@@ -30,6 +40,8 @@ pub struct Config {
     /// The hosts member pictures may be loaded from (`picture_hosts`, checked and lower-cased;
     /// none unless the file names some). The page's policy must allow the same hosts.
     pub picture_hosts: Vec<String>,
+    /// The identity provider people sign in with, when the file names one.
+    pub oidc: Option<larder_start::oidc::config::Settings>,
 }
 
 /// What a correct file looks like, shown when the file is wrong.
@@ -86,7 +98,19 @@ pub fn parse(text: Option<&str>, page_origin: &str) -> Result<Config, String> {
         Some(tags) if tags.is_empty() => return Err("languages must name at least one.".into()),
         Some(tags) => tags.iter().map(|t| language(t)).collect::<Result<_, _>>()?,
     };
+    let oidc = match &file.oidc {
+        None => None,
+        Some(oidc) => Some(
+            larder_start::oidc::config::Settings::new(
+                &oidc.issuer,
+                &oidc.client_id,
+                oidc.scopes.as_deref(),
+            )
+            .map_err(|problem| problem.message())?,
+        ),
+    };
     Ok(Config {
+        oidc,
         client: ClientConfig {
             data_base: base(file.data_api_base, "data_api_base")?,
             system_base: base(file.system_api_base, "system_api_base")?,
@@ -208,7 +232,12 @@ mod tests {
         let example: serde_json::Map<String, serde_json::Value> =
             serde_json::from_str(EXAMPLE).unwrap();
         let keys: Vec<&str> = example.keys().map(String::as_str).collect();
-        let mut ours = larder_start::config::KEYS.to_vec();
+        // The identity provider is left out of the example: a service without one is the
+        // common case, and a copied issuer would send people to a provider that is not theirs.
+        let mut ours: Vec<&str> = larder_start::config::KEYS
+            .into_iter()
+            .filter(|key| *key != "oidc")
+            .collect();
         ours.sort();
         let mut keys = keys;
         keys.sort();

@@ -51,6 +51,36 @@ pub async fn pressed(
     }
 }
 
+/// For the start-up module: a sign-in at the identity provider completed (its token answer's
+/// `body`, the ID token checked there), to return to `return_to`. Resolves as `pressed` does
+/// (see `start::provider_signed_in`).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub async fn provider_signed_in(
+    body: String,
+    token_endpoint: String,
+    client_id: String,
+    id_token: String,
+    end_session: Option<String>,
+    console: String,
+    return_to: String,
+) -> wasm_bindgen::JsValue {
+    let signed_in = larder::start::provider_signed_in(larder::start::AtProvider {
+        body,
+        token_endpoint,
+        client_id,
+        id_token,
+        end_session,
+        console,
+        return_to,
+    })
+    .await;
+    match signed_in {
+        Ok(()) => wasm_bindgen::JsValue::NULL,
+        Err(failure) => failure.into(),
+    }
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
     eprintln!("Larder is a browser app: run `cargo xtask serve` to build and serve it.");

@@ -10,6 +10,7 @@
 //! token itself never leaves the client's memory.
 
 pub mod records;
+pub mod tabs;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -28,6 +29,9 @@ use records::RecordCache;
 /// answer still unused later (the console's module was slow to come) is read again rather than
 /// shown stale.
 const FRESH_MS: f64 = 20_000.0;
+
+/// How long a tab whose session another tab ended waits before loading the sign-in page.
+const ENDED_ELSEWHERE_RELOAD_MS: u64 = 1_500;
 
 /// The reads the start-up module started the moment the person's token arrived.
 pub struct Early {
@@ -146,6 +150,13 @@ impl Session {
             retrying: RwSignal::new(None),
             maintenance: RwSignal::new(None),
         };
+        let for_tabs = client.clone();
+        tabs::on_signed_out(move || {
+            let client = for_tabs.clone();
+            wasm_bindgen_futures::spawn_local(
+                async move { session.ended_elsewhere(&client).await },
+            );
+        });
         client.set_observer(move |notice| match notice {
             Notice::Retrying { attempt, of, .. } => session.retrying.set(Some((*attempt, *of))),
             Notice::RetriesEnded => session.retrying.set(None),
@@ -187,17 +198,74 @@ impl Session {
         !same
     }
 
+    /// Another tab signed out: this one forgets the person and shows the sign-in page (the
+    /// provider's sign-out is the other tab's).
+    pub async fn ended_elsewhere(&self, client: &ApiClient) {
+        if !self.signed_in() {
+            return;
+        }
+        client.sign_out().await;
+        self.person.set(None);
+        // The sign-in page loads anew a moment later: at once, its silent sign-in could reach
+        // the provider before the other tab's sign-out did, and sign in again.
+        let sign_in = format!("{}/sign-in", crate::hosting::base_path());
+        larder_api::transport::Transport::sleep(client.transport(), ENDED_ELSEWHERE_RELOAD_MS)
+            .await;
+        if let Some(window) = web_sys::window() {
+            let _ = window.location().replace(&sign_in);
+        }
+    }
+
     /// Signs out (the header's "Sign out", after erasing the account): the client forgets the
     /// token and the credentials, and the sign-in page loads anew, so no byte of this person's
     /// stays in the page's memory for whoever signs in next.
     pub async fn end(&self, client: &ApiClient) {
+        let at_provider = client
+            .provider_grant()
+            .await
+            .and_then(|grant| Some((grant.logout?, grant.client_id)));
         client.sign_out().await;
         // What this browser keeps of the person's first-household guide goes with them.
         crate::household::first_run::forget();
         self.person.set(None);
+        tabs::say_signed_out();
+        // Signed in at the identity provider: its session ends too (RP-initiated logout, a
+        // form posted there, so the ID token is in no URL), and it sends the browser back.
+        if let Some((logout, client_id)) = at_provider {
+            if post_logout(&logout, &client_id).is_some() {
+                return;
+            }
+        }
         let sign_in = format!("{}/sign-in", crate::hosting::base_path());
         if let Some(window) = web_sys::window() {
             let _ = window.location().replace(&sign_in);
         }
     }
+}
+
+/// Posts the provider's sign-out form (hidden fields), leaving the page.
+fn post_logout(logout: &larder_api::ProviderLogout, client_id: &str) -> Option<()> {
+    use wasm_bindgen::JsCast;
+    let document = web_sys::window()?.document()?;
+    let form: web_sys::HtmlFormElement = document.create_element("form").ok()?.dyn_into().ok()?;
+    form.set_method("post");
+    form.set_action(&logout.end_session);
+    for (name, value) in [
+        ("id_token_hint", logout.id_token.as_str()),
+        ("client_id", client_id),
+        (
+            "post_logout_redirect_uri",
+            logout.post_logout_redirect_uri.as_str(),
+        ),
+    ] {
+        let input: web_sys::HtmlInputElement =
+            document.create_element("input").ok()?.dyn_into().ok()?;
+        input.set_type("hidden");
+        input.set_name(name);
+        input.set_value(value);
+        form.append_child(&input).ok()?;
+    }
+    form.set_hidden(true);
+    document.body()?.append_child(&form).ok()?;
+    form.submit().ok()
 }

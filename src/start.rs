@@ -166,6 +166,72 @@ pub async fn pressed(press: Press) -> Result<(), Array> {
     Ok(())
 }
 
+/// A sign-in at the identity provider, completed by the start-up module (issue 42).
+pub struct AtProvider {
+    /// The provider's token answer (access, refresh and ID token).
+    pub body: String,
+    pub token_endpoint: String,
+    pub client_id: String,
+    /// Checked by the start-up module (signature, issuer, audience, nonce, expiry).
+    pub id_token: String,
+    pub end_session: Option<String>,
+    /// The console's address (the redirect and post-logout URI).
+    pub console: String,
+    /// The page to open, inside the console, with its query.
+    pub return_to: String,
+}
+
+/// Signs the client in with the provider's tokens (renewed with its refresh token, in memory)
+/// and mounts the console at the page asked for. `Err([title, detail])` for the form to say.
+pub async fn provider_signed_in(at: AtProvider) -> Result<(), Array> {
+    let Some(client) = client() else {
+        return Err(Array::new());
+    };
+    let refresh_token = serde_json::from_str::<serde_json::Value>(&at.body)
+        .ok()
+        .and_then(|body| body.get("refresh_token")?.as_str().map(str::to_string))
+        .unwrap_or_default();
+    let credentials = Credentials::Provider(larder_api::ProviderGrant {
+        token_endpoint: at.token_endpoint,
+        client_id: at.client_id,
+        refresh_token,
+        logout: at
+            .end_session
+            .map(|end_session| larder_api::ProviderLogout {
+                end_session,
+                id_token: at.id_token,
+                post_logout_redirect_uri: at.console,
+            }),
+    });
+    let answer = HttpResponse {
+        status: 200,
+        headers: Vec::new(),
+        body: at.body,
+    };
+    let identity = match client.sign_in_answered(credentials, answer, None).await {
+        Ok(identity) => identity,
+        Err(error) => {
+            choose::ready().await;
+            return Err(Array::of2(
+                &error_title(&error).into(),
+                &error_detail(&error).into(),
+            ));
+        }
+    };
+    let person = Person::new(identity, Early::at_sign_in(None));
+    choose::ready().await;
+    let next = larder_start::oidc::return_path::inside(&at.return_to)
+        .filter(|path| !path.starts_with("/sign-in"))
+        .unwrap_or("/")
+        .to_string();
+    replace_url(&format!(
+        "{}{next}",
+        crate::hosting::base_path().trim_end_matches('/')
+    ));
+    mount(client, Some(person));
+    Ok(())
+}
+
 /// The console in place of the shell.
 fn mount(client: ApiClient, person: Option<Person>) {
     if let Some(shell) = web_sys::window()

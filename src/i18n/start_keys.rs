@@ -38,4 +38,15 @@ pub const START_KEYS: &[&str] = &[
     // ... and "My household" shown before the console arrives (crates/start/src/web/preview.rs).
     "Members",
     "Loading the console…",
+    // The identity provider (crates/start/src/web/oidc.rs): its button, and each way a sign-in
+    // there fails (`larder_start::oidc::Failure::text`).
+    "Sign in with {provider}",
+    "This sign-in was not started in this tab, or took too long. Please sign in again.",
+    "The identity provider's answer did not match this sign-in. Please sign in again.",
+    "The identity provider did not sign you in.",
+    "The identity provider refused this sign-in or your session has ended. Please sign in again.",
+    "The identity provider is not answering. Try again in a moment.",
+    "The identity provider's answer could not be read.",
+    "The identity provider's answer failed its checks. Please sign in again.",
+    "Sign in to continue.",
 ];

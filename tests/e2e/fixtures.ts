@@ -3,8 +3,9 @@ import { test as base, expect, Page } from '@playwright/test';
 // Every journey imports `test` from here, so two guards run around each one without being asked:
 // - a panic, an uncaught error or a Content-Security-Policy violation in the page fails it;
 // - afterwards, no token the page sent and no demo password is in localStorage, sessionStorage,
-//   IndexedDB, a cookie, or any URL the page requested or showed (issue 8: the token lives in
-//   memory only).
+//   IndexedDB, the Cache API, a cookie, or any URL the page requested or showed (issue 8: the
+//   token lives in memory only). At an identity provider's token endpoint (issue 42) the tokens
+//   it answers and the PKCE verifier and refresh token the page sends count as such tokens.
 
 const DEMO_PASSWORDS = ['admin-demo', 'curator-demo', 'olivia-demo', 'noah-demo', 'family-demo', 'enhancer-demo', 'guest-demo',
   // realprod's identity stand-in (helpers.ts `person`).
@@ -23,6 +24,15 @@ async function storedText(page: Page): Promise<string> {
     dump(localStorage);
     dump(sessionStorage);
     parts.push(document.cookie);
+    // The Cache API: every cached request and its answer (a service worker could keep one).
+    if (globalThis.caches) {
+      for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) {
+          parts.push(`cache ${name} ${request.url}=${await (await cache.match(request))?.text()}`);
+        }
+      }
+    }
     // IndexedDB: every record of every store of every database the origin has.
     for (const info of await indexedDB.databases()) {
       if (!info.name) continue;
@@ -57,14 +67,31 @@ export const test = base.extend<{ guard: void }>({
           errors.push(m.text());
         }
       });
+      // Token requests (an OAuth `grant_type` form) and their answers, read before the checks.
+      const tokenAnswers: Promise<void>[] = [];
       page.on('request', (request) => {
         urls.push(request.url());
         const authorization = request.headers()['authorization'] ?? '';
         if (authorization.startsWith('Bearer ')) secrets.add(authorization.slice('Bearer '.length));
+        const form = request.method() === 'POST' ? request.postData() ?? '' : '';
+        if (/(^|&)grant_type=/.test(form)) {
+          const sent = new URLSearchParams(form);
+          for (const key of ['code_verifier', 'refresh_token']) {
+            const value = sent.get(key);
+            if (value) secrets.add(value);
+          }
+          tokenAnswers.push(request.response().then(async (response) => {
+            const answer = await response?.json().catch(() => null);
+            for (const key of ['access_token', 'refresh_token', 'id_token']) {
+              if (typeof answer?.[key] === 'string' && answer[key]) secrets.add(answer[key]);
+            }
+          }).catch(() => undefined));
+        }
       });
       page.on('framenavigated', (frame) => urls.push(frame.url()));
 
       await use();
+      await Promise.all(tokenAnswers);
 
       expect(errors, 'no panic, uncaught error or CSP violation in the page').toEqual([]);
       const cookies = JSON.stringify(await context.cookies());

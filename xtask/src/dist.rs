@@ -121,6 +121,8 @@ pub fn build(dist: &str, public_url: Option<&str>) -> Result<PathBuf> {
         larder_contract::hosting::policy(&[], &pictures, &inline, true) + "\n",
     )?;
     std::fs::write(dir.join("config.example.json"), CONFIG_EXAMPLE)?;
+    let (worker, script) = larder_start::build::OIDC_WORKER;
+    std::fs::write(dir.join(worker), script)?;
     precompress(&dir)?;
     eprintln!(
         "dist: {} with {} chunks: {}; bundles: {}",

@@ -101,7 +101,8 @@ pub fn both_wires_then_realprod(server: &Path, realprod: Option<&Path>) -> Resul
 
 /// `cargo xtask journeys [--wire W] [--build] [SPEC...]`: chosen journeys (all when none) against
 /// one larder-server wire (`reference` by default), on the journeys' console build, which is
-/// built first when missing or when `--build` asks for it. For working on a feature; `cargo
+/// built first when missing or when `--build` asks for it; the identity provider's journeys
+/// (`tests/e2e/oidc-*.spec.ts`) with the provider started for them. For working on a feature; `cargo
 /// xtask test` runs every journey on both wires.
 pub fn chosen(args: &[String]) -> Result<()> {
     let mut wire_name = "reference".to_string();
@@ -125,11 +126,20 @@ pub fn chosen(args: &[String]) -> Result<()> {
         "cargo",
         &["build", "--package", "larder-server"],
     ))?;
-    run_wire(
-        &root().join("target/debug/larder-server"),
-        &wire_name,
-        Some(&specs),
-    )
+    let server = root().join("target/debug/larder-server");
+    // The identity provider's journeys run beside it (`crate::oidc`): started only when one of
+    // them is asked for, or when every journey is.
+    let (oidc_specs, wire_specs): (Vec<String>, Vec<String>) = specs
+        .into_iter()
+        .partition(|spec| crate::oidc::needs_provider(spec));
+    let everything = oidc_specs.is_empty() && wire_specs.is_empty();
+    if everything || !wire_specs.is_empty() {
+        run_wire(&server, &wire_name, Some(&wire_specs))?;
+    }
+    if everything || !oidc_specs.is_empty() {
+        crate::oidc::journeys(&server, &oidc_specs)?;
+    }
+    Ok(())
 }
 
 /// The `dist` build (its start inside the page, strict Content-Security-Policy) served by `server` under
@@ -171,7 +181,7 @@ fn run_wire(server: &Path, wire: &str, specs: Option<&[String]>) -> Result<()> {
         _ if wire == "production" => args.extend_from_slice(PRODUCTION_WIRE_JOURNEYS),
         _ => args.extend_from_slice(&["--grep-invert", ONE_WIRE_TAG]),
     }
-    let result = run_logged(&args, &base_url, wire, &format!("journeys-{wire}"));
+    let result = run_logged(&args, &base_url, wire, &format!("journeys-{wire}"), &[]);
     eprintln!(
         "journeys against the {wire} wire took {:.0} s",
         started.elapsed().as_secs_f64()
@@ -218,7 +228,7 @@ fn realprod_on(stack: crate::realprod::Stack, specs: &[String]) -> Result<()> {
     } else {
         args.extend(specs.iter().map(String::as_str));
     }
-    let journeys = run_logged(&args, &base_url, "realprod", "journeys-realprod");
+    let journeys = run_logged(&args, &base_url, "realprod", "journeys-realprod", &[]);
     drop(proxy);
     drop(stack);
     eprintln!(
@@ -228,9 +238,16 @@ fn realprod_on(stack: crate::realprod::Stack, specs: &[String]) -> Result<()> {
     journeys
 }
 
-/// Runs `npx args` against `base_url` with its whole output in `target/ci/<name>.log`, then
-/// prints that log in one piece (two runs' lines interleaved would be unreadable).
-fn run_logged(args: &[&str], base_url: &str, wire: &str, name: &str) -> Result<()> {
+/// Runs `npx args` against `base_url` (with `env` besides) with its whole output in
+/// `target/ci/<name>.log`, then prints that log in one piece (two runs' lines interleaved would
+/// be unreadable).
+pub(crate) fn run_logged(
+    args: &[&str],
+    base_url: &str,
+    wire: &str,
+    name: &str,
+    env: &[(&str, &str)],
+) -> Result<()> {
     let log = log_path(name)?;
     let file =
         std::fs::File::create(&log).with_context(|| format!("creating {}", log.display()))?;
@@ -246,6 +263,7 @@ fn run_logged(args: &[&str], base_url: &str, wire: &str, name: &str) -> Result<(
             "LARDER_REALPROD_TTL",
             crate::realprod::ACCESS_TTL_SECS.to_string(),
         )
+        .envs(env.iter().copied())
         .stdout(file.try_clone()?)
         .stderr(file)
         .stdin(Stdio::null())

@@ -9,6 +9,7 @@ mod fuzz;
 mod journeys;
 mod lint;
 mod load;
+mod oidc;
 mod process;
 mod realprod;
 mod serve;
@@ -47,6 +48,9 @@ commands:
                      chosen journeys (all when none) against one larder-server wire, on the
                      journeys' console build (target/playwright-dist; built when missing or
                      with --build): for working on a feature
+  oidc [SPEC...]      the journeys that need the identity provider (tests/e2e/oidc-*.spec.ts):
+                     tests/oidc/provider.mjs on a free port, larder-server --oidc-issuer hosting
+                     the carrier probe (tests/oidc/probe) under /console/, LARDER_WIRE=oidc
   realprod [--realprod DIR] [SPEC...]
                      the journeys against production's own households service only (the last
                      step of `test --realprod DIR`): DIR (else LARDER_REALPROD, else
@@ -71,6 +75,7 @@ fn main() {
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("realprod") => journeys::realprod(&args[1..]),
         Some("journeys") => journeys::chosen(&args[1..]),
+        Some("oidc") => oidc::run(&args[1..]),
         Some("load") => load::run(&args[1..]),
         // Internal: the bench runs these in an optimised build.
         Some("bench-decode") => bench::decode_command(&args[1..]),

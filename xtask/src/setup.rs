@@ -137,8 +137,9 @@ fn browser(installed: &mut Vec<String>) -> Result<()> {
     Ok(())
 }
 
-/// Playwright, binaryen (wasm-opt) and terser from package-lock.json.
-fn npm_packages(installed: &mut Vec<String>) -> Result<()> {
+/// Playwright, the journeys' identity provider (oidc-provider), binaryen (wasm-opt) and terser
+/// from package-lock.json.
+pub(crate) fn npm_packages(installed: &mut Vec<String>) -> Result<()> {
     if output("npm", &["--version"]).is_none() {
         apt_install(&["nodejs", "npm"], installed)?;
     }
@@ -149,7 +150,10 @@ fn npm_packages(installed: &mut Vec<String>) -> Result<()> {
         exec(&mut command("npm", &["ci", "--no-audit", "--no-fund"]))?;
         std::fs::write(&marker, &lock)?;
         installed
-            .push("npm packages (@playwright/test, @axe-core/playwright, binaryen, terser)".into());
+            .push(
+                "npm packages (@playwright/test, @axe-core/playwright, oidc-provider, binaryen, terser)"
+                    .into(),
+            );
     }
     Ok(())
 }

@@ -65,6 +65,10 @@ pub fn run(args: &[String]) -> Result<()> {
         "Playwright journeys: reference wire, beside the production wire (then production's own households service, with --realprod)",
         || crate::journeys::both_wires_then_realprod(&debug_server()?, realprod.as_deref()),
     )?;
+    stages.run(
+        "the identity provider's journeys (the sign-in carrier probe)",
+        || crate::oidc::journeys(&debug_server()?, &[]),
+    )?;
     stages.run("load (32 sessions, 10 s, zero unexpected answers)", || {
         crate::load::against_binary(&debug_server()?, 10)
     })?;

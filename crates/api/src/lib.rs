@@ -58,7 +58,7 @@ pub use operations::{
 pub use wire as types;
 
 pub use artifacts::{ArtifactUpload, Download};
-pub use auth::{Credentials, Identity, IdentitySource};
+pub use auth::{Credentials, Identity, IdentitySource, ProviderGrant, ProviderLogout};
 pub use client::{CancelToken, Client, Notice};
 pub use config::{Api, ClientConfig};
 pub use curation::{

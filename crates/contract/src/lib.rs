@@ -259,8 +259,23 @@ pub mod hosting {
         inline: &Inline,
         header: bool,
     ) -> String {
+        policy_with_provider(api_origins, picture_hosts, None, inline, header)
+    }
+
+    /// [`policy`] for a console that signs in at an identity provider (config.json's `oidc`):
+    /// the provider's origin also in `connect-src` (its discovery document, keys and token
+    /// endpoint) and in `form-action` (the sign-out is a form posted there, so the ID token
+    /// stays out of URLs). The sign-in itself is a top-level navigation, which no directive
+    /// governs.
+    pub fn policy_with_provider(
+        api_origins: &[String],
+        picture_hosts: &[String],
+        provider: Option<&str>,
+        inline: &Inline,
+        header: bool,
+    ) -> String {
         let mut connect = String::from("connect-src 'self'");
-        for origin in api_origins {
+        for origin in api_origins.iter().map(String::as_str).chain(provider) {
             connect.push(' ');
             connect.push_str(origin);
         }
@@ -275,6 +290,9 @@ pub mod hosting {
                 let hashes = match d.split_whitespace().next() {
                     Some("script-src") => &inline.script,
                     Some("style-src") => &inline.style,
+                    Some("form-action") => {
+                        return provider.map_or(d.to_string(), |p| format!("{d} {p}"))
+                    }
                     _ => return d.to_string(),
                 };
                 std::iter::once(*d)

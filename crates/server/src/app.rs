@@ -174,7 +174,7 @@ async fn require_token(
     next: Next,
 ) -> Response {
     let identity = match crate::auth::bearer(request.headers()) {
-        Ok(Some(token)) => state.auth.verify(token),
+        Ok(Some(token)) => state.auth.authenticate(token).await,
         Ok(None) => Err(ApiError::unauthenticated(
             state.dialect.says(Said::BearerMissing, About::default()),
         )),
@@ -457,15 +457,17 @@ fn data_routes(dialect: &Dialect) -> Router<SharedState> {
 }
 
 /// The policy the console's pages are sent with: `connect-src` takes the API origins of the
-/// build's `config.json` and a separate systemic address, `img-src` its `picture_hosts`; the
-/// rest is the policy `cargo xtask dist` writes into the page (its inline hashes included),
-/// plus `frame-ancestors 'none'`.
+/// build's `config.json` and a separate systemic address, `img-src` its `picture_hosts`, and
+/// with its identity provider (`oidc.issuer`) `connect-src` and `form-action` take the
+/// provider's origin; the rest is the policy `cargo xtask dist` writes into the page (its
+/// inline hashes included), plus `frame-ancestors 'none'`.
 fn console_policy(
     options: &crate::Options,
     dir: &std::path::Path,
     own: &[SocketAddr],
 ) -> HeaderValue {
     let mut origins: Vec<String> = Vec::new();
+    let mut provider = None;
     let mut pictures: Vec<String> = Vec::new();
     if let Ok(text) = std::fs::read_to_string(dir.join("config.json")) {
         if let Ok(config) = serde_json::from_str::<Value>(&text) {
@@ -474,6 +476,7 @@ fn console_policy(
                     origins.push(origin);
                 }
             }
+            provider = config["oidc"]["issuer"].as_str().and_then(origin_of);
             // The console loads member pictures from these hosts only; the policy follows
             // (entries that are not host names are left out by the policy itself).
             let key = larder_contract::hosting::PICTURE_HOSTS_KEY;
@@ -493,7 +496,13 @@ fn console_policy(
     // page's own policy: a header without them would refuse what the page allows.
     let page = std::fs::read_to_string(dir.join("index.html")).unwrap_or_default();
     let inline = larder_contract::hosting::Inline::of_page(&page);
-    let policy = larder_contract::hosting::policy(&origins, &pictures, &inline, true);
+    let policy = larder_contract::hosting::policy_with_provider(
+        &origins,
+        &pictures,
+        provider.as_deref(),
+        &inline,
+        true,
+    );
     HeaderValue::from_str(&policy)
         .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"))
 }

@@ -189,6 +189,16 @@ pub struct Options {
     /// Test only: serve `/__faults`, which makes chosen API requests fail (see `faults`).
     #[arg(long)]
     pub fault_injection: bool,
+    /// Also accept access tokens of this OpenID Connect provider (its issuer exactly, e.g.
+    /// http://localhost:8081/realms/master; plain http only): signed by its published keys, for
+    /// an --oidc-audience, not expired; roles from `realm_access` and `resource_access`, the
+    /// household owner its `sub` (see `auth::oidc`). This server's own sign-in keeps working.
+    #[arg(long = "oidc-issuer", value_parser = auth::oidc::parse_issuer)]
+    pub oidc_issuer: Option<String>,
+    /// An audience the provider's access tokens must name (repeatable; production's services
+    /// accept `account` and `master-realm`).
+    #[arg(long = "oidc-audience", default_value = auth::oidc::DEFAULT_AUDIENCE, requires = "oidc_issuer")]
+    pub oidc_audiences: Vec<String>,
 }
 
 /// `/console/` and `console` become `/console`; `/` stays; a prefix inside `/api` is refused.
@@ -258,7 +268,10 @@ pub fn prepare(options: Options) -> anyhow::Result<SharedState> {
     let key = auth::configured_key(options.token_key_file.as_deref())?;
     // The one place the wire is chosen: from here on everything asks the dialect.
     let dialect = options.wire.dialect();
-    let auth = auth::Auth::new(&store, options.token_ttl, key, dialect)?;
+    let mut auth = auth::Auth::new(&store, options.token_ttl, key, dialect)?;
+    if let Some(issuer) = &options.oidc_issuer {
+        auth = auth.with_provider(auth::oidc::Checker::new(issuer, &options.oidc_audiences)?);
+    }
     let changes = account_config::apply(&store, &auth, &options)?;
     if !changes.is_empty() {
         tracing::info!("accounts: {changes}");
@@ -339,6 +352,9 @@ pub async fn start(state: SharedState) -> anyhow::Result<Running> {
         }
         None => (app::router(state.clone(), app::Apis::Both, &[addr]), addr),
     };
+    if let Some(provider) = state.auth.provider() {
+        tasks.push(provider.clone().spawn_refresher(watcher.clone()));
+    }
     tasks.push(serve::spawn(main_listener, main_router, watcher, limits));
     Ok(Running {
         addr,
@@ -359,6 +375,9 @@ pub async fn run(options: Options) -> anyhow::Result<()> {
     println!("larder-server listening on http://{}", running.addr);
     if running.system_addr != running.addr {
         println!("systemic API on http://{}", running.system_addr);
+    }
+    if let Some(provider) = state.auth.provider() {
+        println!("identity provider: {}", provider.issuer());
     }
     if state.options.static_dir.is_some() {
         let prefix = state.options.static_prefix.trim_end_matches('/');

@@ -350,6 +350,33 @@ async fn the_image_policy_follows_the_picture_hosts_of_config_json() {
 }
 
 #[tokio::test]
+async fn a_console_signing_in_at_an_identity_provider_may_reach_it_and_post_its_sign_out_there() {
+    let config = r#"{"oidc": {"issuer": "https://auth.example.org/realms/master", "client_id": "larder-console"}}"#;
+    let (_dir, server) = console_of(&[
+        ("index.html", b"<!doctype html><title>c</title>"),
+        ("config.json", config.as_bytes()),
+    ])
+    .await;
+    let (_, headers, _) = server.oneshot_root("GET", "/", &[], Vec::new()).await;
+    let policy = headers["content-security-policy"].to_str().unwrap();
+    assert!(
+        policy.contains("connect-src 'self' https://auth.example.org;"),
+        "{policy}"
+    );
+    assert!(
+        policy.contains("form-action 'self' https://auth.example.org;"),
+        "{policy}"
+    );
+    server.stop().await;
+    // Without a provider, forms post to the console's own origin only.
+    let (_dir, server) = console_of(&[("index.html", b"<!doctype html><title>c</title>")]).await;
+    let (_, headers, _) = server.oneshot_root("GET", "/", &[], Vec::new()).await;
+    let policy = headers["content-security-policy"].to_str().unwrap();
+    assert!(policy.contains("form-action 'self';"), "{policy}");
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn a_deep_link_gets_the_pages_own_precompressed_copy() {
     // The page carries the start-up set (some 100 KB raw): a deep link must get the build's
     // brotli, as `/index.html` does, not the compression layer's quicker, larger one.

@@ -27,6 +27,13 @@
 //! 4. **The press**: what the form lacks is said at once ([`login::missing`]); the sign-in goes
 //!    out ([`login::request`], the API client builds its own from the same [`login::fields`]) and
 //!    a refusal is said at once ([`login::failure_detail`]), without waiting for the console.
+//!    **Or at the identity provider** (config.json's `oidc`, issue 42): `src/web/oidc.rs` runs
+//!    the redirect legs of the pure core [`oidc`]: on load a silent sign-in (`prompt=none`, a
+//!    top-level redirect) or, back from the provider, the answer checked, the code exchanged
+//!    and the ID token's signature checked by WebCrypto; "Sign in with <provider>" beside the
+//!    form. The one-time values wait in `js/oidc-worker.js` (a service worker, memory only);
+//!    the console's `provider_signed_in` takes the tokens (renewed by the API client's
+//!    `Credentials::Provider`).
 //! 5. **The token's first reads** ([`token`]): `system/ping` (who signed in) and, for "My
 //!    household", `households/me`, side by side; the household's name and members' names show
 //!    at once (`src/web/preview.rs`, the one place the household is drawn by other than the
@@ -53,6 +60,7 @@ pub mod json;
 pub mod landing;
 pub mod language;
 pub mod login;
+pub mod oidc;
 pub mod token;
 
 #[cfg(feature = "build")]

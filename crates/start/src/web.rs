@@ -15,6 +15,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, spawn_local, JsFuture};
 use web_sys::{Element, HtmlButtonElement, HtmlInputElement, RequestInit, Response};
 
+mod oidc;
 mod preview;
 mod reading;
 
@@ -125,6 +126,10 @@ async fn begin(load_console: &Function) -> Option<()> {
     translate(&shell);
     wire_kind_switch();
     enable(&sign_in_form);
+    // With an identity provider: its button, and a sign-in coming back or a silent one.
+    if let Some(settings) = oidc::settings(&file) {
+        oidc::start(settings, &sign_in_form);
+    }
     // The console's module comes once the enabled form is painted: fetched earlier, it
     // competes with this module for the line.
     after_paint().await;

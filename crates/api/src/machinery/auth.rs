@@ -29,6 +29,70 @@ pub enum Credentials {
         /// Client secret.
         client_secret: String,
     },
+    /// A sign-in at the service's identity provider (issue 42): renewed with its refresh token
+    /// at its token endpoint, the refresh token replaced by the one each answer rotates in.
+    Provider(ProviderGrant),
+}
+
+/// What renews a sign-in at the identity provider (OAuth 2.0 refresh grant, RFC 6749 §6):
+/// kept in memory only, like the other credentials.
+#[derive(Clone, PartialEq)]
+pub struct ProviderGrant {
+    /// The provider's token endpoint (from its discovery document).
+    pub token_endpoint: String,
+    /// The console's client ID at the provider (a public client: no secret).
+    pub client_id: String,
+    /// The refresh token of the last answer.
+    pub refresh_token: String,
+    /// What signing out at the provider needs (RP-initiated logout), when it offers it.
+    pub logout: Option<ProviderLogout>,
+}
+
+/// RP-initiated logout: a form posted to the provider's end-session endpoint, so the ID token
+/// stays out of URLs (`larder_start::oidc::logout`).
+#[derive(Clone, PartialEq)]
+pub struct ProviderLogout {
+    /// The provider's `end_session_endpoint`.
+    pub end_session: String,
+    /// The ID token of the sign-in (`id_token_hint`: the provider signs out without asking).
+    pub id_token: String,
+    /// Where the provider sends the browser back: the console's address.
+    pub post_logout_redirect_uri: String,
+}
+
+impl ProviderGrant {
+    /// The refresh request: a form POST with no custom header, so no CORS preflight (the same
+    /// body as `larder_start::oidc::token::refresh_request`).
+    pub fn refresh_request(&self, timeout_ms: u64) -> super::transport::HttpRequest {
+        let body = format!(
+            "grant_type=refresh_token&refresh_token={}&client_id={}",
+            super::config::encode_component(&self.refresh_token),
+            super::config::encode_component(&self.client_id),
+        );
+        super::transport::HttpRequest {
+            method: "POST",
+            url: self.token_endpoint.clone(),
+            headers: vec![(
+                "Content-Type".to_string(),
+                "application/x-www-form-urlencoded".to_string(),
+            )],
+            body: Some(body),
+            timeout_ms,
+        }
+    }
+
+    /// The grant after `answer` (a refresh answer that succeeded): its new refresh token when
+    /// it rotated one in, else this one.
+    pub fn after(&self, answer: &HttpResponse) -> ProviderGrant {
+        let rotated = serde_json::from_str::<Value>(&answer.body)
+            .ok()
+            .and_then(|body| body.get("refresh_token")?.as_str().map(str::to_string))
+            .filter(|token| !token.is_empty());
+        ProviderGrant {
+            refresh_token: rotated.unwrap_or_else(|| self.refresh_token.clone()),
+            ..self.clone()
+        }
+    }
 }
 
 impl std::fmt::Debug for Credentials {
@@ -37,6 +101,7 @@ impl std::fmt::Debug for Credentials {
         match self {
             Credentials::User { username, .. } => write!(f, "User({username:?}, ***)"),
             Credentials::Client { client_id, .. } => write!(f, "Client({client_id:?}, ***)"),
+            Credentials::Provider(grant) => write!(f, "Provider({:?}, ***)", grant.client_id),
         }
     }
 }
@@ -82,6 +147,15 @@ impl Credentials {
     /// Checks the pair is complete (for credentials built directly).
     pub fn validate(&self) -> Result<(), ApiError> {
         let (a, b) = match self {
+            Credentials::Provider(grant) => {
+                return if grant.refresh_token.is_empty() || grant.token_endpoint.is_empty() {
+                    Err(ApiError::InvalidCredentials(
+                        "The identity provider gave no refresh token.".into(),
+                    ))
+                } else {
+                    Ok(())
+                };
+            }
             Credentials::User { username, password } => {
                 (("username", username), ("password", password))
             }
@@ -100,6 +174,12 @@ impl Credentials {
     pub fn login_request(&self) -> Request {
         let (machine, name, secret) = match self {
             Credentials::User { username, password } => (false, username, password),
+            // Never sent: a provider's grant renews at the provider
+            // ([`ProviderGrant::refresh_request`]).
+            Credentials::Provider(_) => {
+                return Request::new(Api::System, Method::Post(Value::Null), "system/login")
+                    .without_token()
+            }
             Credentials::Client {
                 client_id,
                 client_secret,

@@ -195,7 +195,7 @@ impl<T: Transport> Client<T> {
 
     async fn sign_in_from(
         &self,
-        credentials: Credentials,
+        mut credentials: Credentials,
         answer: Option<HttpResponse>,
         ping: Option<HttpResponse>,
     ) -> Result<Identity, ApiError> {
@@ -204,7 +204,11 @@ impl<T: Transport> Client<T> {
             let mut session = self.inner.session.lock().await;
             let token = match answer {
                 Some(answer) => token_from_answer(&answer, self.inner.transport.now_ms())?,
-                None => self.obtain_token(&credentials).await?,
+                None => {
+                    let (token, renewed) = self.obtain_token(&credentials).await?;
+                    credentials = renewed.unwrap_or(credentials);
+                    token
+                }
             };
             *session = Session {
                 credentials: Some(credentials),
@@ -223,6 +227,15 @@ impl<T: Transport> Client<T> {
     /// Forgets the token and the credentials.
     pub async fn sign_out(&self) {
         *self.inner.session.lock().await = Session::default();
+    }
+
+    /// The sign-in at the identity provider, when that is how the session signed in (for its
+    /// sign-out, and for other tabs).
+    pub async fn provider_grant(&self) -> Option<super::auth::ProviderGrant> {
+        match &self.inner.session.lock().await.credentials {
+            Some(Credentials::Provider(grant)) => Some(grant.clone()),
+            _ => None,
+        }
     }
 
     /// Whether credentials are held.
@@ -345,9 +358,12 @@ impl<T: Transport> Client<T> {
         };
         session.token = None;
         match self.obtain_token(&credentials).await {
-            Ok(token) => {
+            Ok((token, renewed)) => {
                 let value = token.value.clone();
                 session.token = Some(token);
+                if let Some(renewed) = renewed {
+                    session.credentials = Some(renewed);
+                }
                 Ok(Some(value))
             }
             Err(error) => {
@@ -366,7 +382,28 @@ impl<T: Transport> Client<T> {
         session.credentials.is_some()
     }
 
-    async fn obtain_token(&self, credentials: &Credentials) -> Result<Token, ApiError> {
+    /// A new token for `credentials`, and the credentials to keep when they changed (a
+    /// provider's rotated refresh token).
+    async fn obtain_token(
+        &self,
+        credentials: &Credentials,
+    ) -> Result<(Token, Option<Credentials>), ApiError> {
+        if let Credentials::Provider(grant) = credentials {
+            let timeout_ms = self.with_config(|c| c.timeout_ms);
+            let response = self
+                .inner
+                .transport
+                .send(grant.refresh_request(timeout_ms))
+                .await
+                .map_err(|error| match error {
+                    TransportError::Network(message) => ApiError::Network(message),
+                    TransportError::Timeout => ApiError::Timeout {
+                        after_ms: timeout_ms,
+                    },
+                })?;
+            let token = token_from_answer(&response, self.inner.transport.now_ms())?;
+            return Ok((token, Some(Credentials::Provider(grant.after(&response)))));
+        }
         let request = credentials.login_request();
         let http = self.http_request(&request, None);
         let permit = self.connections(request.api).acquire().await;
@@ -377,7 +414,10 @@ impl<T: Transport> Client<T> {
             .await
             .map_err(|error| self.transport_error(&request, error))?;
         drop(permit);
-        token_from_answer(&response, self.inner.transport.now_ms())
+        Ok((
+            token_from_answer(&response, self.inner.transport.now_ms())?,
+            None,
+        ))
     }
 
     async fn send_with_retries(

@@ -36,6 +36,9 @@ pub struct Identity {
     /// The account's fingerprint when the token was issued; a token whose fingerprint is no
     /// longer the account's (secret or roles changed, account removed) is refused.
     pub fingerprint: String,
+    /// The `sub` of a token of the identity provider (`--oidc-issuer`): the household owner, as
+    /// in production. `None` for this server's own accounts, keyed `kind:name`.
+    pub subject: Option<String>,
 }
 
 impl Identity {
@@ -50,9 +53,17 @@ impl Identity {
             .iter()
             .any(|r| larder_contract::roles::HOUSEHOLD_OVERRIDE.contains(&r.as_str()))
     }
-    /// The owner key of households: users and clients never collide.
+    /// The owner key of households: the provider's `sub`, or for this server's own accounts
+    /// `kind:name` (users and clients never collide).
     pub fn owner_key(&self) -> String {
-        format!("{}:{}", self.kind.as_str(), self.name)
+        match &self.subject {
+            Some(subject) => subject.clone(),
+            None => format!("{}:{}", self.kind.as_str(), self.name),
+        }
+    }
+    /// Whether the identity provider vouches for this caller (not an account of this server).
+    pub fn from_provider(&self) -> bool {
+        self.subject.is_some()
     }
 }
 

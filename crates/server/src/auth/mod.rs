@@ -3,11 +3,12 @@
 //! [`Auth`] is the facade handlers and `prepare` use; the parts sit below it and never import
 //! it: [`accounts`] (declared accounts and their hashes), [`identity`] (who is asking),
 //! [`tokens`] (HS256 tokens and the sign-in answer), [`table`] (the accounts in force, and
-//! revocation), [`sign_in`] (checking a secret) and [`throttle`] (failed sign-ins per source
-//! and account).
+//! revocation), [`sign_in`] (checking a secret), [`throttle`] (failed sign-ins per source
+//! and account) and [`oidc`] (access tokens of an OpenID Connect provider, `--oidc-issuer`).
 
 pub mod accounts;
 pub mod identity;
+pub mod oidc;
 pub mod sign_in;
 pub mod table;
 pub mod throttle;
@@ -15,6 +16,7 @@ pub mod tokens;
 
 use std::collections::HashSet;
 use std::net::IpAddr;
+use std::sync::Arc;
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
@@ -38,6 +40,7 @@ pub struct Auth {
     signer: tokens::Signer,
     gate: sign_in::Gate,
     registry: table::Registry,
+    oidc: Option<Arc<oidc::Checker>>,
 }
 
 impl Auth {
@@ -57,9 +60,21 @@ impl Auth {
             signer: tokens::Signer::new(key, ttl, dialect),
             gate: sign_in::Gate::new()?,
             registry: table::Registry::default(),
+            oidc: None,
         };
         table::load(store, &auth.signer, &auth.registry)?;
         Ok(auth)
+    }
+
+    /// Also takes the access tokens `checker` checks (`--oidc-issuer`).
+    pub fn with_provider(mut self, checker: oidc::Checker) -> Auth {
+        self.oidc = Some(Arc::new(checker));
+        self
+    }
+
+    /// The identity provider's checker, when `--oidc-issuer` names one.
+    pub fn provider(&self) -> Option<&Arc<oidc::Checker>> {
+        self.oidc.as_ref()
     }
 
     /// Lifetime of new tokens in seconds.
@@ -170,8 +185,20 @@ impl Auth {
         self.signer.sign_claims(claims)
     }
 
-    /// Checks a token's algorithm, signature and expiry, and that its account is in force with
-    /// the fingerprint the token carries (else 401, as for any invalid token).
+    /// Checks a bearer token of either kind: with `--oidc-issuer`, one signed with an asymmetric
+    /// algorithm goes to the provider's checker ([`oidc::Checker::verify`]); every other to
+    /// [`Auth::verify`], which takes HS256 only. So this server's key never checks a provider's
+    /// token, nor a provider's key one of this server's.
+    pub async fn authenticate(&self, token: &str) -> Result<Identity, ApiError> {
+        match &self.oidc {
+            Some(checker) if !tokens::is_hs256(token) => checker.verify(token).await,
+            _ => self.verify(token),
+        }
+    }
+
+    /// Checks one of this server's own tokens: its algorithm, signature and expiry, and that its
+    /// account is in force with the fingerprint the token carries (else 401, as for any invalid
+    /// token).
     pub fn verify(&self, token: &str) -> Result<Identity, ApiError> {
         let identity = self.signer.verify(token)?;
         if !self
@@ -199,7 +226,11 @@ impl FromRequestParts<SharedState> for Caller {
         }
         match bearer(&parts.headers)? {
             None => Ok(Caller::Anonymous),
-            Some(token) => state.auth.verify(token).map(Caller::Authenticated),
+            Some(token) => state
+                .auth
+                .authenticate(token)
+                .await
+                .map(Caller::Authenticated),
         }
     }
 }

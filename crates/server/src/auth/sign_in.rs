@@ -83,6 +83,7 @@ impl Gate {
             realm_roles: Vec::new(),
             roles: account.roles,
             fingerprint: account.fingerprint,
+            subject: None,
         })
     }
 }

@@ -232,6 +232,7 @@ impl Signer {
                 .as_str()
                 .unwrap_or_default()
                 .to_string(),
+            subject: None,
         })
     }
 
@@ -239,6 +240,17 @@ impl Signer {
     pub fn answer(&self, token: String) -> Value {
         self.dialect.sign_in_answer(token, self.ttl)
     }
+}
+
+/// Whether `token`'s header names HS256, the algorithm of this server's own tokens.
+pub fn is_hs256(token: &str) -> bool {
+    token.len() <= MAX_TOKEN
+        && token
+            .split('.')
+            .next()
+            .and_then(|header| B64.decode(header).ok())
+            .and_then(|header| serde_json::from_slice::<Value>(&header).ok())
+            .is_some_and(|header| header["alg"] == "HS256")
 }
 
 /// The claims of a token for `identity`, issued at `now` and living `ttl` seconds; every role a

@@ -231,14 +231,16 @@ pub async fn create(
             "created_at": timestamp,
             "updated_at": timestamp,
         });
-        let created = match state
-            .store
-            .households()
-            .create(&identity.owner_key(), &household, &members)?
-        {
+        let households = state.store.households();
+        let owner = identity.owner_key();
+        let creation = if identity.from_provider() {
+            households.create_for_provider(&owner, &household, &members)?
+        } else {
+            households.create(&owner, &household, &members)?
+        };
+        let created = match creation {
             Creation::Created(created) => created,
             Creation::Taken => {
-                let owner = identity.owner_key();
                 return Err(ApiError::conflict(
                     state
                         .dialect

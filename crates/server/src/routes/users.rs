@@ -28,7 +28,8 @@ use crate::SharedState;
 pub const RETAINED: [&str; 3] = ["authored_records", "enhancement_log", "erasure_record"];
 
 /// `DELETE users/me`: 200 with what was erased. Machine clients are refused (403): a client is
-/// the operator's, declared for a service, not a person's account to erase.
+/// the operator's, declared for a service, not a person's account to erase; so are accounts of
+/// the identity provider (`--oidc-issuer`, 403).
 pub async fn erase_me(
     State(state): State<SharedState>,
     caller: Caller,
@@ -37,6 +38,13 @@ pub async fn erase_me(
     if identity.kind == AccountKind::Client {
         return Err(ApiError::forbidden(
             "A machine client has no user account to erase.",
+        ));
+    }
+    // The account is the identity provider's: this server can neither delete it nor stop it
+    // signing in (and an account of this server with the same name is someone else's).
+    if identity.from_provider() {
+        return Err(ApiError::forbidden(
+            "This account belongs to the identity provider: ask its administrators to erase it.",
         ));
     }
     blocking(move || {

@@ -197,9 +197,30 @@ impl Households<'_> {
         household: &Value,
         members: &[Value],
     ) -> rusqlite::Result<Creation> {
+        self.create_checked(owner, household, members, true)
+    }
+
+    /// [`Households::create`] for an owner the identity provider vouches for (`--oidc-issuer`:
+    /// the owner is the token's `sub`), who has no account here to look up.
+    pub fn create_for_provider(
+        &self,
+        owner: &str,
+        household: &Value,
+        members: &[Value],
+    ) -> rusqlite::Result<Creation> {
+        self.create_checked(owner, household, members, false)
+    }
+
+    fn create_checked(
+        &self,
+        owner: &str,
+        household: &Value,
+        members: &[Value],
+        local_account: bool,
+    ) -> rusqlite::Result<Creation> {
         let id = household["id"].as_str().unwrap_or_default().to_string();
         self.store.transaction(|tx| {
-            if !account_in_force(tx, owner)? {
+            if local_account && !account_in_force(tx, owner)? {
                 return Ok(Creation::NoAccount);
             }
             let taken = tx

@@ -12,3 +12,8 @@ pub const START_OUT_NAME: &str = "start";
 /// The global the start inside the page ([`page`]) sets once its module runs; `boot.js`
 /// ([`bundle`]) starts the module from its files without it.
 pub const STARTED: &str = "larderStartedInPage";
+
+/// The file beside index.html that carries a sign-in at the identity provider across its
+/// redirect (issue 42): a service worker holding the sign-in's `state`, `nonce` and PKCE
+/// verifier in memory only (`js/oidc-worker.js`; `larder_start::oidc::pending`).
+pub const OIDC_WORKER: (&str, &str) = ("oidc-worker.js", include_str!("../../js/oidc-worker.js"));

@@ -133,6 +133,10 @@ pub(super) fn acceptable(file: &Object, catalogs: &Object) -> Option<()> {
                 config::timeout_ms(value.as_f64()?)?;
             }
             "default_language" => known(&value)?,
+            // The core's rules (`larder_start::oidc::config`), as the console reads them.
+            "oidc" => {
+                super::oidc::settings(file)?;
+            }
             // Each entry by the contract's rule, as the console reads it (may be empty).
             "picture_hosts" => {
                 let list: Array = value.dyn_into().ok()?;

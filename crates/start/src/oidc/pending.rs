@@ -1,0 +1,196 @@
+//! The values of a sign-in under way, from just before the redirect to the provider until the
+//! answer: they must outlive the page (a top-level redirect unloads it) but may be kept nowhere
+//! at rest (issue 42: no web storage, IndexedDB, cookies or URLs). The carrier is the
+//! same-origin service worker (`crates/start/js/oidc-worker.js`), which holds
+//! [`Pending::to_text`] in memory under the `state` and gives it back once.
+
+use super::{base64url, form, pkce};
+
+/// The random bytes a sign-in needs (`crypto.getRandomValues`): 16 for `state`, 16 for `nonce`,
+/// 32 for the verifier.
+pub const RANDOM_BYTES: usize = 64;
+/// How long a sign-in may take, from the redirect to the answer: 10 minutes. Older values are
+/// refused ([`super::Failure::Expired`]); the worker forgets them too.
+pub const PENDING_TTL_MS: u64 = 10 * 60 * 1000;
+/// Longest [`Pending::to_text`] read back.
+const MAX_TEXT: usize = 4096;
+/// The format's version, first in the text.
+const VERSION: &str = "1";
+
+/// A sign-in under way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pending {
+    /// Sent to the provider and checked in its answer: the answer is to this tab's request.
+    pub state: String,
+    /// Sent to the provider and checked in the ID token: the token was issued for this request.
+    pub nonce: String,
+    /// The PKCE verifier: never leaves the tab but in the token request's body.
+    pub verifier: String,
+    /// The page to open once signed in (inside the console, with its query; checked by
+    /// [`super::return_path::inside`] when made and when read back).
+    pub return_to: String,
+    /// When the redirect left, in milliseconds since the epoch (`Date.now()`).
+    pub created_ms: u64,
+    /// Whether this is a silent sign-in (`prompt=none`): a `login_required` answer then shows
+    /// the sign-in form without an error.
+    pub silent: bool,
+}
+
+impl Pending {
+    /// A new sign-in from [`RANDOM_BYTES`] random bytes, returning to `return_to` (a path inside
+    /// the console; anything else returns to its start page, `/`).
+    pub fn new(random: &[u8; RANDOM_BYTES], return_to: &str, now_ms: u64, silent: bool) -> Pending {
+        let mut verifier = [0u8; 32];
+        verifier.copy_from_slice(&random[32..]);
+        Pending {
+            state: base64url::encode(&random[..16]),
+            nonce: base64url::encode(&random[16..32]),
+            verifier: pkce::verifier(&verifier),
+            return_to: super::return_path::inside(return_to)
+                .unwrap_or("/")
+                .to_string(),
+            created_ms: now_ms,
+            silent,
+        }
+    }
+
+    /// Whether it is older than [`PENDING_TTL_MS`] at `now_ms` (or from the future).
+    pub fn expired(&self, now_ms: u64) -> bool {
+        now_ms < self.created_ms || now_ms - self.created_ms > PENDING_TTL_MS
+    }
+
+    /// The text the carrier holds.
+    pub fn to_text(&self) -> String {
+        let created = self.created_ms.to_string();
+        form::encode_pairs([
+            ("v", VERSION),
+            ("state", self.state.as_str()),
+            ("nonce", self.nonce.as_str()),
+            ("verifier", self.verifier.as_str()),
+            ("return_to", self.return_to.as_str()),
+            ("created", created.as_str()),
+            ("silent", if self.silent { "1" } else { "0" }),
+        ])
+    }
+
+    /// The values of [`Pending::to_text`]; `None` for any other text (another version, a value
+    /// missing or of the wrong form, a return path outside the console).
+    pub fn from_text(text: &str) -> Option<Pending> {
+        if text.len() > MAX_TEXT {
+            return None;
+        }
+        let pairs = form::pairs(text)?;
+        let get = |key| form::value(&pairs, key);
+        if get("v")? != VERSION {
+            return None;
+        }
+        let random_text = |text: &str| text.len() == 22 && base64url::decode(text).is_some();
+        let pending = Pending {
+            state: get("state").filter(|s| random_text(s))?.to_string(),
+            nonce: get("nonce").filter(|s| random_text(s))?.to_string(),
+            verifier: get("verifier")
+                .filter(|s| pkce::is_verifier(s))?
+                .to_string(),
+            return_to: super::return_path::inside(get("return_to")?)?.to_string(),
+            created_ms: get("created")?.parse().ok()?,
+            silent: match get("silent")? {
+                "1" => true,
+                "0" => false,
+                _ => return None,
+            },
+        };
+        Some(pending)
+    }
+}
+
+/// Whether `state` has the form of this core's states (22 base64url characters): an answer's
+/// `state` of another form is not looked up in the carrier at all.
+pub fn is_state(state: &str) -> bool {
+    state.len() == 22 && base64url::decode(state).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn random() -> [u8; RANDOM_BYTES] {
+        let mut bytes = [0u8; RANDOM_BYTES];
+        for (i, b) in bytes.iter_mut().enumerate() {
+            *b = (i * 37 + 11) as u8;
+        }
+        bytes
+    }
+
+    #[test]
+    fn made_from_random_bytes_and_read_back_exactly() {
+        let pending = Pending::new(
+            &random(),
+            "/records/articles?q=vitamin%20d&limit=10",
+            1_000,
+            true,
+        );
+        assert_eq!(pending.state.len(), 22);
+        assert_eq!(pending.nonce.len(), 22);
+        assert_ne!(pending.state, pending.nonce);
+        assert!(crate::oidc::pkce::is_verifier(&pending.verifier));
+        assert!(is_state(&pending.state));
+        assert_eq!(
+            Pending::from_text(&pending.to_text()),
+            Some(pending.clone())
+        );
+        let other = Pending {
+            silent: false,
+            ..pending
+        };
+        assert_eq!(Pending::from_text(&other.to_text()), Some(other));
+    }
+
+    #[test]
+    fn a_return_outside_the_console_returns_to_its_start() {
+        for outside in [
+            "https://evil.example/",
+            "//evil.example",
+            "/\\evil.example",
+            "/../x",
+        ] {
+            assert_eq!(
+                Pending::new(&random(), outside, 0, false).return_to,
+                "/",
+                "{outside}"
+            );
+        }
+        let text = Pending::new(&random(), "/household", 0, false)
+            .to_text()
+            .replace("return_to=%2Fhousehold", "return_to=%2F%2Fevil.example");
+        assert_eq!(Pending::from_text(&text), None);
+    }
+
+    #[test]
+    fn any_other_text_is_nothing() {
+        let good = Pending::new(&random(), "/", 5, false).to_text();
+        assert!(Pending::from_text(&good).is_some());
+        for (from, to) in [
+            ("v=1", "v=2"),
+            ("silent=0", "silent=yes"),
+            ("created=5", "created=-5"),
+            ("&nonce=", "&nonce=x&old="),
+        ] {
+            let changed = good.replace(from, to);
+            assert_ne!(changed, good, "{from}");
+            assert_eq!(Pending::from_text(&changed), None, "{to}");
+        }
+        assert_eq!(Pending::from_text(""), None);
+        assert_eq!(Pending::from_text(&"a".repeat(5000)), None);
+        let state = Pending::from_text(&good).unwrap().state;
+        assert_eq!(Pending::from_text(&good.replace(&state, "short")), None);
+    }
+
+    #[test]
+    fn ten_minutes_at_most() {
+        let pending = Pending::new(&random(), "/", 1_000_000, false);
+        assert!(!pending.expired(1_000_000));
+        assert!(!pending.expired(1_000_000 + PENDING_TTL_MS));
+        assert!(pending.expired(1_000_001 + PENDING_TTL_MS));
+        assert!(pending.expired(999_999), "from the future");
+    }
+}

@@ -1,0 +1,568 @@
+//! Signing in at the identity provider, in the page (issue 42): the redirect legs of
+//! `larder_start::oidc` (its module docs list the steps). The values of a sign-in under way live
+//! in the same-origin service worker's memory (`js/oidc-worker.js`) while the page is away,
+//! nowhere at rest; the browser's WebCrypto makes the random bytes, the PKCE digest and checks
+//! the ID token's signature. Once signed in, the console's module gets the token answer
+//! (`provider_signed_in`) and its API client renews with the refresh token in memory.
+//!
+//! On load with config.json's `oidc`: back from the provider (a `code` or `error` in the
+//! fragment), the fragment leaves the history entry first and the sign-in completes; otherwise a
+//! silent sign-in (`prompt=none`, a top-level redirect) asks whether the provider's session is
+//! alive, returning to the page asked for with its query. `login_required` shows the form.
+
+use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array, JSON};
+use larder_start::oidc::callback::{self, Callback};
+use larder_start::oidc::config::Settings;
+use larder_start::oidc::discovery::Endpoints;
+use larder_start::oidc::id_token::{self, Alg, Expected, Nonce};
+use larder_start::oidc::pending::{Pending, RANDOM_BYTES};
+use larder_start::oidc::{authorize, pkce, redirect_uri, return_path, token, Failure, Fields};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use web_sys::{Element, RequestInit, Response};
+
+use super::reading::field;
+
+/// The carrier's file, beside index.html.
+const WORKER: &str = "oidc-worker.js";
+
+/// A JSON object as `JSON.parse` gave it.
+struct JsFields(JsValue);
+
+impl Fields for JsFields {
+    fn has(&self, key: &str) -> bool {
+        self.0.is_object() && Reflect::has(&self.0, &key.into()).unwrap_or(false)
+    }
+    fn text(&self, key: &str) -> Option<String> {
+        self.get(key)?.as_string()
+    }
+    fn number(&self, key: &str) -> Option<f64> {
+        self.get(key)?.as_f64()
+    }
+    fn flag(&self, key: &str) -> Option<bool> {
+        self.get(key)?.as_bool()
+    }
+    fn texts(&self, key: &str) -> Option<Vec<String>> {
+        let list: Array = self.get(key)?.dyn_into().ok()?;
+        list.iter().map(|v| v.as_string()).collect()
+    }
+    fn objects(&self, key: &str) -> Option<Vec<Self>> {
+        let list: Array = self.get(key)?.dyn_into().ok()?;
+        Some(
+            list.iter()
+                .filter(|v| v.is_object() && !Array::is_array(v))
+                .map(JsFields)
+                .collect(),
+        )
+    }
+}
+
+impl JsFields {
+    fn get(&self, key: &str) -> Option<JsValue> {
+        if !self.0.is_object() {
+            return None;
+        }
+        Reflect::get(&self.0, &key.into())
+            .ok()
+            .filter(|v| !v.is_undefined())
+    }
+}
+
+/// config.json's `oidc`, when it names a provider the core takes.
+pub(super) fn settings(file: &Object) -> Option<Settings> {
+    let oidc = JsFields(field(file, "oidc")?);
+    let scopes = oidc.texts("scopes");
+    Settings::new(
+        &oidc.text("issuer")?,
+        &oidc.text("client_id")?,
+        scopes.as_deref(),
+    )
+    .ok()
+}
+
+/// What the page needs of the provider.
+#[derive(Clone)]
+struct Provider {
+    settings: Settings,
+    endpoints: Endpoints,
+    /// The console's address: the redirect and post-logout URI registered at the provider.
+    console: String,
+}
+
+/// Where the page stands when it starts, read before anything changes the address.
+struct Arrival {
+    fragment: String,
+    /// The page asked for, inside the console, with its query.
+    return_to: String,
+}
+
+fn arrival(window: &web_sys::Window) -> Option<(Arrival, String)> {
+    let location = window.location();
+    let base = window.document()?.base_uri().ok()??;
+    let base_path = web_sys::Url::new(&base).ok()?.pathname();
+    let path = location.pathname().ok()?;
+    let search = location.search().ok()?;
+    let mut inside = String::from(
+        path.strip_prefix(base_path.trim_end_matches('/'))
+            .unwrap_or(&path),
+    );
+    if !inside.starts_with('/') {
+        inside.insert(0, '/');
+    }
+    let return_to = if inside.starts_with("/sign-in") {
+        // The sign-in page's `next`, when it is a page inside.
+        web_sys::UrlSearchParams::new_with_str(&search)
+            .ok()?
+            .get("next")
+            .filter(|next| return_path::inside(next).is_some())
+            .unwrap_or_else(|| "/".into())
+    } else {
+        inside.push_str(&search);
+        inside
+    };
+    let hash = location.hash().ok()?;
+    let fragment = hash.strip_prefix('#').unwrap_or(&hash).to_string();
+    let origin = location.origin().ok()?;
+    Some((
+        Arrival {
+            fragment,
+            return_to,
+        },
+        redirect_uri(&origin, &base_path),
+    ))
+}
+
+/// Adds "Sign in with <provider>" to the form's section and starts what the load asks for:
+/// completing a sign-in that comes back, else a silent one.
+pub(super) fn start(settings: Settings, form: &Element) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Some((arrival, console)) = arrival(&window) else {
+        return;
+    };
+    let form = form.clone();
+    spawn_local(async move {
+        let provider = match discover(settings, console).await {
+            Ok(provider) => provider,
+            // The password form still works.
+            Err(failure) => return said(&failure),
+        };
+        PROVIDER.with(|p| *p.borrow_mut() = Some(provider.clone()));
+        let answer = Callback::read(&arrival.fragment);
+        if let Ok(None) = answer {
+            // The silent sign-in: the form waits (what is typed would be lost on the way).
+            super::set_button(&super::t("Signing in…"), true);
+            if let Err(failure) = go(&provider, &arrival.return_to, true).await {
+                super::set_button(&super::t("Sign in"), false);
+                add_button(&provider.settings, &form);
+                said(&failure);
+            }
+            return;
+        }
+        add_button(&provider.settings, &form);
+        if let Ok(Some(_)) | Err(_) = answer {
+            // The answer leaves the address and the history entry before anything else.
+            forget_fragment(&window);
+        }
+        match answer {
+            Ok(Some(answer)) => {
+                if let Err(failure) = complete(&provider, &answer).await {
+                    said(&failure);
+                }
+            }
+            Err(failure) => said(&failure),
+            Ok(None) => {}
+        }
+    });
+}
+
+thread_local! {
+    static PROVIDER: std::cell::RefCell<Option<Provider>> = const { std::cell::RefCell::new(None) };
+}
+
+fn add_button(settings: &Settings, form: &Element) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Ok(button) = document.create_element("button") else {
+        return;
+    };
+    let _ = button.set_attribute("type", "button");
+    let _ = button.set_attribute("class", "provider");
+    let host = settings
+        .origin()
+        .split("://")
+        .nth(1)
+        .unwrap_or(settings.origin());
+    let text = super::t("Sign in with {provider}").replace("{provider}", host);
+    button.set_text_content(Some(&text));
+    let on_click = Closure::<dyn Fn()>::new(|| {
+        spawn_local(async {
+            let return_to = web_sys::window()
+                .and_then(|w| arrival(&w))
+                .map(|(a, _)| a.return_to)
+                .unwrap_or_else(|| "/".into());
+            let provider = PROVIDER.with(|p| p.borrow().as_ref().cloned());
+            let Some(provider) = provider else {
+                return said(&Failure::Unavailable(0));
+            };
+            if let Err(failure) = go(&provider, &return_to, false).await {
+                said(&failure);
+            }
+        })
+    });
+    let _ = button.add_event_listener_with_callback("click", on_click.as_ref().unchecked_ref());
+    on_click.forget();
+    if let Some(parent) = form.parent_node() {
+        let _ = parent.insert_before(&button, Some(form));
+    }
+}
+
+/// A failure, said in the form (a silent sign-in that found no session says nothing).
+fn said(failure: &Failure) {
+    if *failure == Failure::SessionRequired {
+        return;
+    }
+    super::show_error(&super::t("Sign-in failed"), &super::t(failure.text()));
+}
+
+fn forget_fragment(window: &web_sys::Window) {
+    let location = window.location();
+    let (Ok(path), Ok(search)) = (location.pathname(), location.search()) else {
+        return;
+    };
+    let mut url = path;
+    url.push_str(&search);
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+async fn discover(settings: Settings, console: String) -> Result<Provider, Failure> {
+    let (status, body) = fetch(&settings.discovery_url(), None)
+        .await
+        .ok_or(Failure::Unavailable(0))?;
+    if status != 200 {
+        return Err(Failure::Unavailable(status));
+    }
+    let document = parse(&body).ok_or(Failure::Discovery("not JSON"))?;
+    let endpoints = Endpoints::read(&document, &settings)?;
+    Ok(Provider {
+        settings,
+        endpoints,
+        console,
+    })
+}
+
+/// The tab goes to the provider, the pending values held by the carrier.
+async fn go(provider: &Provider, return_to: &str, silent: bool) -> Result<(), Failure> {
+    let mut random = [0u8; RANDOM_BYTES];
+    crypto()
+        .and_then(|c| {
+            Reflect::get(&c, &"getRandomValues".into())
+                .ok()?
+                .dyn_into::<Function>()
+                .ok()?
+                .call1(&c, &Uint8Array::from(&random[..]))
+                .ok()
+        })
+        .and_then(|filled| filled.dyn_into::<Uint8Array>().ok())
+        .ok_or(Failure::Malformed("crypto"))?
+        .copy_to(&mut random);
+    let now = js_sys::Date::now() as u64;
+    let pending = Pending::new(&random, return_to, now, silent);
+    let digest = subtle(
+        "digest",
+        &Array::of2(
+            &"SHA-256".into(),
+            &Uint8Array::from(pending.verifier.as_bytes()),
+        ),
+    )
+    .await
+    .ok_or(Failure::Malformed("crypto"))?;
+    let mut challenge = [0u8; 32];
+    let digest = Uint8Array::new(&digest);
+    if digest.length() != 32 {
+        return Err(Failure::Malformed("crypto"));
+    }
+    digest.copy_to(&mut challenge);
+    let put = carrier("put", &pending.state, Some(&pending.to_text())).await;
+    if put.is_none() {
+        return Err(Failure::NotPending);
+    }
+    let url = authorize::url(
+        &provider.endpoints,
+        &provider.settings,
+        &provider.console,
+        &pending,
+        &pkce::challenge(&challenge),
+    );
+    if let Some(window) = web_sys::window() {
+        // A silent sign-in leaves no history entry (back would only ask again).
+        let _ = match silent {
+            true => window.location().replace(&url),
+            false => window.location().assign(&url),
+        };
+    }
+    Ok(())
+}
+
+/// Back from the provider: the pending values by the answer's `state`, the checks, the code
+/// exchanged, the ID token checked, and the console handed the tokens.
+async fn complete(provider: &Provider, answer: &Callback) -> Result<(), Failure> {
+    let pending = match answer.pending_key() {
+        Some(key) => carrier("take", key, None)
+            .await
+            .and_then(|text| text.as_string())
+            .and_then(|text| Pending::from_text(&text)),
+        None => None,
+    };
+    let now = js_sys::Date::now() as u64;
+    let code = callback::check(
+        answer,
+        pending.as_ref(),
+        &provider.settings.issuer,
+        provider.endpoints.iss_in_answers,
+        now,
+    )?;
+    let pending = pending.ok_or(Failure::NotPending)?;
+    let request = token::code_request(
+        &provider.endpoints,
+        &provider.settings,
+        &provider.console,
+        &code,
+        &pending.verifier,
+    );
+    let (status, body) = fetch(&request.url, Some(&request.body))
+        .await
+        .ok_or(Failure::Unavailable(0))?;
+    let parsed = parse(&body);
+    let tokens = token::read_answer(status, body.len(), parsed.as_ref())?;
+    let id_token = tokens
+        .id_token
+        .as_deref()
+        .ok_or(Failure::Malformed("id_token"))?;
+    check_id_token(provider, id_token, &pending.nonce, now / 1000).await?;
+    hand_over(provider, &body, id_token, &pending.return_to).await
+}
+
+/// The ID token: signed by a published key (WebCrypto), then its claims.
+async fn check_id_token(
+    provider: &Provider,
+    id_token: &str,
+    nonce: &str,
+    now_s: u64,
+) -> Result<(), Failure> {
+    let jwt = id_token::split(id_token)?;
+    let text = |bytes: &[u8]| String::from_utf8(bytes.to_vec()).ok();
+    let header = text(&jwt.header)
+        .and_then(|t| parse(&t))
+        .ok_or(Failure::Malformed("id_token"))?;
+    let claims = text(&jwt.payload)
+        .and_then(|t| parse(&t))
+        .ok_or(Failure::Malformed("id_token"))?;
+    let (status, body) = fetch(&provider.endpoints.jwks, None)
+        .await
+        .ok_or(Failure::Unavailable(0))?;
+    if status != 200 {
+        return Err(Failure::Unavailable(status));
+    }
+    if body.len() > larder_start::oidc::MAX_ANSWER {
+        return Err(Failure::TooLarge);
+    }
+    let keys = parse(&body)
+        .and_then(|set| set.objects("keys"))
+        .ok_or(Failure::Malformed("jwks"))?;
+    let (index, alg) = id_token::choose_key(&header, &keys)?;
+    let verified = verify(&keys[index].0, alg, &jwt.signature, jwt.signing_input).await;
+    if !verified {
+        return Err(Failure::IdToken(larder_start::oidc::Claim::Signature));
+    }
+    id_token::check_claims(
+        &claims,
+        &Expected {
+            issuer: &provider.settings.issuer,
+            client_id: &provider.settings.client_id,
+            nonce: Nonce::Exactly(nonce),
+            subject: None,
+            now_s,
+        },
+    )?;
+    Ok(())
+}
+
+async fn verify(key: &JsValue, alg: Alg, signature: &[u8], input: &str) -> bool {
+    let import = Object::new();
+    let _ = Reflect::set(&import, &"name".into(), &alg.webcrypto_name().into());
+    let verify = Object::new();
+    let _ = Reflect::set(&verify, &"name".into(), &alg.webcrypto_name().into());
+    match alg {
+        Alg::Rs256 => {
+            let _ = Reflect::set(&import, &"hash".into(), &"SHA-256".into());
+        }
+        Alg::Es256 => {
+            let _ = Reflect::set(&import, &"namedCurve".into(), &"P-256".into());
+            let _ = Reflect::set(&verify, &"hash".into(), &"SHA-256".into());
+        }
+    }
+    let arguments = Array::of5(
+        &"jwk".into(),
+        key,
+        &import,
+        &false.into(),
+        &Array::of1(&"verify".into()),
+    );
+    let Some(imported) = subtle("importKey", &arguments).await else {
+        return false;
+    };
+    let arguments = Array::of4(
+        &verify,
+        &imported,
+        &Uint8Array::from(signature),
+        &Uint8Array::from(input.as_bytes()),
+    );
+    subtle("verify", &arguments)
+        .await
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false)
+}
+
+/// The console's module signs its client in with the token answer and mounts at `return_to`.
+async fn hand_over(
+    provider: &Provider,
+    body: &str,
+    id_token: &str,
+    return_to: &str,
+) -> Result<(), Failure> {
+    let exports = JsFuture::from(super::console())
+        .await
+        .unwrap_or(JsValue::NULL);
+    let signed_in = Reflect::get(&exports, &"provider_signed_in".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+        .filter(|_| !exports.is_null());
+    let Some(signed_in) = signed_in else {
+        super::console_missing();
+        return Ok(());
+    };
+    let end_session = provider
+        .endpoints
+        .end_session
+        .clone()
+        .map_or(JsValue::NULL, JsValue::from);
+    let arguments = Array::of5(
+        &body.into(),
+        &provider.endpoints.token.as_str().into(),
+        &provider.settings.client_id.as_str().into(),
+        &id_token.into(),
+        &end_session,
+    );
+    arguments.push(&provider.console.as_str().into());
+    arguments.push(&return_to.into());
+    let outcome = match signed_in.apply(&JsValue::UNDEFINED, &arguments) {
+        Ok(promise) => match promise.dyn_into::<Promise>() {
+            Ok(promise) => JsFuture::from(promise).await.unwrap_or(JsValue::NULL),
+            Err(_) => JsValue::NULL,
+        },
+        Err(_) => JsValue::NULL,
+    };
+    if let Ok(failure) = outcome.dyn_into::<Array>() {
+        let text = |at| failure.get(at).as_string().unwrap_or_default();
+        super::show_error(&text(0), &text(1));
+    }
+    Ok(())
+}
+
+fn crypto() -> Option<JsValue> {
+    Reflect::get(&web_sys::window()?.into(), &"crypto".into()).ok()
+}
+
+/// `crypto.subtle[name](...arguments)`, awaited; `None` when it failed.
+async fn subtle(name: &str, arguments: &Array) -> Option<JsValue> {
+    let subtle = Reflect::get(&crypto()?, &"subtle".into()).ok()?;
+    let method: Function = Reflect::get(&subtle, &name.into()).ok()?.dyn_into().ok()?;
+    let promise: Promise = method.apply(&subtle, arguments).ok()?.dyn_into().ok()?;
+    JsFuture::from(promise).await.ok()
+}
+
+/// One message to the carrier (`put` with a value, `take` without), its answer's `value`
+/// (`null` when it holds nothing under `key`); `None` when there is no carrier.
+async fn carrier(op: &str, key: &str, value: Option<&str>) -> Option<JsValue> {
+    let window = web_sys::window()?;
+    let container = Reflect::get(&window.navigator(), &"serviceWorker".into()).ok()?;
+    if container.is_undefined() {
+        return None;
+    }
+    let call = |target: &JsValue, name: &str, arguments: &Array| -> Option<Promise> {
+        let method: Function = Reflect::get(target, &name.into()).ok()?.dyn_into().ok()?;
+        method.apply(target, arguments).ok()?.dyn_into().ok()
+    };
+    JsFuture::from(call(&container, "register", &Array::of1(&WORKER.into()))?)
+        .await
+        .ok()?;
+    let ready = JsFuture::from(
+        Reflect::get(&container, &"ready".into())
+            .ok()?
+            .dyn_into::<Promise>()
+            .ok()?,
+    )
+    .await
+    .ok()?;
+    let worker = Reflect::get(&ready, &"active".into()).ok()?;
+    if worker.is_null() || worker.is_undefined() {
+        return None;
+    }
+    let message = Object::new();
+    let _ = Reflect::set(&message, &"op".into(), &op.into());
+    let _ = Reflect::set(&message, &"key".into(), &key.into());
+    if let Some(value) = value {
+        let _ = Reflect::set(&message, &"value".into(), &value.into());
+    }
+    let channel = web_sys::MessageChannel::new().ok()?;
+    let port = channel.port1();
+    let answer = Promise::new(&mut |resolve: Function, _| {
+        let on_message = Closure::once_into_js(move |event: web_sys::MessageEvent| {
+            let _ = resolve.call1(&JsValue::UNDEFINED, &event.data());
+        });
+        port.set_onmessage(Some(on_message.unchecked_ref()));
+    });
+    let post: Function = Reflect::get(&worker, &"postMessage".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    post.call2(&worker, &message, &Array::of1(&channel.port2()))
+        .ok()?;
+    let answer = JsFuture::from(answer).await.ok()?;
+    if Reflect::get(&answer, &"ok".into()).ok()?.as_bool() != Some(true) {
+        return None;
+    }
+    Reflect::get(&answer, &"value".into()).ok()
+}
+
+fn parse(text: &str) -> Option<JsFields> {
+    let value = JSON::parse(text).ok()?;
+    (value.is_object() && !Array::is_array(&value)).then_some(JsFields(value))
+}
+
+/// A GET, or a POST of a form (`body`); its status and text. No custom header: the provider is
+/// another origin, and a simple request needs no preflight.
+async fn fetch(url: &str, body: Option<&str>) -> Option<(u16, String)> {
+    let init = RequestInit::new();
+    if let Some(body) = body {
+        init.set_method("POST");
+        init.set_body(&JsValue::from_str(body));
+        let headers = Object::new();
+        let _ = Reflect::set(&headers, &"Content-Type".into(), &token::FORM_TYPE.into());
+        init.set_headers(&headers);
+    }
+    init.set_signal(Some(&web_sys::AbortSignal::timeout_with_u32(
+        larder_start::login::TIMEOUT_MS,
+    )));
+    let window = web_sys::window()?;
+    let answer = JsFuture::from(window.fetch_with_str_and_init(url, &init)).await;
+    let response: Response = answer.ok()?.dyn_into().ok()?;
+    let text = JsFuture::from(response.text().ok()?).await.ok()?;
+    Some((response.status(), text.as_string()?))
+}
