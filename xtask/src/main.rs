@@ -10,6 +10,7 @@ mod journeys;
 mod lint;
 mod load;
 mod oidc;
+mod playwright;
 mod process;
 mod realprod;
 mod serve;

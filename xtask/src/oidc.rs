@@ -125,7 +125,7 @@ fn site(issuer: &str) -> Result<PathBuf> {
         std::fs::remove_dir_all(&site).with_context(|| format!("clearing {}", site.display()))?;
     }
     std::fs::create_dir_all(&site)?;
-    let dist = root().join(crate::journeys::PLAYWRIGHT_DIST);
+    let dist = root().join(crate::playwright::PLAYWRIGHT_DIST);
     if dist.join("index.html").is_file() {
         link_tree(&dist, &site)?;
         for page in ["index.html", "404.html"] {
@@ -231,7 +231,7 @@ pub fn journeys(server: &Path, specs: &[String]) -> Result<()> {
     } else {
         args.extend(specs.iter().map(String::as_str));
     }
-    let result = crate::journeys::run_logged(
+    let result = crate::playwright::run_logged(
         &args,
         &base_url,
         "oidc",

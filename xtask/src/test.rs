@@ -12,8 +12,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
-use crate::journeys::{e2e_prefix, log_path, PLAYWRIGHT_DIST};
+use crate::journeys::e2e_prefix;
 use crate::lint::{self, linted_cargo};
+use crate::playwright::{log_path, PLAYWRIGHT_DIST};
 use crate::process::{command, exec, root, Server};
 
 /// A named check.

@@ -127,7 +127,7 @@ async fn begin(load_console: &Function) -> Option<()> {
     wire_kind_switch();
     enable(&sign_in_form);
     // With an identity provider: its button, and a sign-in coming back or a silent one.
-    if let Some(settings) = oidc::settings(&file) {
+    if let Some(settings) = field(&file, "oidc").and_then(oidc::settings) {
         oidc::start(settings, &sign_in_form);
     }
     // The console's module comes once the enabled form is painted: fetched earlier, it

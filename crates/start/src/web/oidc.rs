@@ -22,8 +22,6 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::{Element, RequestInit, Response};
 
-use super::reading::field;
-
 /// The carrier's file, beside index.html.
 const WORKER: &str = "oidc-worker.js";
 
@@ -69,9 +67,10 @@ impl JsFields {
     }
 }
 
-/// config.json's `oidc`, when it names a provider the core takes.
-pub(super) fn settings(file: &Object) -> Option<Settings> {
-    let oidc = JsFields(field(file, "oidc")?);
+/// config.json's `oidc` (its value, read by the caller), when it names a provider the core
+/// takes.
+pub(super) fn settings(oidc: JsValue) -> Option<Settings> {
+    let oidc = JsFields(oidc);
     let scopes = oidc.texts("scopes");
     Settings::new(
         &oidc.text("issuer")?,

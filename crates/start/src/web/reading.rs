@@ -135,7 +135,7 @@ pub(super) fn acceptable(file: &Object, catalogs: &Object) -> Option<()> {
             "default_language" => known(&value)?,
             // The core's rules (`larder_start::oidc::config`), as the console reads them.
             "oidc" => {
-                super::oidc::settings(file)?;
+                super::oidc::settings(value)?;
             }
             // Each entry by the contract's rule, as the console reads it (may be empty).
             "picture_hosts" => {
