@@ -5,13 +5,16 @@
 //! described in one place. The tables follow production.md (the production service as its code
 //! defines it); what only interface.md asks for is marked as such. This crate does no I/O.
 
+pub mod account;
 pub mod collections;
 pub mod enums;
 pub mod envelope;
 pub mod errors;
 pub mod households;
 pub mod limits;
+pub mod shares;
 pub mod slug;
+pub mod status;
 pub mod text;
 pub mod time;
 pub mod types;

@@ -19,6 +19,8 @@ pub use crate::column::{Column, FacetKey, Scalar, MAX_VALUE_LEN};
 use crate::text::text_of;
 pub use crate::text::{own_visibility, tokens, BODY_FIELDS};
 
+mod fields;
+
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
 const TITLE_WEIGHT: f64 = 2.0;

@@ -84,3 +84,26 @@ fn columns_keep_lists_in_order_and_reuse_values_no_record_holds() {
     assert_eq!(index.values_of(2, "keywords"), Vec::<&Scalar>::new());
     assert_eq!(index.all_of(&ARTICLES), [1]);
 }
+
+#[test]
+fn fields_of_a_collection_are_what_its_records_hold_now() {
+    let mut index = Index::default();
+    index.put(
+        1,
+        &ARTICLES,
+        None,
+        &json!({"title": "A", "status": "active", "extras": {"a": "x"}, "abstract": "long ".repeat(200)}),
+    );
+    index.put(2, &GUIDES, None, &json!({"title": "G", "region": "GR"}));
+    let (fields, records) = index.fields_of(&ARTICLES);
+    assert_eq!(records, 1);
+    // Text past the column limit is searched, not kept as a value; a nested value counts for
+    // its top-level field.
+    assert_eq!(
+        fields.into_iter().collect::<Vec<_>>(),
+        ["extras", "status", "title"]
+    );
+    index.remove(1);
+    assert_eq!(index.fields_of(&ARTICLES), (Default::default(), 0));
+    assert_eq!(index.fields_of(&GUIDES).1, 1);
+}
