@@ -24,8 +24,10 @@ use tracing::Level;
 use crate::auth::Caller;
 use crate::error::{ApiError, JsonBody, PathParams, QueryParams, RequestContext, REQUEST};
 use crate::routes::{
-    artifacts, guidelines, households, members, passages, records, search, system, users,
+    account, artifacts, guidelines, household_list, households, members, passages, records, search,
+    system, users,
 };
+use crate::shares;
 use crate::wire::{About, Dialect, Said};
 use crate::SharedState;
 
@@ -37,6 +39,8 @@ pub const IMPORT_BODY_LIMIT: usize = larder_contract::limits::MAX_GUIDELINE_IMPO
 pub const REPLACE_BODY_LIMIT: usize = larder_contract::limits::MAX_PASSAGE_REPLACE_BYTES;
 /// Largest body of a sign-in.
 pub const SIGN_IN_BODY_LIMIT: usize = 16 << 10;
+/// Largest body of the account and share routes (a consent, a claim, a share: a few fields).
+pub const ACCOUNT_BODY_LIMIT: usize = 16 << 10;
 
 /// Which APIs a listener serves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,11 +59,12 @@ pub fn router(state: SharedState, apis: Apis, own: &[SocketAddr]) -> Router {
     let mut open = Router::new();
     let mut gated = Router::new();
     if apis != Apis::Data {
-        open = open.merge(sign_in_routes());
-        gated = gated.merge(household_routes());
+        open = open.merge(sign_in_routes()).merge(public_share_routes());
+        gated = gated.merge(household_routes()).merge(account_routes());
     }
     if apis != Apis::System {
-        gated = gated.merge(data_routes(dialect));
+        open = open.route("/system/health", get(crate::status::health));
+        gated = gated.merge(data_routes(dialect)).merge(status_routes());
     }
     // Every route but sign-in and ping needs a valid token, checked before the body is read.
     let gated = gated.route_layer(middleware::from_fn_with_state(state.clone(), require_token));
@@ -186,12 +191,50 @@ fn sign_in_routes() -> Router<SharedState> {
         .route("/system/ping", get(system::ping))
 }
 
+/// The public read of a share link: no token, production's headers (see `shares`).
+fn public_share_routes() -> Router<SharedState> {
+    Router::new().route("/shares/public/{token}", get(shares::public))
+}
+
+/// A user's own account and share links (issue 41): small bodies only.
+fn account_routes() -> Router<SharedState> {
+    Router::new()
+        .route(
+            "/users/me/consent",
+            get(account::consent).post(account::record_consent),
+        )
+        .route("/users/me/claim", post(account::claim))
+        .route("/shares", get(shares::list).post(shares::create))
+        .route("/shares/{token}", delete(shares::revoke))
+        .route("/shares/{token}/email", post(shares::email))
+        .layer(DefaultBodyLimit::max(ACCOUNT_BODY_LIMIT))
+}
+
+/// The administrator's status routes (issue 40): the indices, the embeddings, and each embedded
+/// collection's backfill, all through `embeddings` and `status`.
+fn status_routes() -> Router<SharedState> {
+    let mut router = Router::new()
+        .route("/system/indices", get(crate::status::indices))
+        .route("/system/embeddings", get(crate::embeddings::report));
+    for embedded in larder_contract::status::EMBEDDED.iter() {
+        router = router.route(
+            &format!("/{}", embedded.backfill_path()),
+            post(
+                move |s: Shared, who: Caller, q: QueryParams<crate::embeddings::BackfillQuery>| {
+                    crate::embeddings::backfill(embedded, s, who, q)
+                },
+            ),
+        );
+    }
+    router
+}
+
 fn household_routes() -> Router<SharedState> {
     Router::new()
         .route("/households/me", get(households::me))
         .route(
             "/households",
-            get(households::list).post(households::create),
+            get(household_list::list).post(households::create),
         )
         .route(
             "/households/{id}",

@@ -1,8 +1,10 @@
 //! The route handlers, one module per family, and the checks they share.
 
+pub mod account;
 pub mod artifacts;
 pub mod children;
 pub mod guidelines;
+pub mod household_list;
 pub mod households;
 pub mod members;
 pub mod passages;

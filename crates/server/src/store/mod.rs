@@ -3,11 +3,14 @@
 //! Durability: WAL with `synchronous = FULL`, so a write is on disk before it is acknowledged
 //! and survives a crash of the process or the machine.
 
+mod household_search;
 mod households;
+pub mod ledger;
 mod presented;
 mod private;
 mod records;
 mod search;
+pub mod shares;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -15,6 +18,7 @@ use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use rusqlite::Connection;
 
+pub use household_search::{fold, HouseholdFilter, HouseholdHits, HouseholdSort};
 pub use households::{Creation, Households, MemberOrder};
 pub use larder_search::Index;
 pub use larder_search::{FacetValue, Filter, NaturalOrder, SearchQuery, SortKey};
@@ -136,6 +140,16 @@ const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE erased_accounts RENAME COLUMN secret_hash TO declaration_tag;
     "#,
+    // 6: the consent ledger (issue 41, production.md §10.4).
+    ledger::TABLE,
+    // 7: the accounts guests claimed (issue 41).
+    crate::auth::claim::TABLE,
+    // 8: share links (issue 41).
+    shares::TABLE,
+    // 9: the embeddings of articles and guidelines (issue 40, production.md §10.6).
+    crate::embeddings::TABLE,
+    // 10: households searchable by name, owner and region, ordered by name, members, creation.
+    household_search::COLUMNS,
 ];
 
 /// The database, shared by every handler: one writer, a few readers, and the search index.
@@ -164,11 +178,13 @@ impl Store {
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
         )?;
         migrate(&conn)?;
+        household_search::register(&conn)?;
         let mut readers = Vec::new();
         if path != ":memory:" {
             for _ in 0..READERS {
                 let reader = Connection::open(path)?;
                 reader.execute_batch("PRAGMA query_only = 1; PRAGMA busy_timeout = 5000;")?;
+                household_search::register(&reader)?;
                 readers.push(Mutex::new(reader));
             }
         }
