@@ -144,7 +144,8 @@ fn backfill_and_autocomplete_put_their_options_in_the_query() {
         ),
     ]);
     let outcome =
-        block_on(client.backfill_embeddings(Some("urn:guide:x"), true, Some(100), true)).unwrap();
+        block_on(client.backfill_guideline_embeddings(Some("urn:guide:x"), true, Some(100), true))
+            .unwrap();
     assert_eq!(
         line(&fake.requests()[0]),
         "POST http://data/api/v1/guidelines/embeddings/backfill?guide_urn=urn%3Aguide%3Ax&only_missing=true&max_docs=100&dry_run=true"

@@ -83,3 +83,15 @@ pub const HOUSEHOLD_UPDATE: &[Field] = &[
 
 /// Update fields whose `null` clears the stored value (every other `null` is ignored).
 pub const CLEARABLE: &[&str] = &["region", "image_url"];
+
+/// How an administrator's household listing may be ordered (`sort`; a reference-service
+/// extension: production's list takes only `limit` and `offset`, production.md §4.1).
+pub const HOUSEHOLD_SORTS: [&str; 3] = ["name", "member_count", "created_at"];
+/// The directions of `order`.
+pub const SORT_ORDERS: [&str; 2] = ["asc", "desc"];
+/// Characters of the listing's `q` (matched against names and owners).
+pub const MAX_HOUSEHOLD_QUERY_CHARS: usize = 200;
+/// Characters of the listing's `region` filter (a region holds at most 100).
+pub const MAX_HOUSEHOLD_REGION_CHARS: usize = 100;
+/// The query parameters a listing is searched with; a service that does not search ignores them.
+pub const HOUSEHOLD_SEARCH_PARAMS: [&str; 4] = ["q", "region", "sort", "order"];

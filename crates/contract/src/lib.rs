@@ -5,6 +5,7 @@
 //! described in one place. The tables follow production.md (the production service as its code
 //! defines it); what only interface.md asks for is marked as such. This crate does no I/O.
 
+pub mod account;
 pub mod allergens;
 pub mod collections;
 pub mod enums;
@@ -14,7 +15,9 @@ pub mod households;
 pub mod limits;
 pub mod member_data;
 pub mod profile;
+pub mod shares;
 pub mod slug;
+pub mod status;
 pub mod text;
 pub mod time;
 pub mod types;

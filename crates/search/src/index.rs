@@ -23,6 +23,8 @@ pub use crate::text::{folded_words, own_visibility, tokens, BODY_FIELDS};
 /// first: a one-letter word would otherwise stand for a good part of the vocabulary.
 pub const MAX_PREFIX_TERMS: usize = 256;
 
+mod fields;
+
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
 const TITLE_WEIGHT: f64 = 2.0;

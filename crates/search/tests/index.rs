@@ -112,3 +112,26 @@ fn a_word_prefix_finds_the_words_it_begins_and_stands_for_a_bounded_number() {
     assert_eq!(found.len(), MAX_PREFIX_TERMS + 1, "q0 is in two records");
     assert!(found.contains(&1) && found.contains(&9_999));
 }
+
+#[test]
+fn fields_of_a_collection_are_what_its_records_hold_now() {
+    let mut index = Index::default();
+    index.put(
+        1,
+        &ARTICLES,
+        None,
+        &json!({"title": "A", "status": "active", "extras": {"a": "x"}, "abstract": "long ".repeat(200)}),
+    );
+    index.put(2, &GUIDES, None, &json!({"title": "G", "region": "GR"}));
+    let (fields, records) = index.fields_of(&ARTICLES);
+    assert_eq!(records, 1);
+    // Text past the column limit is searched, not kept as a value; a nested value counts for
+    // its top-level field.
+    assert_eq!(
+        fields.into_iter().collect::<Vec<_>>(),
+        ["extras", "status", "title"]
+    );
+    index.remove(1);
+    assert_eq!(index.fields_of(&ARTICLES), (Default::default(), 0));
+    assert_eq!(index.fields_of(&GUIDES).1, 1);
+}

@@ -24,9 +24,10 @@ use tracing::Level;
 use crate::auth::Caller;
 use crate::error::{ApiError, JsonBody, PathParams, QueryParams, RequestContext, REQUEST};
 use crate::routes::{
-    artifacts, autocomplete, backfill, editorial, enrich, guidelines, households, library,
-    meal_plans, members, passages, records, search, system, users,
+    account, artifacts, autocomplete, editorial, enrich, guidelines, household_list, households,
+    library, meal_plans, members, passages, records, search, system, users,
 };
+use crate::shares;
 use crate::wire::{About, Dialect, Said};
 use crate::SharedState;
 
@@ -38,6 +39,8 @@ pub const IMPORT_BODY_LIMIT: usize = larder_contract::limits::MAX_GUIDELINE_IMPO
 pub const REPLACE_BODY_LIMIT: usize = larder_contract::limits::MAX_PASSAGE_REPLACE_BYTES;
 /// Largest body of a sign-in.
 pub const SIGN_IN_BODY_LIMIT: usize = 16 << 10;
+/// Largest body of the account and share routes (a consent, a claim, a share: a few fields).
+pub const ACCOUNT_BODY_LIMIT: usize = 16 << 10;
 
 /// Which APIs a listener serves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,11 +59,12 @@ pub fn router(state: SharedState, apis: Apis, own: &[SocketAddr]) -> Router {
     let mut open = Router::new();
     let mut gated = Router::new();
     if apis != Apis::Data {
-        open = open.merge(sign_in_routes());
-        gated = gated.merge(household_routes());
+        open = open.merge(sign_in_routes()).merge(public_share_routes());
+        gated = gated.merge(household_routes()).merge(account_routes());
     }
     if apis != Apis::System {
-        gated = gated.merge(data_routes(dialect));
+        open = open.route("/system/health", get(crate::status::health));
+        gated = gated.merge(data_routes(dialect)).merge(status_routes());
     }
     // Every route but sign-in and ping needs a valid token, checked before the body is read.
     let gated = gated.route_layer(middleware::from_fn_with_state(state.clone(), require_token));
@@ -210,12 +214,50 @@ fn sign_in_routes() -> Router<SharedState> {
         .route("/system/ping", get(system::ping))
 }
 
+/// The public read of a share link: no token, production's headers (see `shares`).
+fn public_share_routes() -> Router<SharedState> {
+    Router::new().route("/shares/public/{token}", get(shares::public))
+}
+
+/// A user's own account and share links (issue 41): small bodies only.
+fn account_routes() -> Router<SharedState> {
+    Router::new()
+        .route(
+            "/users/me/consent",
+            get(account::consent).post(account::record_consent),
+        )
+        .route("/users/me/claim", post(account::claim))
+        .route("/shares", get(shares::list).post(shares::create))
+        .route("/shares/{token}", delete(shares::revoke))
+        .route("/shares/{token}/email", post(shares::email))
+        .layer(DefaultBodyLimit::max(ACCOUNT_BODY_LIMIT))
+}
+
+/// The administrator's status routes (issue 40): the indices, the embeddings, and each embedded
+/// collection's backfill, all through `embeddings` and `status`.
+fn status_routes() -> Router<SharedState> {
+    let mut router = Router::new()
+        .route("/system/indices", get(crate::status::indices))
+        .route("/system/embeddings", get(crate::embeddings::report));
+    for embedded in larder_contract::status::EMBEDDED.iter() {
+        router = router.route(
+            &format!("/{}", embedded.backfill_path()),
+            post(
+                move |s: Shared, who: Caller, q: QueryParams<crate::embeddings::BackfillQuery>| {
+                    crate::embeddings::backfill(embedded, s, who, q)
+                },
+            ),
+        );
+    }
+    router
+}
+
 fn household_routes() -> Router<SharedState> {
     Router::new()
         .route("/households/me", get(households::me))
         .route(
             "/households",
-            get(households::list).post(households::create),
+            get(household_list::list).post(households::create),
         )
         .route(
             "/households/{id}",
@@ -403,9 +445,7 @@ fn as_record(
 
 /// The machine and bulk routes of guidelines (production.md §10.5), named by the contract.
 fn guideline_routes(dialect: &Dialect) -> Router<SharedState> {
-    use larder_contract::collections::guidelines::{
-        EDITORIAL_POLICY, EMBEDDINGS_BACKFILL, ENRICH, ENRICH_BATCH,
-    };
+    use larder_contract::collections::guidelines::{EDITORIAL_POLICY, ENRICH, ENRICH_BATCH};
     let c = &GUIDELINES;
     let at = |path: &str| format!("/{}/{}", c.path, path.replace("{id}", "{identifier}"));
     Router::new()
@@ -419,7 +459,6 @@ fn guideline_routes(dialect: &Dialect) -> Router<SharedState> {
             as_record(c, EDITORIAL_POLICY.path, dialect, Method::POST)
                 .post(editorial::editorial_policy),
         )
-        .route(&at(EMBEDDINGS_BACKFILL.path), post(backfill::backfill))
 }
 
 fn data_routes(dialect: &Dialect) -> Router<SharedState> {

@@ -98,6 +98,15 @@ impl ApiError {
         problems.at_field(field, kind, message);
         ApiError::validation(&problems)
     }
+    /// One problem with query parameter `name`, as a validation failure (`loc` `["query", name]`).
+    pub fn invalid_query(name: &str, kind: &str, message: impl Into<String>) -> ApiError {
+        let message = message.into();
+        let mut error = ApiError::invalid_field(name, "value_error", message.clone());
+        error.errors = Some(Box::new(
+            json!([{ "type": kind, "loc": ["query", name], "msg": message }]),
+        ));
+        error
+    }
     /// FastAPI's bare answer for a path or method no route serves.
     pub fn bare(status: u16, detail: &str) -> ApiError {
         ApiError {

@@ -11,12 +11,20 @@
 //! |---|---|---|
 //! | POST | `system/login`, `system/mtm` | sign-in |
 //! | GET | `system/ping` | who is asking |
-//! | GET, POST | `households` | admin list; create (one per owner) |
+//! | GET, POST | `households` | admin list (searched on the reference wire); create (one per owner) |
 //! | GET | `households/me` | |
 //! | GET, PATCH, DELETE | `households/{id}` | |
 //! | GET, POST | `members` | list needs `household_id` |
 //! | GET, PATCH, DELETE | `members/{id}` | |
 //! | GET, POST, PATCH, DELETE | `members/{id}/profile` | |
+//! | DELETE | `users/me` | erasure |
+//! | GET, POST | `users/me/consent` | the consent ledger |
+//! | POST | `users/me/claim` | a guest keeps the account |
+//! | GET, POST | `shares` | the caller's share links; share a plan |
+//! | DELETE | `shares/{token}` | revoke; POST `.../email` answers "not configured" |
+//! | GET | `shares/public/{token}` | no token: the snapshot |
+//! | GET | `system/health` | no token; `system/indices`, `system/embeddings` for `admin` |
+//! | POST | `articles/embeddings/backfill` | and `guidelines/...`, for `admin` |
 //! | GET, POST | `{c}` | identifiers (not passages); create |
 //! | GET, PATCH, PUT, DELETE | `{c}/{slug, urn or uuid}` | |
 //! | POST | `{c}/search` | articles, guides, guidelines, textbooks, fctables; GET too for articles |
@@ -32,6 +40,7 @@ pub mod app;
 pub mod auth;
 pub mod bounded_json;
 pub mod demo;
+pub mod embeddings;
 pub mod enhance;
 pub mod error;
 pub mod faults;
@@ -42,7 +51,9 @@ pub mod model;
 pub mod request_id;
 pub mod routes;
 pub mod serve;
+pub mod shares;
 pub mod static_files;
+pub mod status;
 pub mod store;
 pub mod wire;
 
@@ -257,6 +268,8 @@ pub struct AppState {
     pub maintenance: maintenance::Maintenance,
     /// Whether guests' daily budget is spent (switched through `/__faults`).
     pub guest_budget: guests::Budget,
+    /// The health answer and integrity check, reused while fresh (see [`status`]).
+    pub checks: status::Checks,
 }
 
 /// Shared handle to the state.
@@ -288,6 +301,7 @@ pub fn prepare(options: Options) -> anyhow::Result<SharedState> {
         faults: faults::Faults::default(),
         maintenance: maintenance::Maintenance::new(options.maintenance),
         guest_budget: guests::Budget::default(),
+        checks: status::Checks::default(),
         dialect,
         options,
     }))

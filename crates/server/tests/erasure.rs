@@ -65,7 +65,7 @@ async fn erasure_answers_what_was_deleted_and_what_is_kept() {
             "households_deleted": 1,
             "members_deleted": 3,
             "chat_sessions_deleted": 0,
-            "retained": ["authored_records", "enhancement_log", "erasure_record"],
+            "retained": ["authored_records", "consent_ledger", "enhancement_log", "erasure_record"],
         })
     );
 }

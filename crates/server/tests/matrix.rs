@@ -620,3 +620,150 @@ async fn ownership_matrix_has_no_leaks() {
     );
     server.stop().await;
 }
+
+/// The status routes (issue 40) and the account and share routes (issue 41), for every caller:
+/// health for anyone, the rest of the status page for the administrator, one's own consent and
+/// links for any token, a plan shared by its household's owner or an administrator, a link
+/// revoked by its owner alone, the public read for anyone.
+#[tokio::test]
+async fn role_matrix_over_the_status_account_and_share_routes() {
+    let server = TestServer::demo().await;
+    let callers: Callers = server.callers().await;
+    let home = server
+        .call("GET", "households/me", Some(&callers.owner_a), None)
+        .await;
+    let household = home.body["result"]["id"].as_str().unwrap().to_string();
+    // A plan of owner A's household, in the meal-plan store's table (see tests/shares.rs).
+    server.state.store.with(|conn| {
+        conn.execute_batch(
+            "CREATE TABLE IF NOT EXISTS meal_plans (id TEXT PRIMARY KEY, household_id TEXT NOT NULL
+             REFERENCES households(id) ON DELETE CASCADE, applied_on TEXT NOT NULL, created_at TEXT NOT NULL, doc TEXT NOT NULL);",
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO meal_plans (id, household_id, applied_on, created_at, doc) VALUES ('matrix-plan', ?1, '2026-11-26', '2026-11-26T08:00:00Z', '{}')",
+            [&household],
+        )
+        .unwrap();
+    });
+    let shared = server
+        .call(
+            "POST",
+            "shares",
+            Some(&callers.owner_a),
+            Some(json!({"kind": "meal_plan", "id": "matrix-plan"})),
+        )
+        .await;
+    let token = shared.body["result"]["token"].as_str().unwrap().to_string();
+    let mut cells = Cells::default();
+    let admin_only = |label: &str, ok: u16| match label {
+        "none" => 401,
+        "admin" => ok,
+        _ => 403,
+    };
+    let any_token = |label: &str, ok: u16| if label == "none" { 401 } else { ok };
+    for (label, who) in callers.all() {
+        let share_plan = match label {
+            "none" => 401,
+            "owner_a" | "admin" => 201,
+            _ => 403,
+        };
+        let cases: Vec<(&str, String, Option<Value>, u16)> = vec![
+            ("GET", "system/indices".into(), None, admin_only(label, 200)),
+            (
+                "GET",
+                "system/embeddings".into(),
+                None,
+                admin_only(label, 200),
+            ),
+            (
+                "POST",
+                "articles/embeddings/backfill?dry_run=true".into(),
+                None,
+                admin_only(label, 200),
+            ),
+            (
+                "POST",
+                "guidelines/embeddings/backfill?dry_run=true".into(),
+                None,
+                admin_only(label, 200),
+            ),
+            (
+                "GET",
+                "households?q=a&sort=name".into(),
+                None,
+                admin_only(label, 200),
+            ),
+            (
+                "GET",
+                "users/me/consent".into(),
+                None,
+                any_token(label, 200),
+            ),
+            (
+                "POST",
+                "users/me/consent".into(),
+                Some(json!({"version": "1.0"})),
+                any_token(label, 201),
+            ),
+            // No demo caller is a guest.
+            (
+                "POST",
+                "users/me/claim".into(),
+                Some(
+                    json!({"email": format!("{label}@example.org"), "password": "a-long-enough-password"}),
+                ),
+                any_token(label, 403),
+            ),
+            ("GET", "shares".into(), None, any_token(label, 200)),
+            (
+                "POST",
+                "shares".into(),
+                Some(json!({"kind": "meal_plan", "id": "matrix-plan"})),
+                share_plan,
+            ),
+            // Only owner A may revoke owner A's link; everyone else meets "No such share link".
+            (
+                "DELETE",
+                format!("shares/{token}"),
+                None,
+                if label == "owner_a" {
+                    0
+                } else {
+                    any_token(label, 404)
+                },
+            ),
+        ];
+        for (method, route, payload, want) in cases {
+            if want == 0 {
+                continue;
+            }
+            let answer = server.call(method, &route, who, payload).await;
+            cells.check(format!("{method} {route}"), label, want, &answer);
+        }
+        // Open to anyone, with or without a token.
+        for route in [
+            "system/health".to_string(),
+            format!("shares/public/{token}"),
+        ] {
+            let answer = server.call("GET", &route, who, None).await;
+            cells.check(format!("GET {route}"), label, 200, &answer);
+        }
+    }
+    let revoked = server
+        .call(
+            "DELETE",
+            &format!("shares/{token}"),
+            Some(&callers.owner_a),
+            None,
+        )
+        .await;
+    cells.check(format!("DELETE shares/{token}"), "owner_a", 200, &revoked);
+    let gone = server
+        .call("GET", &format!("shares/public/{token}"), None, None)
+        .await;
+    cells.check("GET shares/public (revoked)".into(), "none", 404, &gone);
+    // Six callers, eleven gated cells each (owner A revokes last) and two open ones; two after.
+    assert_eq!(cells.count(), 6 * 13 - 1 + 2);
+    server.stop().await;
+}

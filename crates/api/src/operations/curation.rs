@@ -258,8 +258,9 @@ impl<T: Transport> Client<T> {
         .await
     }
 
-    /// `POST guidelines/embeddings/backfill?…` (administrators).
-    pub async fn backfill_embeddings(
+    /// `POST guidelines/embeddings/backfill?…` (administrators), with a guide, `only_missing` and
+    /// `max_docs`; the status page's plain form is [`Client::backfill_embeddings`].
+    pub async fn backfill_guideline_embeddings(
         &self,
         guide_urn: Option<&str>,
         only_missing: bool,

@@ -19,13 +19,18 @@
 //! - [`member_data`]: a member's meal plans (one day at a time) and library.
 //! - [`households`], [`exports`], [`erasure`]: households, members and profiles on the systemic
 //!   API; reading them raw for "Download my data"; erasing one's account.
+//! - [`household_search`]: an administrator's household listing searched, sorted, filtered.
+//! - [`account`], [`shares`]: a user's consent, a guest's claim of their account, share links.
+//! - [`status`]: the administrator's status page (health, indices, embeddings, backfill).
 
+pub mod account;
 pub mod artifacts;
 pub mod curation;
 pub mod enhance;
 pub mod erasure;
 pub mod exports;
 pub mod guidelines;
+pub mod household_search;
 pub mod households;
 pub mod member_data;
 pub mod passages;
@@ -33,3 +38,5 @@ pub mod policy;
 pub mod records;
 mod resources;
 pub mod search;
+pub mod shares;
+pub mod status;

@@ -7,8 +7,10 @@
 //! and account) and [`oidc`] (access tokens of an OpenID Connect provider, `--oidc-issuer`).
 
 pub mod accounts;
+pub mod claim;
 pub mod identity;
 pub mod oidc;
+pub mod registry;
 pub mod sign_in;
 pub mod table;
 pub mod throttle;
@@ -142,6 +144,17 @@ impl Auth {
         )
     }
 
+    /// Claims the guest account `guest` as `email` with `password` (see [`claim`]).
+    pub fn claim(
+        &self,
+        store: &Store,
+        guest: &Identity,
+        email: &str,
+        password: &str,
+    ) -> anyhow::Result<claim::Claimed> {
+        claim::claim(store, &self.signer, &self.registry, guest, email, password)
+    }
+
     /// Whether an account exists.
     pub fn account_exists(
         &self,
@@ -197,19 +210,30 @@ impl Auth {
     }
 
     /// Checks one of this server's own tokens: its algorithm, signature and expiry, and that its
-    /// account is in force with the fingerprint the token carries (else 401, as for any invalid
-    /// token).
+    /// account is in force with the fingerprint the token carries, or that it is a claimed
+    /// guest's token (see [`registry::Registry::renamed`]); else 401, as for any invalid token.
     pub fn verify(&self, token: &str) -> Result<Identity, ApiError> {
-        let identity = self.signer.verify(token)?;
-        if !self
+        let mut identity = self.signer.verify(token)?;
+        if self
             .registry
             .is_current(identity.kind, &identity.name, &identity.fingerprint)
         {
-            return Err(ApiError::unauthenticated(
-                "The token is invalid or has expired.",
-            ));
+            return Ok(identity);
         }
-        Ok(identity)
+        // A guest's token after the guest kept the account: the account under its new name,
+        // with the roles the token still carries.
+        match self
+            .registry
+            .renamed(identity.kind, &identity.name, &identity.fingerprint)
+        {
+            Some(name) => {
+                identity.name = name;
+                Ok(identity)
+            }
+            None => Err(ApiError::unauthenticated(
+                "The token is invalid or has expired.",
+            )),
+        }
     }
 }
 

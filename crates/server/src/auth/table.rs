@@ -9,8 +9,7 @@
 //! name, so the same declaration gives the same hash (and fingerprint) after a restart or on
 //! another database with the same key; an unchanged account keeps its tokens.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::RwLock;
+use std::collections::{BTreeMap, HashSet};
 
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -18,54 +17,8 @@ use super::accounts::{AccountKind, AccountSpec};
 use super::tokens::Signer;
 use crate::store::Store;
 
-/// An account as sign-in and token checks see it.
-#[derive(Clone, Debug)]
-pub struct Live {
-    /// The argon2 hash of its secret.
-    pub hash: String,
-    /// Its roles.
-    pub roles: Vec<String>,
-    /// What its tokens must carry (see the module's documentation).
-    pub fingerprint: String,
-}
-
-type Key = (AccountKind, String);
-
-/// The accounts in force, in memory.
-#[derive(Default)]
-pub struct Registry {
-    accounts: RwLock<HashMap<Key, Live>>,
-}
-
-impl Registry {
-    /// The account, if it is in force.
-    pub fn get(&self, kind: AccountKind, name: &str) -> Option<Live> {
-        self.read().get(&(kind, name.to_string())).cloned()
-    }
-
-    /// Whether a token of the account carrying `fingerprint` still holds.
-    pub fn is_current(&self, kind: AccountKind, name: &str, fingerprint: &str) -> bool {
-        self.read()
-            .get(&(kind, name.to_string()))
-            .is_some_and(|live| live.fingerprint == fingerprint)
-    }
-
-    fn remove(&self, kind: AccountKind, name: &str) {
-        self.write().remove(&(kind, name.to_string()));
-    }
-
-    fn insert(&self, kind: AccountKind, name: &str, live: Live) {
-        self.write().insert((kind, name.to_string()), live);
-    }
-
-    fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<Key, Live>> {
-        self.accounts.read().unwrap_or_else(|p| p.into_inner())
-    }
-
-    fn write(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<Key, Live>> {
-        self.accounts.write().unwrap_or_else(|p| p.into_inner())
-    }
-}
+use super::registry::Key;
+pub use super::registry::{Live, Registry};
 
 fn kind_of(text: &str) -> AccountKind {
     if text == "client" {
@@ -173,7 +126,7 @@ fn load_with(conn: &Connection, signer: &Signer, registry: &Registry) -> rusqlit
             ((kind, name), live)
         })
         .collect();
-    *registry.write() = accounts;
+    registry.replace(accounts, super::claim::aliases(conn)?);
     Ok(())
 }
 
@@ -243,6 +196,8 @@ pub fn sync(
     store.with(|conn| -> rusqlite::Result<()> {
         let tx = conn.transaction()?;
         let existing = rows(&tx)?;
+        // Accounts their guests claimed are the users', not the declaration's: kept.
+        let claimed = super::claim::claimed_names(&tx)?;
         let mut erased: HashSet<&Key> = HashSet::new();
         for (key, hash, _) in &wanted {
             if is_erased(&tx, key.0, &key.1, &signer.erasure_tag(key.0, &key.1, hash))? {
@@ -268,7 +223,10 @@ pub fn sync(
             )?;
         }
         for key in existing.keys() {
-            if kept.contains(key) || (declared_keys.contains(key) && !erased.contains(key)) {
+            if kept.contains(key)
+                || claimed.contains(key)
+                || (declared_keys.contains(key) && !erased.contains(key))
+            {
                 continue;
             }
             tx.execute(
@@ -283,9 +241,9 @@ pub fn sync(
     Ok(changes)
 }
 
-/// Whether the account was erased by its owner while declared as `tag` says
-/// ([`Signer::erasure_tag`]): such a declaration read again is not brought back (a new secret
-/// brings the account back, empty).
+/// Whether the account was erased by its owner, or claimed by its guest (see `claim`), while
+/// declared as `tag` says ([`Signer::erasure_tag`]): such a declaration read again is not
+/// brought back (a new secret brings the account back, empty).
 fn is_erased(
     conn: &Connection,
     kind: AccountKind,
@@ -293,7 +251,8 @@ fn is_erased(
     tag: &str,
 ) -> rusqlite::Result<bool> {
     conn.query_row(
-        "SELECT 1 FROM erased_accounts WHERE kind = ?1 AND name = ?2 AND declaration_tag = ?3",
+        "SELECT 1 FROM erased_accounts WHERE kind = ?1 AND name = ?2 AND declaration_tag = ?3
+         UNION ALL SELECT 1 FROM claimed_accounts WHERE ?1 = 'user' AND guest_name = ?2 AND declaration_tag = ?3",
         params![kind.as_str(), name, tag],
         |_| Ok(()),
     )
@@ -311,8 +270,9 @@ pub struct Erased {
 }
 
 /// Erases an account in one transaction: the household `owner` owns with its members and
-/// profiles, the account's row, and a record of the erasure (see [`is_erased`]); then takes it
-/// out of the registry, so its tokens are refused from the next request on.
+/// profiles, its share links, the account's row, and a record of the erasure (see
+/// [`is_erased`]), keeping its consent ledger under the erasure's key; then takes it out of the
+/// registry, so its tokens are refused from the next request on.
 pub fn erase(
     store: &Store,
     signer: &Signer,
@@ -359,6 +319,14 @@ fn erase_within(
         )?;
         // Profiles go with their members, members with their household (ON DELETE CASCADE).
         erased.households = tx.execute("DELETE FROM households WHERE id = ?1", [&id])? as u64;
+    }
+    // Share links go; the consent ledger stays, taken off the account's key so a later account
+    // of the same name does not inherit it; the record of a claim goes with the account.
+    crate::store::shares::delete_shares_of(tx, owner)?;
+    let ledger = format!("erased:{owner}:{erased_at}");
+    crate::store::ledger::rekey_consents(tx, owner, &ledger)?;
+    if kind == AccountKind::User {
+        tx.execute("DELETE FROM claimed_accounts WHERE name = ?1", [name])?;
     }
     let hash: Option<String> = tx
         .query_row(

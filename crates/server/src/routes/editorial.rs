@@ -273,7 +273,7 @@ fn run(state: &SharedState, request: Request, verifier: String) -> ApiResult<Val
         let read_at: HashMap<&str, &Value> =
             batch.iter().map(|(id, at, _)| (id.as_str(), at)).collect();
         let ids: Vec<String> = batch.iter().map(|(id, _, _)| id.clone()).collect();
-        updated += records.update_each_with(&GUIDELINES, &ids, |id, doc| {
+        updated += records.decide_each(&GUIDELINES, &ids, |id, doc| {
             let Some(doc) = doc else {
                 conflicts += 1;
                 return false;

@@ -7,14 +7,13 @@
 
 use axum::extract::State;
 use larder_contract::households::{HOUSEHOLD_CREATE, HOUSEHOLD_UPDATE};
-use larder_contract::limits::{MAX_HOUSEHOLD_PAGE_BYTES, MAX_PROFILE_BYTES};
-use larder_contract::roles::ADMIN;
+use larder_contract::limits::MAX_PROFILE_BYTES;
 use larder_contract::validate::Extra;
 use serde_json::{json, Map, Value};
 
-use super::{blocking, Page};
+use super::blocking;
 use crate::auth::{Caller, Identity};
-use crate::error::{ApiError, ApiResult, Created, Envelope, JsonBody, PathParams, QueryParams};
+use crate::error::{ApiError, ApiResult, Created, Envelope, JsonBody, PathParams};
 use crate::model;
 use crate::store::{now, Creation};
 use crate::wire::{About, Dialect, Said};
@@ -164,41 +163,6 @@ pub async fn me(State(state): State<SharedState>, caller: Caller) -> ApiResult<E
             .ok_or_else(|| {
                 ApiError::not_found(state.dialect.says(Said::NoOwnHousehold, About::default()))
             })
-    })
-    .await
-}
-
-/// `GET households?limit&offset`: for `admin`; what the dialect lists (every household, or as
-/// production only the caller's own). A page of large households may hold fewer than `limit`
-/// (see [`MAX_HOUSEHOLD_PAGE_BYTES`]).
-pub async fn list(
-    State(state): State<SharedState>,
-    caller: Caller,
-    QueryParams(page): QueryParams<Page>,
-) -> ApiResult<Envelope<Value>> {
-    let identity = super::require(
-        &caller,
-        larder_contract::collections::ADMINS,
-        "listing households",
-    )?
-    .clone();
-    debug_assert!(identity.has_role(ADMIN));
-    page.validate()?;
-    blocking(move || {
-        let listing = state.dialect.households_list;
-        let owner = listing.own_only().then(|| identity.owner_key());
-        let households = state.store.households().list(
-            owner.as_deref(),
-            page.limit,
-            page.offset,
-            listing.with_members(),
-            MAX_HOUSEHOLD_PAGE_BYTES,
-        )?;
-        let households = households
-            .into_iter()
-            .map(|household| state.dialect.listed_household(household))
-            .collect();
-        Ok(Envelope(Value::Array(households)))
     })
     .await
 }

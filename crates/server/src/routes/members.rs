@@ -34,7 +34,7 @@ fn default_limit() -> u32 {
 }
 
 /// A member the caller may act on.
-fn member_for(state: &SharedState, identity: &Identity, id: &str) -> ApiResult<Value> {
+pub(crate) fn member_for(state: &SharedState, identity: &Identity, id: &str) -> ApiResult<Value> {
     let dialect = state.dialect;
     let (owner, member) = state
         .store

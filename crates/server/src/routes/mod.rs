@@ -1,12 +1,13 @@
 //! The route handlers, one module per family, and the checks they share.
 
+pub mod account;
 pub mod artifacts;
 pub mod autocomplete;
-pub mod backfill;
 pub mod children;
 pub mod editorial;
 pub mod enrich;
 pub mod guidelines;
+pub mod household_list;
 pub mod households;
 pub mod library;
 pub mod meal_plans;

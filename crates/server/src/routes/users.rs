@@ -1,15 +1,18 @@
 //! `DELETE users/me` (production.md §8 row 3): a user erases their account.
 //!
-//! The caller's household goes with its members and their profiles, then the account itself, in
-//! one transaction; its tokens are refused from the next request on and it can no longer sign
-//! in. A request of the same account that passed the token check just before creates nothing
+//! The caller's household goes with its members and their profiles, their share links, then the
+//! account itself, in one transaction; its tokens are refused from the next request on and it
+//! can no longer sign in. A request of the same account that passed the token check just before creates nothing
 //! that outlives the erasure (a household is created only for an account still in force, read
 //! inside its transaction), and a reload of the accounts cannot fall between the erasure's
 //! steps (both hold the writer).
 //!
 //! This server holds no chat sessions (`chat_sessions_deleted` is always 0), and it keeps, as
 //! `retained` says, what is not the caller's private data: the library records they wrote (with
-//! their `creator`), the enhancement log naming who ran each enhancement, and the erasure record.
+//! their `creator`), the consent ledger (as production keeps `consent_ledger`: the record that a
+//! lawful basis existed; its rows move off the account's key, to `erased:<owner>:<when>`, so a
+//! later account of the same name does not read them as its own), the enhancement log naming who
+//! ran each enhancement, and the erasure record.
 //! That record is what proves the erasure and keeps the operator's account file from bringing
 //! the account back: its kind and name, when it was erased, and a digest of the declaration keyed
 //! with the signing key (`Signer::erasure_tag`), never the password hash. Reading the same
@@ -25,7 +28,12 @@ use crate::error::{ApiError, ApiResult, Envelope};
 use crate::SharedState;
 
 /// What the server keeps after an erasure, as the answer's `retained` names it.
-pub const RETAINED: [&str; 3] = ["authored_records", "enhancement_log", "erasure_record"];
+pub const RETAINED: [&str; 4] = [
+    "authored_records",
+    "consent_ledger",
+    "enhancement_log",
+    "erasure_record",
+];
 
 /// `DELETE users/me`: 200 with what was erased. Machine clients are refused (403): a client is
 /// the operator's, declared for a service, not a person's account to erase; so are accounts of

@@ -166,22 +166,7 @@ impl Households<'_> {
             let docs = statement
                 .query_map(params![owner, limit, offset], |row| row.get::<_, String>(0))?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
-            let mut households = Vec::with_capacity(docs.len());
-            let mut spent = 0usize;
-            for doc in docs {
-                if !with_members {
-                    households.push(parse(doc));
-                    continue;
-                }
-                let household = parse(doc.clone());
-                let id = household["id"].as_str().unwrap_or_default();
-                spent = spent.saturating_add(doc.len() + member_bytes(conn, id)?);
-                if spent > budget && !households.is_empty() {
-                    break;
-                }
-                households.push(household_view(conn, doc)?);
-            }
-            Ok(households)
+            compose_page(conn, docs, with_members, budget)
         })
     }
 
@@ -363,6 +348,33 @@ impl Households<'_> {
         self.store
             .read(|conn| conn.query_row("SELECT count(*) FROM households", [], |row| row.get(0)))
     }
+}
+
+/// Stored household documents as a listing answers them: with their members when
+/// `with_members`, stopping early, after at least one household, once the documents composed
+/// pass `budget` bytes.
+pub(super) fn compose_page(
+    conn: &Connection,
+    docs: Vec<String>,
+    with_members: bool,
+    budget: usize,
+) -> rusqlite::Result<Vec<Value>> {
+    let mut households = Vec::with_capacity(docs.len());
+    let mut spent = 0usize;
+    for doc in docs {
+        if !with_members {
+            households.push(parse(doc));
+            continue;
+        }
+        let household = parse(doc.clone());
+        let id = household["id"].as_str().unwrap_or_default();
+        spent = spent.saturating_add(doc.len() + member_bytes(conn, id)?);
+        if spent > budget && !households.is_empty() {
+            break;
+        }
+        households.push(household_view(conn, doc)?);
+    }
+    Ok(households)
 }
 
 fn member_count_with(conn: &Connection, household_id: &str) -> rusqlite::Result<u64> {

@@ -3,13 +3,17 @@
 //! Durability: WAL with `synchronous = FULL`, so a write is on disk before it is acknowledged
 //! and survives a crash of the process or the machine.
 
+mod household_search;
 mod households;
+pub mod ledger;
 mod library;
 mod plans;
 mod presented;
 mod private;
 mod records;
+mod schema;
 mod search;
+pub mod shares;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -17,6 +21,7 @@ use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use rusqlite::Connection;
 
+pub use household_search::{fold, HouseholdFilter, HouseholdHits, HouseholdSort};
 pub use households::{Creation, Households, MemberOrder};
 pub use larder_search::Index;
 pub use larder_search::{FacetValue, Filter, NaturalOrder, SearchQuery, SortKey};
@@ -142,6 +147,16 @@ const MIGRATIONS: &[&str] = &[
     "#,
     // 6: members' meal plans and library (production.md §10.3).
     plans::TABLES,
+    // 7: the consent ledger (issue 41, production.md §10.4).
+    ledger::TABLE,
+    // 8: the accounts guests claimed (issue 41).
+    schema::CLAIMED_ACCOUNTS,
+    // 9: share links (issue 41).
+    shares::TABLE,
+    // 10: the embeddings of articles and guidelines (issue 40, production.md §10.6).
+    schema::RECORD_EMBEDDINGS,
+    // 11: households searchable by name, owner and region, ordered by name, members, creation.
+    household_search::COLUMNS,
 ];
 
 /// The database, shared by every handler: one writer, a few readers, and the search index.
@@ -170,11 +185,13 @@ impl Store {
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
         )?;
         migrate(&conn)?;
+        household_search::register(&conn)?;
         let mut readers = Vec::new();
         if path != ":memory:" {
             for _ in 0..READERS {
                 let reader = Connection::open(path)?;
                 reader.execute_batch("PRAGMA query_only = 1; PRAGMA busy_timeout = 5000;")?;
+                household_search::register(&reader)?;
                 readers.push(Mutex::new(reader));
             }
         }

@@ -521,6 +521,24 @@ impl Records<'_> {
         ids: &[String],
         change: impl Fn(&mut serde_json::Map<String, Value>),
     ) -> rusqlite::Result<usize> {
+        self.update_each_with(collection, ids, |_, _, doc| {
+            change(doc);
+            Ok(true)
+        })
+    }
+
+    /// [`Records::update_each`] whose `change` also sees the transaction and the record's id
+    /// (to write beside it) and says whether it changed the record (if not, it is not written).
+    pub fn update_each_with(
+        &self,
+        collection: &'static Collection,
+        ids: &[String],
+        mut change: impl FnMut(
+            &rusqlite::Transaction<'_>,
+            &str,
+            &mut serde_json::Map<String, Value>,
+        ) -> rusqlite::Result<bool>,
+    ) -> rusqlite::Result<usize> {
         let changed = self.store.transaction_indexed(
             |tx| {
                 let mut changed = Vec::with_capacity(ids.len());
@@ -541,7 +559,9 @@ impl Records<'_> {
                     let Ok(Value::Object(mut doc)) = serde_json::from_str::<Value>(&text) else {
                         continue;
                     };
-                    change(&mut doc);
+                    if !change(tx, id, &mut doc)? {
+                        continue;
+                    }
                     let doc = Value::Object(doc);
                     write.execute(params![rid, stored(&doc)?])?;
                     changed.push((rid, doc));
@@ -560,7 +580,7 @@ impl Records<'_> {
     /// Changes records of one collection by id in one transaction, each as `decide` says:
     /// `decide` is handed each id with its current document (`None` when the record is gone),
     /// changes it in place and answers whether to write it. Answers how many were written.
-    pub fn update_each_with(
+    pub fn decide_each(
         &self,
         collection: &'static Collection,
         ids: &[String],

@@ -158,10 +158,13 @@ pub enum HouseholdShape {
 /// What `GET households` lists (an administrator's route).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HouseholdsList {
-    /// Every household, with its members (interface.md).
+    /// Every household, with its members (interface.md); searched by name and owner, filtered
+    /// by region and ordered as `q`, `region`, `sort` and `order` ask (issue 40), answering
+    /// `{households, total, applied}` when any of them is sent.
     Every,
     /// Only the caller's own, without `members` and with `member_count` 0, as production does
-    /// (ANSWERS.md, surprise 2).
+    /// (ANSWERS.md, surprise 2); production's list takes only `limit` and `offset` (production.md
+    /// §4.1) and ignores any other parameter, as FastAPI ignores what a route does not declare.
     OwnWithoutMembers,
 }
 
@@ -316,6 +319,11 @@ impl HouseholdsList {
 
     /// Whether listed households carry their members.
     pub fn with_members(self) -> bool {
+        self == HouseholdsList::Every
+    }
+
+    /// Whether the listing is searched, filtered and ordered as its query asks.
+    pub fn searches(self) -> bool {
         self == HouseholdsList::Every
     }
 }
