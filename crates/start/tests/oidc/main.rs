@@ -2,6 +2,8 @@
 //! the protocol spells them, and ID tokens signed with keys made here by `jsonwebtoken` (the
 //! crate larder-server checks the provider's tokens with), each claim and byte broken in turn.
 //! The certified provider itself checks the core in `crates/server/tests/oidc_provider.rs`.
+//! Native only: its oracles (Cargo.toml's native dev-dependencies) do not build for wasm32.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod flow;
 mod id_token;
