@@ -18,6 +18,7 @@ struct ConfigFile {
     languages: Option<Vec<String>>,
     picture_hosts: Option<Vec<String>>,
     oidc: Option<OidcFile>,
+    consent_version: Option<String>,
 }
 
 /// config.json's `oidc`: the identity provider people sign in with (issue 42).
@@ -42,6 +43,8 @@ pub struct Config {
     pub picture_hosts: Vec<String>,
     /// The identity provider people sign in with, when the file names one.
     pub oidc: Option<larder_start::oidc::config::Settings>,
+    /// The privacy notice's version the console asks people to accept (`users/me/consent`).
+    pub consent_version: String,
 }
 
 /// What a correct file looks like, shown when the file is wrong.
@@ -51,7 +54,8 @@ pub const EXAMPLE: &str = r#"{
   "timeout_seconds": 30,
   "default_language": "en",
   "languages": ["en", "hu", "sl", "el"],
-  "picture_hosts": []
+  "picture_hosts": [],
+  "consent_version": "1.0"
 }"#;
 
 /// Builds the configuration from the file's text (`None` when there is no file); absent base
@@ -109,6 +113,18 @@ pub fn parse(text: Option<&str>, page_origin: &str) -> Result<Config, String> {
             .map_err(|problem| problem.message())?,
         ),
     };
+    let consent_version = match file.consent_version {
+        None => DEFAULT_CONSENT_VERSION.to_string(),
+        Some(version) => {
+            let version = version.trim().to_string();
+            let chars = version.chars().count();
+            let max = larder_contract::account::MAX_CONSENT_VERSION_CHARS as usize;
+            if chars == 0 || chars > max {
+                return Err(format!("consent_version must have 1 to {max} characters."));
+            }
+            version
+        }
+    };
     Ok(Config {
         oidc,
         client: ClientConfig {
@@ -131,21 +147,36 @@ pub fn parse(text: Option<&str>, page_origin: &str) -> Result<Config, String> {
                 })
             })
             .collect::<Result<_, _>>()?,
+        consent_version,
     })
 }
 
+/// The privacy notice's version when `config.json` names none: production's own front end
+/// records `"1.0"` (production.md §10.4).
+pub const DEFAULT_CONSENT_VERSION: &str = "1.0";
+
+// What the configuration says for the whole page, put in use once at start (by [`use_settings`])
+// and read where it applies: process-wide and never a person's, so it outlives sign-out.
 thread_local! {
     static PICTURE_HOSTS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+    static CONSENT_VERSION: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
 }
 
-/// Puts `config`'s picture hosts in use (read by every member picture).
-pub fn use_picture_hosts(config: &Config) {
+/// Puts `config`'s page-wide settings in use: the picture hosts (read by every member picture)
+/// and the privacy notice's version (read by the account page).
+pub fn use_settings(config: &Config) {
     PICTURE_HOSTS.with(|h| *h.borrow_mut() = config.picture_hosts.clone());
+    CONSENT_VERSION.with(|v| *v.borrow_mut() = Some(config.consent_version.clone()));
 }
 
 /// The hosts member pictures may be loaded from.
 pub fn picture_hosts() -> Vec<String> {
     PICTURE_HOSTS.with(|h| h.borrow().clone())
+}
+
+/// The privacy notice's version the console asks people to accept.
+pub fn consent_version() -> String {
+    CONSENT_VERSION.with(|v| v.borrow().clone()).unwrap_or_else(|| DEFAULT_CONSENT_VERSION.to_string())
 }
 
 /// Fetches `config.json` relative to the document (so a sub-path hosting works) and parses it.
@@ -211,6 +242,9 @@ mod tests {
         assert_eq!(config.default_language, Some(Lang::En));
         assert_eq!(config.languages, Lang::ALL);
         assert!(config.picture_hosts.is_empty());
+        assert_eq!(config.consent_version, "1.0");
+        let chosen = parse(Some(r#"{"consent_version": " 2.1 "}"#), "https://c").unwrap();
+        assert_eq!(chosen.consent_version, "2.1");
         let hosts = parse(
             Some(r#"{"picture_hosts": ["Pictures.Example.org", "*.cdn.example"]}"#),
             "https://c",
@@ -260,6 +294,11 @@ mod tests {
                 "\"https:\" is not a host",
             ),
             (r#"{"picture_hosts": "x.example"}"#, "not valid"),
+            (r#"{"consent_version": " "}"#, "consent_version"),
+            (
+                r#"{"consent_version": "12345678901234567"}"#,
+                "consent_version",
+            ),
         ] {
             let error = parse(Some(text), "https://c").unwrap_err();
             assert!(error.contains(expected), "{text}: {error}");

@@ -75,7 +75,7 @@ pub fn begin() {
     wasm_bindgen_futures::spawn_local(async move {
         match crate::config::load().await {
             Ok(config) => {
-                crate::config::use_picture_hosts(&config);
+                crate::config::use_settings(&config);
                 client.set_config(config.client);
                 choose::start(config.default_language, config.languages).await;
                 mount(client, None);
@@ -99,7 +99,7 @@ pub async fn take_over(config: Option<String>) {
     // The start-up module read the file by the same rules: it would not have taken the form
     // with a file this rejects.
     if let Ok(config) = crate::config::parse(config.as_deref(), &origin()) {
-        crate::config::use_picture_hosts(&config);
+        crate::config::use_settings(&config);
         client.set_config(config.client);
         choose::prepare(config.default_language, config.languages);
     }

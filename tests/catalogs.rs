@@ -147,6 +147,9 @@ fn used_keys() -> BTreeMap<String, Use> {
     for value in larder::household::rules::RETAINED {
         keys.insert(format!("retained:{value}"), Use::Text);
     }
+    for value in larder_contract::shares::SHARE_KINDS {
+        keys.insert(format!("share_kind:{value}"), Use::Text);
+    }
     keys
 }
 

@@ -11,6 +11,8 @@ use leptos::prelude::*;
 use crate::components::error_view::ErrorView;
 use crate::components::modal::Modal;
 use crate::household::download_my_data::BeforeYouDelete;
+use crate::household::account::{ConsentLine, KeepAccount};
+use crate::household::shares::SharedLinks;
 use crate::i18n::format::number;
 use crate::i18n::{t, tf, value_label};
 use crate::session::Session;
@@ -36,6 +38,9 @@ pub fn EraseAccount(#[prop(optional)] household: Option<Household>) -> impl Into
     view! {
         <section class="danger-zone" aria-labelledby="account-title">
             <h2 id="account-title">{move || t("Your account")}</h2>
+            <ConsentLine/>
+            <KeepAccount/>
+            <SharedLinks/>
             <Show when=move || offered.get()
                 fallback=|| view! { <p class="hint" role="status">{move || t("This service does not offer erasing an account from here.")}</p> }>
                 <p>{move || t("Erasing your account removes it and everything the service holds about you. It cannot be undone.")}</p>

@@ -5,6 +5,8 @@
 pub mod rules;
 
 #[cfg(target_arch = "wasm32")]
+pub mod account;
+#[cfg(target_arch = "wasm32")]
 pub mod allergy_picker;
 #[cfg(target_arch = "wasm32")]
 pub mod chip_select;
@@ -36,6 +38,8 @@ pub mod picture;
 pub mod profile_fields;
 #[cfg(target_arch = "wasm32")]
 pub mod profile_form;
+#[cfg(target_arch = "wasm32")]
+pub mod shares;
 
 #[cfg(target_arch = "wasm32")]
 mod common;

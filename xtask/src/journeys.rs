@@ -166,6 +166,10 @@ fn run_wire(server: &Path, wire: &str, specs: Option<&[String]>) -> Result<()> {
             // budget the maintenance journeys spend through /__faults.
             "--user",
             "guest:guest-demo:guest",
+            // A guest who keeps their account in the account journey (the claim renames it,
+            // so no other journey signs in as gus).
+            "--user",
+            "gus:gus-demo-pass:guest",
         ],
     )?;
     let base_url = format!("{}{prefix}", server.url);

@@ -3,13 +3,15 @@
 //! console takes too; it uses the system API's base and the timeout for the sign-in it sends.
 
 /// The keys config.json may hold; any other makes the file wrong.
-pub const KEYS: [&str; 7] = [
+pub const KEYS: [&str; 8] = [
     "data_api_base",
     "system_api_base",
     "timeout_seconds",
     "default_language",
     "languages",
     "picture_hosts",
+    // The privacy notice's version the account page asks people to accept.
+    "consent_version",
     // The identity provider (`crate::oidc::config`): `{issuer, client_id, scopes?}`.
     "oidc",
 ];
