@@ -21,6 +21,7 @@ use crate::routes::member::MemberRoute;
 use crate::routes::record::RecordRoute;
 use crate::routes::record_new::NewRecordRoute;
 use crate::routes::records::RecordListRoute;
+use crate::routes::status::StatusRoute;
 use crate::routes::{home::Home, not_found::NotFound, sign_in::SignIn};
 use crate::session::{Person, Session};
 use crate::ApiClient;
@@ -141,6 +142,7 @@ fn Console(client: ApiClient, person: Option<Person>) -> impl IntoView {
                     <Route path=path!("/households/allergies") view={Lazy::<Protected<AllergyAuditRoute>>::new()}/>
                     <Route path=path!("/households/:id") view={Lazy::<Protected<HouseholdRoute>>::new()}/>
                     <Route path=path!("/households/:household/members/:id") view={Lazy::<Protected<MemberRoute>>::new()}/>
+                    <Route path=path!("/status") view={Lazy::<Protected<StatusRoute>>::new()}/>
                     // The knowledge base.
                     <Route path=path!("/records/:collection") view={Lazy::<Protected<RecordListRoute>>::new()}/>
                     <Route path=path!("/records/:collection/new") view={Lazy::<Protected<NewRecordRoute>>::new()}/>

@@ -176,7 +176,9 @@ pub fn picture_hosts() -> Vec<String> {
 
 /// The privacy notice's version the console asks people to accept.
 pub fn consent_version() -> String {
-    CONSENT_VERSION.with(|v| v.borrow().clone()).unwrap_or_else(|| DEFAULT_CONSENT_VERSION.to_string())
+    CONSENT_VERSION
+        .with(|v| v.borrow().clone())
+        .unwrap_or_else(|| DEFAULT_CONSENT_VERSION.to_string())
 }
 
 /// Fetches `config.json` relative to the document (so a sub-path hosting works) and parses it.

@@ -118,6 +118,19 @@ impl Person {
         early.household.take().filter(|_| fresh).map(EarlyHousehold)
     }
 
+    /// The same person under a new name (a guest who kept their account): what was read for
+    /// them moves over, nothing is read again.
+    fn renamed(&self, identity: Identity) -> Person {
+        Person(Rc::new(Inner {
+            identity,
+            early: RefCell::new(std::mem::replace(
+                &mut *self.0.early.borrow_mut(),
+                Early::none(),
+            )),
+            records: RefCell::new(std::mem::take(&mut *self.0.records.borrow_mut())),
+        }))
+    }
+
     /// Whether `other` is the same account (the re-sign-in dialog keeps the page then).
     fn same_account(&self, other: &Identity) -> bool {
         let me = &self.0.identity;
@@ -196,6 +209,17 @@ impl Session {
             self.person.set(Some(Person::signed_in(identity)));
         }
         !same
+    }
+
+    /// The signed-in account was renamed by the service (a guest's claim, whose renewed session
+    /// is under the new address): the header shows the new identity; the page and what was read
+    /// stay.
+    pub fn renamed(&self, identity: Identity) {
+        self.person.update(|person| {
+            if let Some(current) = person {
+                *current = current.renamed(identity);
+            }
+        });
     }
 
     /// Another tab signed out: this one forgets the person and shows the sign-in page (the

@@ -17,6 +17,7 @@ fn links(is_admin: bool, is_user: bool) -> Vec<(&'static str, String)> {
     }
     if is_admin {
         links.push(("/households", t("Households")));
+        links.push(("/status", t("Status")));
     }
     links.push(("/records/articles", t("Knowledge base")));
     links

@@ -129,7 +129,7 @@ fn ClaimForm(kept: RwSignal<Option<String>>) -> impl IntoView {
             failed.set(None);
             kept.set(Some(claimed.email));
             // The renewed session's identity: the header no longer shows `guest`.
-            session.identity.set(Some(identity));
+            session.renamed(identity);
         }
         Some(Ok(None)) => offered.set(false),
         // Everything typed stays, so a 409 (the address is another account's) can be mended.

@@ -10,8 +10,8 @@ use leptos::prelude::*;
 
 use crate::components::error_view::ErrorView;
 use crate::components::modal::Modal;
-use crate::household::download_my_data::BeforeYouDelete;
 use crate::household::account::{ConsentLine, KeepAccount};
+use crate::household::download_my_data::BeforeYouDelete;
 use crate::household::shares::SharedLinks;
 use crate::i18n::format::number;
 use crate::i18n::{t, tf, value_label};

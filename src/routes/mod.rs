@@ -11,3 +11,4 @@ pub mod record;
 pub mod record_new;
 pub mod records;
 pub mod sign_in;
+pub mod status;

@@ -130,6 +130,7 @@ for (const lang of ['en', 'hu', 'sl', 'el']) {
     await scanBothSchemes(page, at('the start page'));
     for (const [path, ready] of [
       ['/households', 'table.records tbody tr'],
+      ['/status', '[data-testid="embeddings"] tbody tr'],
       ['/records/articles', 'table.records tbody tr'],
       ['/records/articles?q=vitamin', 'p.total'],
       ['/records/articles/urn:article:vitamin-d-bone-health', 'dl.fields'],

@@ -76,7 +76,7 @@ pub fn landing(path: &str) -> Option<Landing> {
             })
         }
         ["household", "members", _] | ["households", _, "members", _] => Group::Member,
-        ["households"] | ["households", _] => Group::Admin,
+        ["households"] | ["households", _] | ["status"] => Group::Admin,
         ["records", _] => Group::RecordList,
         ["records", _, _] => Group::KnowledgeBase,
         _ => return None,
@@ -155,6 +155,7 @@ mod tests {
     fn the_administrators_pages() {
         assert_eq!(group("/households?offset=20&limit=10"), Some(Group::Admin));
         assert_eq!(group("/households/h-1"), Some(Group::Admin));
+        assert_eq!(group("/status"), Some(Group::Admin));
     }
 
     #[test]
