@@ -209,6 +209,7 @@ fn DayPlan(
                         })}
                     </div>
                     <ShareForm plan household_id=household_id.clone() member=member names error/>
+                    <crate::household::shares::ShareMealPlan plan_id=current.id.clone() member_id=member.get_value()/>
                 }.into_any()
             }
         }}

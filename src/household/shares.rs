@@ -169,3 +169,52 @@ fn copy(url: &str, toasts: Toasts) {
     #[cfg(not(target_arch = "wasm32"))]
     let _ = (url, toasts);
 }
+
+/// "Share this meal plan" (from the meal-plan view): a public link to the member's plan,
+/// its address shown with *Copy link*. Where the service lacks share links, it says so once.
+#[component]
+pub fn ShareMealPlan(plan_id: String, member_id: String) -> impl IntoView {
+    let client = expect_context::<ApiClient>();
+    let toasts = expect_context::<Toasts>();
+    let made = RwSignal::new(None::<String>);
+    let failed = RwSignal::new(None::<larder_api::ApiError>);
+    let not_offered = RwSignal::new(false);
+    let share = Action::new_local(move |_: &()| {
+        let client = client.clone();
+        let request = larder_api::shares::NewShare::meal_plan(&plan_id, &member_id);
+        async move {
+            let created = client.create_share(&request).await;
+            created.map(|c| c.map(|c| client.public_share_url(&c.token)))
+        }
+    });
+    Effect::new(move || match share.value().get() {
+        Some(Ok(Some(url))) => {
+            failed.set(None);
+            made.set(Some(url));
+        }
+        Some(Ok(None)) => not_offered.set(true),
+        Some(Err(error)) => failed.set(Some(error)),
+        None => {}
+    });
+    view! {
+        <div class="share-plan">
+            {move || if not_offered.get() {
+                view! { <p class="hint">{move || t("The service does not offer share links.")}</p> }.into_any()
+            } else if let Some(url) = made.get() {
+                let copy_url = url.clone();
+                view! {
+                    <p role="status">{move || t("Anyone with this link can see the plan:")}" "
+                        <a href=url.clone() rel="noreferrer" target="_blank" data-testid="shared-plan-link">{url.clone()}</a></p>
+                    <button type="button" on:click=move |_| copy(&copy_url, toasts)>{move || t("Copy link")}</button>
+                }.into_any()
+            } else {
+                view! {
+                    <button type="button" disabled=move || share.pending().get() on:click=move |_| { share.dispatch(()); }>
+                        {move || t("Share this meal plan")}
+                    </button>
+                }.into_any()
+            }}
+            {move || failed.get().map(|error| view! { <ErrorView error/> })}
+        </div>
+    }
+}

@@ -122,6 +122,36 @@ test('meal plans: revoked for this member, then for everyone, each after a confi
   expect((await planOf(request, m.Cid)).status()).toBe(404);
 });
 
+test('a meal plan shared by link: its public read shows the dishes, Your account lists the link, and Revoke ends it', async ({ page, request }) => {
+  const m = await household(request);
+  await store(request, m.Ann, 'Linked');
+  await openMember(page, m.Ann);
+  await today(page).getByRole('button', { name: 'Share this meal plan' }).click();
+  if (realprod) {
+    // Production's households service has no share links (issue 41): the page says so.
+    await expect(today(page).getByText('The service does not offer share links.')).toBeVisible();
+    return;
+  }
+  const link = today(page).getByTestId('shared-plan-link');
+  await expect(link).toBeVisible();
+  const url = (await link.getAttribute('href'))!;
+  const shown = await request.get(url);
+  expect(shown.status()).toBe(200);
+  expect(await shown.text()).toContain('Linked porridge');
+  await scan(page, 'a shared meal plan');
+
+  await goInApp(page, '/household');
+  const links = page.locator('section.shared-links');
+  const row = links.locator('tbody tr').filter({ has: page.getByRole('button', { name: 'Copy link' }) });
+  await expect(row).toHaveCount(1);
+  await expect(row.locator('.chip')).toHaveText('Live');
+  await row.getByRole('button', { name: 'Revoke' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke' }).click();
+  await expect(page.getByText('The link was revoked.')).toBeVisible();
+  await expect(links.locator('tbody tr .chip').first()).toHaveText('Revoked');
+  expect((await request.get(url)).status()).toBe(404);
+});
+
 test('meal plans: a revoke that fails says why in the service\'s words and changes nothing on screen', async ({ page, request }) => {
   const m = await household(request);
   const stored = await store(request, m.Ann, 'Kept', [m.Ben]);
