@@ -12,6 +12,8 @@ use larder::i18n::{placeholders, Catalog, Entry, Lang};
 const SAME_EVERYWHERE: &[&str] = &[
     "JSON",
     "…",
+    // An age of years and months: two counts side by side in every language.
+    "{years} {months}",
     "field:doi",
     "field:id",
     "field:urn",
@@ -129,6 +131,12 @@ fn used_keys() -> BTreeMap<String, Use> {
     }
     for value in larder_contract::enums::DIETARY_GROUPS {
         keys.insert(format!("dietary_group:{value}"), Use::Text);
+    }
+    // The guideline facets the knowledge base labels (`kb::schema::labels`).
+    for (field, values) in larder_contract::collections::guidelines::LABELLED_FACETS {
+        for value in values {
+            keys.insert(format!("{field}:{value}"), Use::Text);
+        }
     }
     // Member pictures' colours, the profile's gender values, what an erasure keeps.
     for preset in &larder::household::rules::avatar::PRESETS {

@@ -25,6 +25,20 @@ pub fn shown_detail(error: &ApiError) -> String {
     error.detail()
 }
 
+/// The id of the request a failure answered (`X-Request-Id`), which the service's log names it
+/// by: what support asks for.
+pub fn request_id(error: &ApiError) -> Option<String> {
+    error.failure().and_then(|f| f.request_id.clone())
+}
+
+/// "Request id: …", its id selectable whole.
+#[component]
+pub fn RequestId(id: String) -> impl IntoView {
+    view! {
+        <small class="request-id">{move || t("Request id:")}" "<code>{id}</code></small>
+    }
+}
+
 /// An error as an alert. Text from the service is rendered as text, never as markup. With
 /// `retry`, a failure that asking again may cure offers "Try again".
 #[component]
@@ -37,6 +51,7 @@ pub fn ErrorView(
         .and_then(|f| f.help.clone())
         .filter(|h| h.starts_with("http"));
     let retry = retry.filter(|_| worth_retrying(&error));
+    let id = request_id(&error);
     view! {
         <div role="alert" class="error">
             <strong>{error_title(&error)}</strong>
@@ -44,6 +59,7 @@ pub fn ErrorView(
             <span>{shown_detail(&error)}</span>
             {help.map(|href| view! { " " <a href=href target="_blank" rel="noopener noreferrer">{move || t("Details")}</a> })}
             {retry.map(|retry| view! { " " <button type="button" on:click=move |_| retry.run(())>{move || t("Try again")}</button> })}
+            {id.map(|id| view! { " " <RequestId id/> })}
         </div>
     }
 }

@@ -1,5 +1,6 @@
 //! Toasts: short messages for successes and failures, announced to screen readers.
 
+use crate::components::error_view::RequestId;
 use crate::i18n::t;
 use larder_api::ApiError;
 use leptos::prelude::*;
@@ -21,6 +22,8 @@ pub struct Toast {
     title: String,
     detail: String,
     help: Option<String>,
+    /// The failed request's id, for support.
+    request_id: Option<String>,
 }
 
 /// The toasts in context; `Copy`, so handlers can capture it freely.
@@ -44,7 +47,14 @@ impl Toasts {
         toasts
     }
 
-    fn push(&self, kind: ToastKind, title: String, detail: String, help: Option<String>) {
+    fn push(
+        &self,
+        kind: ToastKind,
+        title: String,
+        detail: String,
+        help: Option<String>,
+        request_id: Option<String>,
+    ) {
         let id = self.next_id.get_value();
         self.next_id.set_value(id + 1);
         self.items.update(|items| {
@@ -54,6 +64,7 @@ impl Toasts {
                 title,
                 detail,
                 help,
+                request_id,
             })
         });
         if kind == ToastKind::Success {
@@ -67,7 +78,7 @@ impl Toasts {
 
     /// A success message.
     pub fn success(&self, title: impl Into<String>) {
-        self.push(ToastKind::Success, title.into(), String::new(), None);
+        self.push(ToastKind::Success, title.into(), String::new(), None, None);
     }
 
     /// A failure, with the error's title, detail and help link.
@@ -81,6 +92,7 @@ impl Toasts {
             crate::components::error_view::error_title(error),
             crate::components::error_view::shown_detail(error),
             help,
+            crate::components::error_view::request_id(error),
         );
     }
 
@@ -101,6 +113,7 @@ pub fn ToastRegion() -> impl IntoView {
                     <div>
                         <strong>{toast.title.clone()}</strong>
                         {(!toast.detail.is_empty()).then(|| view! { <p>{toast.detail.clone()}</p> })}
+                        {toast.request_id.clone().map(|id| view! { <RequestId id/> })}
                         {toast.help.clone().map(|href| view! { <a href=href target="_blank" rel="noopener noreferrer">{move || t("Details")}</a> })}
                     </div>
                     <button type="button" class="icon" aria-label=move || t("Dismiss") on:click=move |_| toasts.dismiss(toast.id)>"×"</button>

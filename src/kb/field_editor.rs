@@ -9,6 +9,7 @@ use leptos::prelude::*;
 
 use crate::i18n::{t, tf};
 use crate::kb::schema::form::{Editor, Errors};
+use crate::kb::schema::labels::{facet_value, labelled_values};
 use crate::kb::schema::value::{items, parse, pretty};
 use crate::kb::schema::FieldKind;
 
@@ -47,6 +48,7 @@ pub fn FieldEditor(editor: Editor, inputs: Inputs, errors: RwSignal<Errors>) -> 
     let required = editor.required;
     let described = error_id.clone();
     let control = control(
+        name,
         editor.kind,
         id.clone(),
         label.clone(),
@@ -68,7 +70,9 @@ pub fn FieldEditor(editor: Editor, inputs: Inputs, errors: RwSignal<Errors>) -> 
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn control(
+    name: &'static str,
     kind: FieldKind,
     id: String,
     label: String,
@@ -119,11 +123,15 @@ fn control(
                     <option value="" selected=move || value.get().is_empty()>{move || t("Not set")}</option>
                     {options.into_iter().map(|option| {
                         let selected = option.clone();
-                        view! { <option value=option.clone() selected=move || value.get() == selected>{option.clone()}</option> }
+                        let shown = option.clone();
+                        view! { <option value=option.clone() selected=move || value.get() == selected>{move || facet_value(name, &shown)}</option> }
                     }).collect_view()}
                 </select>
             }
             .into_any()
+        }
+        FieldKind::StringsOf(values) if labelled_values(name).is_some() => {
+            view! { <Choices name id label value set values/> }.into_any()
         }
         FieldKind::Strings | FieldKind::StringsOf(_) => {
             let suggestions = match kind {
@@ -133,6 +141,56 @@ fn control(
             view! { <Chips id label value set suggestions/> }.into_any()
         }
         FieldKind::Json => view! { <JsonEditor id value set invalid=Signal::derive(move || error.get().is_some())/> }.into_any(),
+    }
+}
+
+/// A labelled vocabulary (a guideline facet) as a group of checkboxes in the console's language;
+/// a stored value outside it stays, ticked, under its own name, so a save keeps it.
+#[component]
+fn Choices(
+    name: &'static str,
+    id: String,
+    label: String,
+    value: Signal<String>,
+    set: Callback<String>,
+    values: &'static [&'static str],
+) -> impl IntoView {
+    let toggle = move |item: String, on: bool| {
+        let mut current = items(&value.get_untracked());
+        current.retain(|i| *i != item);
+        if on {
+            current.push(item);
+        }
+        set.run(current.join("\n"));
+    };
+    let choice = move |item: String, shown: Signal<String>| {
+        let checked = item.clone();
+        view! {
+            <label class="choice">
+                <input type="checkbox" value=item.clone()
+                    prop:checked=move || items(&value.get()).contains(&checked)
+                    on:change=move |ev| toggle(item.clone(), event_target_checked(&ev))/>
+                " "{shown}
+            </label>
+        }
+    };
+    let others = move || {
+        items(&value.get())
+            .into_iter()
+            .filter(|item| !values.contains(&item.as_str()))
+            .collect::<Vec<_>>()
+    };
+    view! {
+        <div class="choices" id=id role="group" aria-label=label>
+            {values.iter().map(|item| {
+                let shown = Signal::derive(move || facet_value(name, item));
+                choice(item.to_string(), shown)
+            }).collect_view()}
+            {move || others().into_iter().map(|item| {
+                let shown = Signal::stored(item.clone());
+                choice(item, shown)
+            }).collect_view()}
+        </div>
     }
 }
 

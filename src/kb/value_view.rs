@@ -5,11 +5,37 @@ use serde_json::Value;
 
 use crate::i18n::format::{date, value_number};
 use crate::i18n::{t, tn};
+use crate::kb::schema::labels;
 use crate::kb::schema::value::{display, pretty};
 
-/// Shows `value`; service text is always rendered as text.
+/// Shows `value`; service text is always rendered as text. With its `field`, a guideline
+/// facet's value reads by its label and an age bound in months or years.
 #[component]
-pub fn ValueView(value: Value) -> impl IntoView {
+pub fn ValueView(value: Value, #[prop(optional, into)] field: Option<String>) -> impl IntoView {
+    let field = field.unwrap_or_default();
+    if let Some(months) = value.as_i64() {
+        if labels::age(&field, months).is_some() {
+            return view! { <span>{move || labels::age_text(&field, months)}</span> }.into_any();
+        }
+    }
+    if labels::labelled_values(&field).is_some() {
+        let words = |text: &str| {
+            let (field, text) = (field.clone(), text.to_string());
+            move || labels::facet_value(&field, &text)
+        };
+        match &value {
+            Value::String(text) => return view! { <span>{words(text)}</span> }.into_any(),
+            Value::Array(items) if !items.is_empty() && items.iter().all(Value::is_string) => {
+                return view! {
+                    <ul class="chip-list">
+                        {items.iter().filter_map(Value::as_str).map(|s| view! { <li class="chip">{words(s)}</li> }).collect_view()}
+                    </ul>
+                }
+                .into_any()
+            }
+            _ => {}
+        }
+    }
     match value {
         Value::Null => view! { <span class="muted">"—"</span> }.into_any(),
         Value::String(text) if text.contains('\n') || text.chars().count() > 160 => {

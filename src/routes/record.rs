@@ -210,10 +210,11 @@ fn Fields(schema: &'static Schema, record: Record) -> impl IntoView {
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     let row = |(name, value, fixed): (String, serde_json::Value, bool)| {
+        let field = name.clone();
         view! {
             <div class="field-row">
                 <dt>{label(&name)}{fixed.then(|| view! { " " <span class="badge" title=move || t("The service does not let an edit change it")>{move || t("fixed")}</span> })}</dt>
-                <dd><ValueView value/></dd>
+                <dd><ValueView value field/></dd>
             </div>
         }
     };

@@ -12,10 +12,25 @@ const issuer = process.env.OIDC_ISSUER ?? '';
 
 type Outcome = Record<string, unknown> & { status: string };
 
+/** The probe's outcome once it has `status`: its status and text read together, from one page
+ * (read apart, a page replaced in between gave the old status with the new page's text). */
 async function outcome(page: Page, status: string): Promise<Outcome> {
-  const result = page.locator('#result');
-  await expect(result).toHaveAttribute('data-status', status, { timeout: 15_000 });
-  return JSON.parse((await result.textContent()) ?? '{}');
+  let text = '{}';
+  await expect.poll(async () => {
+    const seen = await page.locator('#result')
+      .evaluate((el) => [el.getAttribute('data-status'), el.textContent ?? '{}'], undefined, { timeout: 1_000 })
+      .catch(() => [null, '{}']);
+    text = seen[1] ?? '{}';
+    return seen[0];
+  }, { timeout: 15_000 }).toBe(status);
+  return JSON.parse(text);
+}
+
+/** Presses one of the probe's buttons after marking its outcome stale, so the next outcome is
+ * the one the press brought, never the page's before it. */
+async function press(page: Page, name: string): Promise<void> {
+  await page.locator('#result').evaluate((el) => { el.setAttribute('data-status', 'stale'); el.textContent = '{}'; });
+  await page.getByRole('button', { name, exact: true }).click();
 }
 
 /** Signs in at the provider's form as `login`; the probe's outcome once back. */
@@ -61,15 +76,15 @@ test('a silent sign-in finds the provider\'s session without a form; after signi
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame() && frame.url().includes('/interaction/')) forms.push(frame.url());
   });
-  await page.getByRole('button', { name: 'Silent sign-in' }).click();
+  await press(page, 'Silent sign-in');
   expect(await outcome(page, 'signed-in')).toMatchObject({
     sub: 'user:curator', stateMatches: true, nonceMatches: true, secondTake: null,
   });
   expect(forms, 'prompt=none shows no page of the provider').toEqual([]);
   // RP-initiated logout: a POST form (the ID token in no URL), no question, back at the console.
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await press(page, 'Sign out');
   await outcome(page, 'ready');
-  await page.getByRole('button', { name: 'Silent sign-in' }).click();
+  await press(page, 'Silent sign-in');
   expect(await outcome(page, 'error')).toMatchObject({ error: 'login_required', stateMatches: true });
 });
 

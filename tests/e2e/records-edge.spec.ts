@@ -33,7 +33,10 @@ test('a create the service rejects keeps the form and says why beside the field'
   await page.getByLabel('Keywords', { exact: true }).fill('duplicate');
   await page.getByLabel('Keywords', { exact: true }).press('Enter');
   await page.getByRole('button', { name: 'Create article' }).click();
-  await expect(page.locator('form .error[role="alert"]').filter({ hasText: 'ConflictError' })).toBeVisible();
+  const refusal = page.locator('form .error[role="alert"]').filter({ hasText: 'ConflictError' });
+  await expect(refusal).toBeVisible();
+  // The id of the refused request, as support finds it in the service's log (issue 39 item 7).
+  await expect(refusal.locator('.request-id')).toHaveText(/^Request id: [A-Za-z0-9._:-]{1,64}$/);
   await expect(page.locator('.field-error').first()).toContainText('already exists');
   await expect(page.getByLabel('Title', { exact: true })).toHaveValue('A second vitamin D article');
   await expect(page.getByLabel('URN slug')).toHaveValue('vitamin-d-bone-health');

@@ -49,11 +49,37 @@ pub(crate) fn run_logged(
     eprintln!("---- {name} ----\n{text}---- end of {name} ----");
     if !status.success() {
         bail!(
-            "the journeys against {wire} failed ({status}); see {}",
-            log.display()
+            "the journeys against {wire} failed ({status}); see {}\n{}",
+            log.display(),
+            failures(&text)
         );
     }
     Ok(())
+}
+
+/// The most a failure summary keeps of a log, in lines.
+const FAILURE_LINES: usize = 160;
+
+/// Playwright's own account of what failed (from its first numbered failure, `  1) …`, to the
+/// end), at most [`FAILURE_LINES`] lines: it goes into the error, which `cargo xtask test` prints
+/// last, so a CI log cut to its tail still says which journey failed and why even when another
+/// run's log was printed after this one.
+fn failures(log: &str) -> String {
+    let lines: Vec<&str> = log.lines().collect();
+    let first = lines
+        .iter()
+        .position(|line| {
+            let line = line.trim_start();
+            line.starts_with("1) ") && line.contains(".spec.ts")
+        })
+        .unwrap_or(lines.len().saturating_sub(40));
+    let shown = &lines[first..];
+    let kept = shown.len().min(FAILURE_LINES);
+    let mut summary = shown[..kept].join("\n");
+    if kept < shown.len() {
+        summary.push_str(&format!("\n… {} more lines in the log", shown.len() - kept));
+    }
+    summary
 }
 
 /// `target/ci/<name>.log`, its folder made.
@@ -61,4 +87,24 @@ pub fn log_path(name: &str) -> Result<PathBuf> {
     let folder = root().join(LOGS);
     std::fs::create_dir_all(&folder)?;
     Ok(folder.join(format!("{name}.log")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failure_summary_starts_at_the_first_failure_and_is_bounded() {
+        let mut log = String::from("  ✓  1 a.spec.ts › fine\n  ✘  2 b.spec.ts › broken\n\n");
+        log.push_str("  1) tests/e2e/b.spec.ts:3:1 › broken ───\n    Error: expected 1\n");
+        log.push_str("  1 failed\n  1 passed\n");
+        let summary = failures(&log);
+        assert!(summary.starts_with("  1) tests/e2e/b.spec.ts"), "{summary}");
+        assert!(summary.ends_with("  1 passed"), "{summary}");
+
+        let long: String = (0..500).map(|n| format!("line {n}\n")).collect();
+        let summary = failures(&format!("  1) tests/e2e/c.spec.ts:1:1 › x\n{long}"));
+        assert_eq!(summary.lines().count(), FAILURE_LINES + 1);
+        assert!(summary.ends_with("more lines in the log"), "{summary}");
+    }
 }

@@ -183,3 +183,36 @@ fn every_request_carries_a_fresh_request_id_and_the_client_label() {
     assert_ne!(first, second);
     assert!(header(0, "X-Client").starts_with("larder/"));
 }
+
+#[test]
+fn a_failure_names_the_request_id_the_service_echoed_else_the_one_sent() {
+    // Echoed: the service's id wins (it may have replaced one it would not honour).
+    let mut echoed = failing(422, "invalid", "No such guide").unwrap();
+    echoed
+        .headers
+        .push(("x-request-id".into(), "svc-7f3a:12".into()));
+    let (_, client) = scripted(vec![Ok(echoed)]);
+    let error = block_on(client.autocomplete(&GUIDES, "a", Some(3))).unwrap_err();
+    assert_eq!(
+        error.failure().unwrap().request_id.as_deref(),
+        Some("svc-7f3a:12")
+    );
+
+    // Not echoed (production's households service): the id this attempt went with.
+    let (fake, client) = scripted(vec![failing(409, "conflict", "Taken")]);
+    let error = block_on(client.autocomplete(&GUIDES, "a", Some(3))).unwrap_err();
+    let sent = fake.requests()[0]
+        .headers
+        .iter()
+        .find(|(k, _)| k == "X-Request-Id")
+        .map(|(_, v)| v.clone());
+    assert!(sent.is_some());
+    assert_eq!(error.failure().unwrap().request_id, sent);
+
+    // A success carries none, and an echo production would not honour is not repeated.
+    let mut odd = failing(400, "bad", "Bad").unwrap();
+    odd.headers.push(("X-Request-Id".into(), "<script>".into()));
+    let (_, client) = scripted(vec![Ok(odd)]);
+    let error = block_on(client.autocomplete(&GUIDES, "a", Some(3))).unwrap_err();
+    assert_eq!(error.failure().unwrap().request_id, None);
+}

@@ -45,7 +45,7 @@ pub fn Facets(
                                 let active_fq = fq.clone();
                                 let active = move || state.get().fq.contains(&active_fq);
                                 let text = display(&count.value);
-                                let text = if text.is_empty() { t("(none)") } else { text };
+                                let text = if text.is_empty() { t("(none)") } else { crate::kb::schema::labels::facet_value(&field, &text) };
                                 let navigate = navigate.clone();
                                 let toggle = move |_| {
                                     let mut next = state.get_untracked();

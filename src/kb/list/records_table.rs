@@ -16,8 +16,8 @@ use crate::kb::list::list_views::columns_of;
 use crate::kb::list::selection::{PageCheckbox, RowCheckbox, Selection};
 use crate::kb::schema::bulk::Chosen;
 use crate::kb::schema::highlight::best;
+use crate::kb::schema::labels::reading;
 use crate::kb::schema::search::HIGHLIGHTED;
-use crate::kb::schema::value::display;
 use crate::kb::schema::window::{row_keys, window, Window};
 use crate::kb::schema::{label, Schema};
 use crate::paths::record_href;
@@ -60,7 +60,7 @@ fn rows_of(schema: &'static Schema, columns: &[&'static str], rows: Vec<TableRow
                     record
                         .as_ref()
                         .and_then(|r| r.get(*c))
-                        .map(display)
+                        .map(|value| reading(c, value))
                         .unwrap_or_default()
                 })
                 .collect(),

@@ -14,6 +14,7 @@ pub mod highlight;
 pub mod history;
 pub mod import_size;
 pub mod keys;
+pub mod labels;
 mod presentation;
 pub mod replace;
 pub mod search;

@@ -430,12 +430,18 @@ impl<T: Transport> Client<T> {
         let mut retries_done = 0;
         loop {
             let http = self.http_request(request, token);
+            let request_id = http
+                .header(super::correlation::REQUEST_ID)
+                .map(str::to_string);
             // Held while the request is open, released before any wait to retry.
             let permit = self.connections(request.api).acquire().await;
-            let answer = dispatch(self.transport(), http, how)
+            let mut answer = dispatch(self.transport(), http, how)
                 .await
                 .map_err(|error| self.transport_error(request, error))?;
             drop(permit);
+            if let Some(id) = request_id {
+                answer.remember_request_id(id);
+            }
             // Maintenance is said at once, whatever its Retry-After (issue 22).
             let wait = next_wait_ms(
                 retries_done,
@@ -549,12 +555,16 @@ pub fn interpret(response: HttpResponse) -> Result<Value, ApiError> {
     let retry_after = response
         .header("retry-after")
         .and_then(|v| v.trim().parse().ok());
+    let failure = |response: &HttpResponse| {
+        let mut failure = failure_from_answer(response.status, &response.body, retry_after);
+        failure.request_id = response
+            .header(super::correlation::REQUEST_ID)
+            .filter(|id| super::correlation::is_valid_request_id(id))
+            .map(str::to_string);
+        ApiError::Api(Box::new(failure))
+    };
     if response.status >= 400 || response.status < 200 {
-        return Err(ApiError::Api(Box::new(failure_from_answer(
-            response.status,
-            &response.body,
-            retry_after,
-        ))));
+        return Err(failure(&response));
     }
     if response.body.trim().is_empty() {
         return Ok(Value::Null);
@@ -566,11 +576,7 @@ pub fn interpret(response: HttpResponse) -> Result<Value, ApiError> {
     match body {
         Value::Object(mut object) => {
             if object.get("success") == Some(&Value::Bool(false)) {
-                return Err(ApiError::Api(Box::new(failure_from_answer(
-                    response.status,
-                    &response.body,
-                    retry_after,
-                ))));
+                return Err(failure(&response));
             }
             Ok(match object.remove("result") {
                 Some(result) => result,

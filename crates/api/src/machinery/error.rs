@@ -64,6 +64,9 @@ pub struct ApiFailure {
     pub body: String,
     /// `Retry-After`, in seconds, when the answer had one.
     pub retry_after_secs: Option<u64>,
+    /// The `X-Request-Id` of the attempt this answers (the service's echo, else the id sent):
+    /// what the service's log names it by, for support.
+    pub request_id: Option<String>,
 }
 
 impl ApiFailure {

@@ -41,6 +41,21 @@ impl<S> Answer<S> {
         }
     }
 
+    /// Notes `id`, the `X-Request-Id` this attempt went with, as the answer's own where the
+    /// service did not echo one: a failure then names the id the service logged it under (or
+    /// would have), whichever the service is.
+    pub(crate) fn remember_request_id(&mut self, id: String) {
+        use super::correlation::REQUEST_ID;
+        if self.header(REQUEST_ID).is_some() {
+            return;
+        }
+        let headers = match self {
+            Answer::Full(response) => &mut response.headers,
+            Answer::Streamed(response) => &mut response.headers,
+        };
+        headers.push((REQUEST_ID.to_string(), id));
+    }
+
     pub(crate) fn header(&self, name: &str) -> Option<&str> {
         let headers = match self {
             Answer::Full(response) => &response.headers,

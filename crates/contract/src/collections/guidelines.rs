@@ -60,6 +60,18 @@ pub const GUIDELINE_FACETS: [Field; 12] = [
     Field::opt("section_label", S2K),
 ];
 
+/// The facets whose values the console labels in each language (`<field>:<value>` in its
+/// catalogs): the closed vocabularies of production's facet schema.
+pub const LABELLED_FACETS: [(&str, &[&str]); 4] = [
+    ("life_stage", LIFE_STAGE),
+    ("setting", SETTING),
+    ("guideline_type", GUIDELINE_TYPE),
+    ("audience", AUDIENCE),
+];
+
+/// The age bounds, in months (shown in months below two years, else in years).
+pub const AGE_BOUNDS: [&str; 2] = ["age_min_months", "age_max_months"];
+
 /// What an extraction pipeline records about where a guideline came from: a create and an
 /// import may carry them, no update may (production.md §10.5, "Provenance").
 pub const GUIDELINE_PROVENANCE_INPUT: [Field; 4] = [
