@@ -45,6 +45,14 @@ test('guideline facets: labelled in the record, the form and the list; ages in m
   const stored = await request.get(api(`guidelines/${made.id}`), { headers: { Authorization: `Bearer ${token}` } });
   expect((await stored.json()).result.life_stage).toEqual(['infancy', 'early_childhood', 'pregnancy']);
 
+  // The list: a column and a search facet by label; the facet filters by the value's id.
+  await visit(page, '/records/guidelines?q=iron');
+  const facet = page.getByRole('region', { name: 'Filter by Life stage' });
+  await facet.getByRole('button', { name: /^Early childhood/ }).click();
+  await expect(page.locator('.active-filters, .filters').getByText(/early_childhood|Early childhood/).first()).toBeVisible();
+  const row = page.locator('table.records tbody tr', { hasText: 'Iron from six months' });
+  await expect(row).toContainText('Infancy, Early childhood, Pregnancy');
+
   // In Hungarian, the same values by their Hungarian labels.
   await page.evaluate(() => localStorage.setItem('larder.language', 'hu'));
   await page.goto('sign-in');
@@ -56,4 +64,27 @@ test('guideline facets: labelled in the record, the form and the list; ages in m
   await visit(page, `/records/guidelines/${made.id}`);
   await expect(page.locator('dl.fields .chip', { hasText: 'Kisgyermekkor' })).toBeVisible();
   await expect(page.locator('dl.fields dd', { hasText: '3 év' })).toBeVisible();
+});
+
+test('articles take region, language, reading visibility and indexing tier in create and edit; only what changed is sent', async ({ page, request }) => {
+  const token = await apiToken(request);
+  await signIn(page);
+  await visit(page, '/records/articles/new');
+  for (const name of ['Region', 'Language', 'Reader visibility', 'Indexing tier']) {
+    await expect(page.locator('form.record-form').getByLabel(name, { exact: true })).toBeVisible();
+  }
+  const made = await createRecord(request, token, 'articles', {
+    urn: `tiered-${Date.now()}`, title: 'A tiered article', venue: 'Tier Journal', authors: ['T. Ier'],
+    content: 'Text.', region: 'EU', language: 'en',
+  });
+  await visit(page, `/records/articles/${made.urn}`);
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await expect(page.locator('form.record-form').getByLabel('Region', { exact: true })).toHaveValue('EU');
+  await page.locator('form.record-form').getByLabel('Reader visibility', { exact: true }).selectOption('expert_only');
+  await page.locator('form.record-form').getByLabel('Indexing tier', { exact: true }).selectOption('core');
+  const patch = page.waitForRequest((r) => r.method() === 'PATCH');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  expect((await patch).postDataJSON()).toEqual({ reader_visibility: 'expert_only', indexing_tier: 'core' });
+  const stored = (await (await request.get(api(`articles/${made.urn}`), { headers: { Authorization: `Bearer ${token}` } })).json()).result;
+  expect(stored).toMatchObject({ reader_visibility: 'expert_only', indexing_tier: 'core', region: 'EU', language: 'en' });
 });

@@ -31,8 +31,18 @@ pub const SCHEMAS: [Schema; larder_contract::COLLECTIONS.len()] = [
     },
     Schema {
         collection: &GUIDELINES,
-        columns: &["guide_urn", "sequence_no", "action_type"],
-        facets: &["action_type", "frequency", "food_groups", "status"],
+        columns: &["guide_urn", "sequence_no", "action_type", "life_stage"],
+        // Production's facets (§10.5) beside the older ones: who, where and what kind.
+        facets: &[
+            "life_stage",
+            "guideline_type",
+            "setting",
+            "audience",
+            "action_type",
+            "frequency",
+            "food_groups",
+            "status",
+        ],
         sorts: &[
             ("sequence_no asc", k("Sequence")),
             ("title asc", k("Title A–Z")),
