@@ -82,9 +82,11 @@ test('articles take region, language, reading visibility and indexing tier in cr
   await expect(page.locator('form.record-form').getByLabel('Region', { exact: true })).toHaveValue('EU');
   await page.locator('form.record-form').getByLabel('Reader visibility', { exact: true }).selectOption('expert_only');
   await page.locator('form.record-form').getByLabel('Indexing tier', { exact: true }).selectOption('core');
-  const patch = page.waitForRequest((r) => r.method() === 'PATCH');
+  const patch = page.waitForResponse((r) => r.request().method() === 'PATCH');
   await page.getByRole('button', { name: 'Save changes' }).click();
-  expect((await patch).postDataJSON()).toEqual({ reader_visibility: 'expert_only', indexing_tier: 'core' });
+  const answered = await patch;
+  expect(answered.ok()).toBeTruthy();
+  expect(answered.request().postDataJSON()).toEqual({ reader_visibility: 'expert_only', indexing_tier: 'core' });
   const stored = (await (await request.get(api(`articles/${made.urn}`), { headers: { Authorization: `Bearer ${token}` } })).json()).result;
   expect(stored).toMatchObject({ reader_visibility: 'expert_only', indexing_tier: 'core', region: 'EU', language: 'en' });
 });
