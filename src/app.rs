@@ -18,6 +18,7 @@ use crate::routes::household::OwnHouseholdRoute;
 use crate::routes::household_view::HouseholdRoute;
 use crate::routes::households::HouseholdsRoute;
 use crate::routes::member::MemberRoute;
+use crate::routes::overview::OverviewRoute;
 use crate::routes::record::RecordRoute;
 use crate::routes::record_new::NewRecordRoute;
 use crate::routes::records::RecordListRoute;
@@ -144,6 +145,7 @@ fn Console(client: ApiClient, person: Option<Person>) -> impl IntoView {
                     <Route path=path!("/households/:household/members/:id") view={Lazy::<Protected<MemberRoute>>::new()}/>
                     <Route path=path!("/status") view={Lazy::<Protected<StatusRoute>>::new()}/>
                     // The knowledge base.
+                    <Route path=path!("/overview") view={Lazy::<Protected<OverviewRoute>>::new()}/>
                     <Route path=path!("/records/:collection") view={Lazy::<Protected<RecordListRoute>>::new()}/>
                     <Route path=path!("/records/:collection/new") view={Lazy::<Protected<NewRecordRoute>>::new()}/>
                     <Route path=path!("/records/:collection/:id") view={Lazy::<Protected<RecordRoute>>::new()}/>

@@ -14,6 +14,8 @@ const SAME_EVERYWHERE: &[&str] = &[
     "…",
     // An age of years and months: two counts side by side in every language.
     "{years} {months}",
+    // A count beside a review state's name.
+    "{count} {state}",
     "field:doi",
     "field:id",
     "field:urn",

@@ -9,8 +9,8 @@ use crate::i18n::{t, tf, Lang};
 use crate::session::Session;
 use crate::ApiClient;
 
-/// Links shown to everyone signed in, and to administrators only.
-fn links(is_admin: bool, is_user: bool) -> Vec<(&'static str, String)> {
+/// Links shown to everyone signed in, to curators, and to administrators only.
+fn links(is_admin: bool, is_curator: bool, is_user: bool) -> Vec<(&'static str, String)> {
     let mut links = Vec::new();
     if is_user {
         links.push(("/household", t("My household")));
@@ -18,6 +18,9 @@ fn links(is_admin: bool, is_user: bool) -> Vec<(&'static str, String)> {
     if is_admin {
         links.push(("/households", t("Households")));
         links.push(("/status", t("Status")));
+    }
+    if is_curator {
+        links.push(("/overview", t("Overview")));
     }
     links.push(("/records/articles", t("Knowledge base")));
     links
@@ -67,7 +70,8 @@ pub fn Header() -> impl IntoView {
                     }
                 }>
                 {move || session.identity.get().map(|identity| {
-                    let links = links(identity.has_role("admin"), identity.username.is_some());
+                    let curator = larder_contract::collections::CURATORS.allows(&identity.roles);
+                    let links = links(identity.has_role("admin"), curator, identity.username.is_some());
                     view! {
                         <nav class="mainnav" aria-label=t("Main")>
                             {links.into_iter().map(|(href, text)| view! { <A href=crate::hosting::link(href)>{text}</A> }).collect_view()}
@@ -77,9 +81,10 @@ pub fn Header() -> impl IntoView {
                 <span class="spacer"></span>
                 <LanguageSelect/>
                 <ThemeToggle/>
+                <crate::components::display_prefs::DisplayPrefs/>
                 {move || session.identity.get().map(|identity| view! {
                     <span class="who">
-                        {t("Signed in as")} " " <strong>{identity.display_name().to_string()}</strong>
+                        <span class="who-label">{t("Signed in as")}</span> " " <strong>{identity.display_name().to_string()}</strong>
                         {identity.roles.iter().map(|role| view! { <span class="chip">{role.clone()}</span> }).collect_view()}
                     </span>
                     <button type="button" on:click=move |_| { sign_out.dispatch(()); }>{t("Sign out")}</button>
@@ -144,7 +149,7 @@ fn ThemeToggle() -> impl IntoView {
         <button type="button" class="theme" on:click=move |_| theme.set(next())
             aria-label=move || tf("Theme: {theme}. Switch to {next}", &[("theme", &name(theme.get())), ("next", &name(next()))])>
             {move || match theme.get() { "light" => "☀ ", "dark" => "☾ ", _ => "◐ " }}
-            {move || name(theme.get())}
+            <span class="theme-name">{move || name(theme.get())}</span>
         </button>
     }
 }

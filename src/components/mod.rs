@@ -1,6 +1,7 @@
 //! Pieces shared by the pages.
 
 pub mod confirm;
+pub mod display_prefs;
 pub mod download;
 pub mod error_view;
 pub mod export_status;

@@ -8,10 +8,12 @@ use std::collections::BTreeMap;
 use leptos::prelude::*;
 
 use crate::i18n::{t, tf};
+use crate::kb::reference_picker::ReferencePicker;
 use crate::kb::schema::form::{Editor, Errors};
 use crate::kb::schema::labels::{facet_value, labelled_values};
 use crate::kb::schema::value::{items, parse, pretty};
 use crate::kb::schema::FieldKind;
+use larder_contract::collections::references;
 
 /// The texts of a form's editors, by field name.
 pub type Inputs = RwSignal<BTreeMap<String, String>>;
@@ -81,6 +83,12 @@ fn control(
     error: Signal<Option<String>>,
     error_id: String,
 ) -> AnyView {
+    if let (FieldKind::Text, Some(targets)) = (kind, references::targets(name)) {
+        let invalid = Signal::derive(move || error.get().is_some());
+        let described = Signal::derive(move || error.get().is_some().then(|| error_id.clone()));
+        return view! { <ReferencePicker id label value set targets invalid described/> }
+            .into_any();
+    }
     let invalid = move || error.get().is_some().then_some("true");
     let described = move || error.get().is_some().then(|| error_id.clone());
     let on_input = move |ev| set.run(event_target_value(&ev));

@@ -1,13 +1,17 @@
 //! A record's page as two tabs, "Fields" (everything shown before) and "History": its
 //! enhancements (agent, run, time, each field before and after) and stamps, newest first.
 
+use std::collections::BTreeMap;
+
 use larder_api::Record;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::i18n::{t, tf};
+use crate::kb::ai_mark::AiBadge;
 use crate::kb::schema::history::{history, version, Event, What};
 use crate::kb::schema::label;
+use crate::kb::schema::provenance::{ai_marks, AiMark};
 use crate::kb::value_view::ValueView;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -85,7 +89,7 @@ fn when(at: &Option<String>) -> String {
         .to_string()
 }
 
-fn entry(event: Event) -> impl IntoView {
+fn entry(event: Event, marks: &BTreeMap<String, AiMark>) -> impl IntoView {
     let at = when(&event.at);
     let stamp = event.at.clone().unwrap_or_default();
     match event.what {
@@ -114,13 +118,16 @@ fn entry(event: Event) -> impl IntoView {
                         <th scope="col">{move || t("After")}</th>
                     </tr></thead>
                     <tbody>
-                        {fields.into_iter().map(|f| view! {
+                        {fields.into_iter().map(|f| {
+                            // Marked while the machine's value stands (no curator took it over).
+                            let ai = marks.get(&f.field).cloned();
+                            view! {
                             <tr>
-                                <th scope="row">{label(&f.field)}</th>
+                                <th scope="row">{label(&f.field)}{ai.map(|mark| view! { " " <AiBadge mark/> })}</th>
                                 <td>{match f.before { Some(v) if !v.is_null() => view! { <ValueView value=v/> }.into_any(), Some(_) => t("(none)").into_any(), None => t("not recorded").into_any() }}</td>
                                 <td>{match f.after { Some(v) if !v.is_null() => view! { <ValueView value=v/> }.into_any(), Some(_) => t("(none)").into_any(), None => t("not recorded").into_any() }}</td>
                             </tr>
-                        }).collect_view()}
+                        }}).collect_view()}
                     </tbody>
                 </table>
             </li>
@@ -134,6 +141,7 @@ fn entry(event: Event) -> impl IntoView {
 fn History(record: Record) -> impl IntoView {
     let events = history(&record);
     let version = version(&record);
+    let marks = ai_marks(&record);
     view! {
         <section class="card section" aria-labelledby="history-heading">
             <h2 id="history-heading">{move || t("History")}</h2>
@@ -141,7 +149,7 @@ fn History(record: Record) -> impl IntoView {
             {if events.is_empty() {
                 view! { <p class="empty">{move || t("No history recorded for this record.")}</p> }.into_any()
             } else {
-                view! { <ol class="history">{events.into_iter().map(entry).collect_view()}</ol> }.into_any()
+                view! { <ol class="history">{events.into_iter().map(|event| entry(event, &marks)).collect_view()}</ol> }.into_any()
             }}
         </section>
     }

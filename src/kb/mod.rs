@@ -5,6 +5,8 @@
 pub mod schema;
 
 #[cfg(target_arch = "wasm32")]
+pub mod ai_mark;
+#[cfg(target_arch = "wasm32")]
 pub mod artifacts;
 #[cfg(target_arch = "wasm32")]
 pub mod conflict;
@@ -28,6 +30,8 @@ pub mod history;
 pub mod list;
 #[cfg(target_arch = "wasm32")]
 pub mod record_form;
+#[cfg(target_arch = "wasm32")]
+pub mod reference_picker;
 #[cfg(target_arch = "wasm32")]
 pub mod structure;
 #[cfg(target_arch = "wasm32")]

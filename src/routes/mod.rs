@@ -7,6 +7,7 @@ pub mod household_view;
 pub mod households;
 pub mod member;
 pub mod not_found;
+pub mod overview;
 pub mod record;
 pub mod record_new;
 pub mod records;

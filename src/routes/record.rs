@@ -15,6 +15,7 @@ use crate::components::error_view::ErrorView;
 use crate::components::loading::Loading;
 use crate::components::toast::{on_answer, Toasts};
 use crate::i18n::{capitalized, k, plural_name, singular_name, t, tf, tn};
+use crate::kb::ai_mark::AiBadge;
 use crate::kb::artifacts::ArtifactsOf;
 use crate::kb::edit::EditRecord;
 use crate::kb::enhance::EnhancePanel;
@@ -209,11 +210,13 @@ fn Fields(schema: &'static Schema, record: Record) -> impl IntoView {
         .into_iter()
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
+    let marks = crate::kb::schema::provenance::ai_marks(&record);
     let row = |(name, value, fixed): (String, serde_json::Value, bool)| {
         let field = name.clone();
+        let ai = marks.get(&name).cloned();
         view! {
             <div class="field-row">
-                <dt>{label(&name)}{fixed.then(|| view! { " " <span class="badge" title=move || t("The service does not let an edit change it")>{move || t("fixed")}</span> })}</dt>
+                <dt>{label(&name)}{fixed.then(|| view! { " " <span class="badge" title=move || t("The service does not let an edit change it")>{move || t("fixed")}</span> })}{ai.map(|mark| view! { " " <AiBadge mark/> })}</dt>
                 <dd><ValueView value field/></dd>
             </div>
         }

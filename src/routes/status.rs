@@ -145,7 +145,7 @@ fn HealthSection(answer: Result<Option<Health>, ApiError>) -> impl IntoView {
                     <p role="status" data-testid="health-summary">
                         {move || if health.healthy { t("Every part of the service works.") } else { t("Part of the service is not working.") }}
                     </p>
-                    <table class="status-table">
+                    <div class="table-wrap"><table class="status-table">
                         <thead><tr>
                             <th scope="col">{move || t("Part")}</th>
                             <th scope="col">{move || t("State")}</th>
@@ -160,7 +160,7 @@ fn HealthSection(answer: Result<Option<Health>, ApiError>) -> impl IntoView {
                             {part_row(k("Cache"), health.redis.clone())}
                             {part_row(k("Storage"), health.storage.clone())}
                         </tbody>
-                    </table>
+                    </table></div>
                 }
                 .into_any()
             })}
@@ -174,7 +174,7 @@ fn IndicesSection(answer: Result<Option<Indices>, ApiError>) -> impl IntoView {
         <section aria-labelledby="status-indices">
             <h2 id="status-indices">{move || t("Search indices")}</h2>
             {offered(answer, |indices| view! {
-                <table class="status-table" data-testid="indices">
+                <div class="table-wrap"><table class="status-table" data-testid="indices">
                     <thead><tr>
                         <th scope="col">{move || t("Index")}</th>
                         <th scope="col" class="num">{move || t("Documents")}</th>
@@ -203,7 +203,7 @@ fn IndicesSection(answer: Result<Option<Indices>, ApiError>) -> impl IntoView {
                             }
                         }).collect_view()}
                     </tbody>
-                </table>
+                </table></div>
             }.into_any())}
         </section>
     }
@@ -220,7 +220,7 @@ fn EmbeddingsSection(
             <h2 id="status-embeddings">{move || t("Embeddings")}</h2>
             {offered(answer, move |embeddings| view! {
                 {embeddings.queue.pending.map(|n| view! { <p>{tn("{count} waiting to be embedded", n as i64, &[])}</p> })}
-                <table class="status-table" data-testid="embeddings">
+                <div class="table-wrap"><table class="status-table" data-testid="embeddings">
                     <thead><tr>
                         <th scope="col">{move || t("Index")}</th>
                         <th scope="col" class="num">{move || t("Documents")}</th>
@@ -232,7 +232,7 @@ fn EmbeddingsSection(
                     <tbody>
                         {embeddings.indices.into_iter().map(|coverage| view! { <CoverageRow coverage changed/> }).collect_view()}
                     </tbody>
-                </table>
+                </table></div>
             }.into_any())}
         </section>
     }

@@ -52,7 +52,7 @@ pub mod wire;
 pub use machinery::{auth, client, config, error, limit, request, retry, standing, transport};
 pub use operations::{
     account, artifacts, curation, enhance, erasure, exports, guidelines, household_search,
-    households, member_data, passages, policy, records, search, shares, status,
+    households, member_data, passages, policy, records, references, search, shares, status,
 };
 /// The wire types under their earlier name (see [`wire`]).
 pub use wire as types;

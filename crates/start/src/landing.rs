@@ -77,7 +77,7 @@ pub fn landing(path: &str) -> Option<Landing> {
         }
         ["household", "members", _] | ["households", _, "members", _] => Group::Member,
         ["households"] | ["households", _] | ["status"] => Group::Admin,
-        ["records", _] => Group::RecordList,
+        ["records", _] | ["overview"] => Group::RecordList,
         ["records", _, _] => Group::KnowledgeBase,
         _ => return None,
     };
@@ -156,6 +156,7 @@ mod tests {
         assert_eq!(group("/households?offset=20&limit=10"), Some(Group::Admin));
         assert_eq!(group("/households/h-1"), Some(Group::Admin));
         assert_eq!(group("/status"), Some(Group::Admin));
+        assert_eq!(group("/overview"), Some(Group::RecordList));
     }
 
     #[test]

@@ -9,7 +9,7 @@
 use std::cell::RefCell;
 
 use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
-use larder_start::{config, form, language, login, token};
+use larder_start::{config, display, form, language, login, token};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, spawn_local, JsFuture};
@@ -44,6 +44,23 @@ thread_local! {
     static STARTED: RefCell<Option<Started>> = const { RefCell::new(None) };
 }
 
+/// The remembered text size and contrast, on the root element before the form is used.
+fn apply_display(window: &web_sys::Window, document: &web_sys::Document) {
+    let (Some(storage), Some(root)) = (
+        window.local_storage().ok().flatten(),
+        document.document_element(),
+    ) else {
+        return;
+    };
+    let remembered = |key: &str| storage.get_item(key).ok().flatten();
+    if let Some(size) = display::text_size(remembered(display::TEXT_SIZE).as_deref()) {
+        let _ = root.set_attribute("data-text-size", size);
+    }
+    if display::high_contrast(remembered(display::CONTRAST).as_deref()) {
+        let _ = root.set_attribute("data-contrast", display::HIGH);
+    }
+}
+
 /// Runs the form; `load_console(group)` fetches and starts the console's module (with the
 /// files of `group`, the split module of the page the sign-in will land on) and resolves to its
 /// exports. Called without a group, it fetches the console's main module alone.
@@ -61,6 +78,7 @@ pub fn run(load_console: Function) {
 async fn begin(load_console: &Function) -> Option<()> {
     let window = web_sys::window()?;
     let document = window.document()?;
+    apply_display(&window, &document);
     let shell = document.get_element_by_id(form::SHELL)?;
     // config.json is preloaded by index.html. The start-up catalog is inside the built page;
     // a page without it (an older build) has it preloaded beside config.json.

@@ -7,6 +7,7 @@ pub mod allergies;
 pub mod avatar;
 pub mod earlier;
 pub mod goals;
+pub mod listing;
 pub mod memories;
 pub mod plans;
 pub mod profile_keys;

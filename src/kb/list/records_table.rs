@@ -11,12 +11,14 @@ use leptos_router::components::A;
 use serde_json::Value;
 
 use crate::i18n::{t, tn};
+use crate::kb::ai_mark::AiBadge;
 use crate::kb::highlight::Highlighted;
 use crate::kb::list::list_views::columns_of;
 use crate::kb::list::selection::{PageCheckbox, RowCheckbox, Selection};
 use crate::kb::schema::bulk::Chosen;
 use crate::kb::schema::highlight::best;
 use crate::kb::schema::labels::reading;
+use crate::kb::schema::provenance::{ai_marks, AiMark};
 use crate::kb::schema::search::HIGHLIGHTED;
 use crate::kb::schema::window::{row_keys, window, Window};
 use crate::kb::schema::{label, Schema};
@@ -43,28 +45,33 @@ struct Row {
     id: String,
     title: String,
     snippet: Option<(String, Vec<String>)>,
-    cells: Vec<String>,
+    /// Each column's text, and who wrote it where a machine did.
+    cells: Vec<(String, Option<AiMark>)>,
 }
 
 fn rows_of(schema: &'static Schema, columns: &[&'static str], rows: Vec<TableRow>) -> Vec<Row> {
     rows.into_iter()
-        .map(|(id, record, highlight)| Row {
-            title: record
-                .as_ref()
-                .and_then(|r| schema.title_of(r))
-                .unwrap_or_else(|| id.clone()),
-            snippet: best(highlight.as_ref(), &HIGHLIGHTED),
-            cells: columns
-                .iter()
-                .map(|c| {
-                    record
-                        .as_ref()
-                        .and_then(|r| r.get(*c))
-                        .map(|value| reading(c, value))
-                        .unwrap_or_default()
-                })
-                .collect(),
-            id,
+        .map(|(id, record, highlight)| {
+            let marks = record.as_ref().map(ai_marks).unwrap_or_default();
+            Row {
+                title: record
+                    .as_ref()
+                    .and_then(|r| schema.title_of(r))
+                    .unwrap_or_else(|| id.clone()),
+                snippet: best(highlight.as_ref(), &HIGHLIGHTED),
+                cells: columns
+                    .iter()
+                    .map(|c| {
+                        record
+                            .as_ref()
+                            .and_then(|r| r.get(*c))
+                            .map(|value| reading(c, value))
+                            .map(|text| (text, marks.get(*c).cloned()))
+                            .unwrap_or_default()
+                    })
+                    .collect(),
+                id,
+            }
         })
         .collect()
 }
@@ -88,7 +95,7 @@ fn row_view(path: &'static str, row: Row, with_snippet: bool, index: usize) -> i
                     </p>
                 })}
             </td>
-            {row.cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
+            {row.cells.into_iter().map(|(text, ai)| view! { <td>{text}{ai.map(|mark| view! { " " <AiBadge mark quiet=true/> })}</td> }).collect_view()}
             <td><code>{row.id}</code></td>
         </tr>
     }

@@ -22,6 +22,7 @@
 //! - [`household_search`]: an administrator's household listing searched, sorted, filtered.
 //! - [`account`], [`shares`]: a user's consent, a guest's claim of their account, share links.
 //! - [`status`]: the administrator's status page (health, indices, embeddings, backfill).
+//! - [`references`]: reference pickers' finds by title and a stored URN's title.
 
 pub mod account;
 pub mod artifacts;
@@ -36,6 +37,7 @@ pub mod member_data;
 pub mod passages;
 pub mod policy;
 pub mod records;
+pub mod references;
 mod resources;
 pub mod search;
 pub mod shares;

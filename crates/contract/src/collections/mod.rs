@@ -21,6 +21,7 @@ mod organizations;
 mod passages;
 pub mod policy;
 mod rcollections;
+pub mod references;
 mod shared;
 mod textbooks;
 
