@@ -131,6 +131,7 @@ for (const lang of ['en', 'hu', 'sl', 'el']) {
     for (const [path, ready] of [
       ['/households', 'table.records tbody tr'],
       ['/status', '[data-testid="embeddings"] tbody tr'],
+      ['/overview', '.overview-card[data-collection="guides"] .overview-total'],
       ['/records/articles', 'table.records tbody tr'],
       ['/records/articles?q=vitamin', 'p.total'],
       ['/records/articles/urn:article:vitamin-d-bone-health', 'dl.fields'],
