@@ -16,6 +16,7 @@ use crate::kb::record_form::{apply_field_errors, RecordForm};
 use crate::kb::schema::conflict::changed_since;
 use crate::kb::schema::form::{changes, edit_editors, edited_record, Errors};
 use crate::kb::schema::Schema;
+use crate::kb::watch::FormChanged;
 use crate::ApiClient;
 
 /// What a save came to.
@@ -139,6 +140,7 @@ pub fn EditRecord(
         <section class="card section" aria-label=move || t("Edit")>
             <h2>{move || t("Edit")}</h2>
             <p class="hint">{move || t("Only the fields you change are sent. Fields this console does not know are kept as they are.")}</p>
+            <FormChanged schema opened=original.get_value() id=id.get_value()/>
             <RecordForm editors=editors.get_value() inputs errors failure slug=None
                 submit_label=t("Save changes") pending=save.pending() on_submit on_cancel/>
             {move || conflict.get().map(|(base, theirs, mine)| view! {

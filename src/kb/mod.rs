@@ -36,6 +36,8 @@ pub mod reference_picker;
 pub mod structure;
 #[cfg(target_arch = "wasm32")]
 pub mod value_view;
+#[cfg(target_arch = "wasm32")]
+pub mod watch;
 
 #[cfg(target_arch = "wasm32")]
 mod common;

@@ -26,9 +26,11 @@ use crate::kb::list::key_sheet::ListKeys;
 use crate::kb::list::list_views::{provide_columns, ListViews, ShownColumns};
 use crate::kb::list::records_table::{Table, TableRow};
 use crate::kb::list::selection::Selection;
+use crate::kb::schema::changes::stamp_of;
 use crate::kb::schema::search::{SearchState, HIGHLIGHTED};
 use crate::kb::schema::window::chunks;
 use crate::kb::schema::Schema;
+use crate::kb::watch::ListChanges;
 use crate::kb::{use_schema, CollectionNav};
 use crate::session::Session;
 use crate::ApiClient;
@@ -306,6 +308,16 @@ fn Listing(
     total: Signal<Option<u64>>,
 ) -> impl IntoView {
     let columns = expect_context::<ShownColumns>().shown;
+    // What the rows in view show of each record's last change, for the changes notice.
+    let stamps = Signal::derive(move || {
+        rows.with(|read| match read {
+            Some(Ok((_, Rows::Listed(rows) | Rows::Found { rows, .. }))) => rows
+                .iter()
+                .filter_map(|(_, record, _)| record.as_ref().and_then(|r| stamp_of(schema, r)))
+                .collect(),
+            _ => Vec::new(),
+        })
+    });
     // The rows chosen on this list, for its bulk actions, keys and toolbar (components::selection).
     let selection = Selection::provide();
     view! {
@@ -313,6 +325,7 @@ fn Listing(
         // Only the chosen rows when some are, else every match (a whole search chosen is that).
         <ExportButton schema state parent selected=Signal::derive(move || selection.ids())/>
         <BulkBar schema state total shown changed=Callback::new(move |_| rows.refetch())/>
+        <ListChanges schema shown=stamps refresh=Callback::new(move |_| rows.refetch())/>
         <ListKeys/>
         <div class="records-body" class:with-facets=move || rows.with(|r| matches!(r, Some(Ok((_, Rows::Found { .. })))))>
             <Transition fallback=|| view! { <Loading what=k("Loading…")/> }>

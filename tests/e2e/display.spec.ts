@@ -65,3 +65,34 @@ test('at 390 px wide with the largest text, pages do not scroll sideways', async
     expect(sideways, `${path} at 390 px, larger text`).toBeLessThanOrEqual(0);
   }
 });
+
+for (const lang of ['en', 'hu', 'sl', 'el']) {
+  test(`the new pages pass axe at each text size in high contrast (${lang}, light and dark)`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.addInitScript((l) => {
+      localStorage.setItem('larder.language', l);
+      localStorage.setItem('larder.contrast', 'high');
+    }, lang);
+    await page.goto('sign-in');
+    await page.locator('#boot-name').fill('admin');
+    await page.locator('#boot-secret').fill('admin-demo');
+    await page.locator('#boot-secret').press('Enter');
+    await expect(page.locator('.who')).toContainText('admin');
+    await expect(page.locator('html')).toHaveAttribute('data-contrast', 'high');
+    for (const size of ['normal', 'large', 'larger']) {
+      await page.evaluate((s) => {
+        if (s === 'normal') document.documentElement.removeAttribute('data-text-size');
+        else document.documentElement.setAttribute('data-text-size', s);
+      }, size);
+      for (const [path, ready] of [
+        ['/overview', '.overview-card[data-collection="guides"] .overview-total'],
+        ['/status', '[data-testid="embeddings"] tbody tr'],
+        ['/households?q=parker&limit=25&offset=0', 'form.household-search'],
+      ] as const) {
+        await goInApp(page, path);
+        await expect(page.locator(ready).first()).toBeVisible();
+        await scanBothSchemes(page, `${path}, ${size} text, high contrast (${lang})`);
+      }
+    }
+  });
+}

@@ -15,7 +15,7 @@ test("a guide's guidelines: created with the guide filled in, ordered by sequenc
   // verified (production answers 409 otherwise); without a number it goes last.
   const title = unique('Journey rule');
   await page.getByRole('link', { name: 'New guideline' }).click();
-  await expect(page.getByLabel('Guide URN')).toHaveValue('urn:guide:healthy-plates-children');
+  await expect(page.getByLabel('Guide URN', { exact: true })).toHaveValue('urn:guide:healthy-plates-children');
   await page.getByLabel('Title', { exact: true }).fill(title);
   await page.getByLabel('Rule text').fill('Eat a journey portion of lentils every day.');
   await page.getByLabel('Status', { exact: true }).selectOption('active');
@@ -32,7 +32,7 @@ test("a guide's guidelines: created with the guide filled in, ordered by sequenc
   await list.last().getByRole('link', { name: title }).click();
   await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'Edit' }).click();
-  await expect(page.getByLabel('Guide URN')).toHaveCount(0); // not in the update allow-list
+  await expect(page.getByLabel('Guide URN', { exact: true })).toHaveCount(0); // not in the update allow-list
   await page.getByLabel('Sequence no').fill('1');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.locator('form .error[role="alert"]')).toContainText('ConflictError');

@@ -18,6 +18,9 @@ test('every collection lists, and records open', async ({ page }) => {
     ['Guides', 'Eat Well: National Dietary Guidelines 2024'],
     ['Textbooks', 'Foundations of Nutrition Science'],
     ['Food composition tables', 'Nordic Food Composition Table 2023'],
+    // Issue 39 item 6: organizations and recipe collections, collections like the others.
+    ['Organizations', 'Hellenic Nutrition Institute'],
+    ['Recipe collections', 'Mediterranean Home Cooking'],
   ]) {
     await page.getByRole('navigation', { name: 'Collections' }).getByRole('link', { name }).click();
     await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();

@@ -49,6 +49,7 @@ const PRODUCTION_WIRE_JOURNEYS: &[&str] = &[
     "e2e/first-load",
     "e2e/maintenance",
     "e2e/status",
+    "e2e/overview",
 ];
 
 /// The tag of journeys that ask the service for static files only, so one wire tells all: they

@@ -15,6 +15,8 @@ use crate::components::modal::Modal;
 use crate::error_text::error_detail;
 use crate::i18n::{t, tn};
 use crate::kb::gates::can_delete;
+use crate::kb::list::editorial::EditorialButton;
+use crate::kb::list::enrich::EnrichButton;
 use crate::kb::list::policy::PolicyButton;
 use crate::kb::list::selection::{Selection, WholeSearch};
 use crate::kb::schema::bulk::{Chosen, DeleteReport};
@@ -172,6 +174,8 @@ pub fn BulkBar(
                     </button>
                 </Show>
                 <PolicyButton schema running changed/>
+                <EditorialButton schema running changed/>
+                <EnrichButton schema running changed/>
                 <button type="button" disabled=move || running.get() on:click=move |_| { selection.clear(); report.set(None); }>{move || t("Clear selection")}</button>
             </Show>
             <Show when=move || asking.get()>

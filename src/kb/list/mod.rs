@@ -1,8 +1,11 @@
 //! A collection's list: the table, facets, saved views, selection and what acts on the
-//! chosen rows (bulk edits and replacements, the reading policy, imports, exports).
+//! chosen rows (bulk edits and replacements, the reading and editorial policies, imports,
+//! exports).
 
 pub mod bulk;
 pub mod bulk_replace;
+pub mod editorial;
+pub mod enrich;
 pub mod export_button;
 pub mod facets;
 pub mod guideline_import;

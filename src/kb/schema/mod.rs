@@ -6,8 +6,10 @@
 
 pub mod bounded_json;
 pub mod bulk;
+pub mod changes;
 pub mod conflict;
 pub mod csv;
+pub mod enrich;
 pub mod form;
 pub mod guideline_import;
 pub mod highlight;
