@@ -1,14 +1,15 @@
 //! Bulk actions of a list page over its [`Selection`]: "Select all N matches" for a search,
 //! "Delete N selected" (asked once, naming how many; then at most the client's connection limit
 //! of deletes at once, with progress, and a report of each row that failed and why), and the
-//! reading policy where the contract and the service offer one (`kb::policy`).
+//! reading and editorial policies and enrichment where the contract and the service offer them
+//! (`kb::list::policy`, `editorial`, `enrich`).
 //!
 //! Nothing is retried blindly: the client repeats a DELETE only on 429 and 503 (see
 //! `larder_api::retry`), and a failed row stays chosen so that trying it again is a decision.
 
 use futures::StreamExt;
-use larder_api::{ApiError, SearchQuery};
-use larder_contract::limits::{DATA_CONNECTIONS, MAX_PAGE_SIZE, MAX_SEARCH_WINDOW};
+
+use larder_contract::limits::DATA_CONNECTIONS;
 use leptos::prelude::*;
 
 use crate::components::modal::Modal;
@@ -18,40 +19,12 @@ use crate::kb::gates::can_delete;
 use crate::kb::list::editorial::EditorialButton;
 use crate::kb::list::enrich::EnrichButton;
 use crate::kb::list::policy::PolicyButton;
+use crate::kb::list::search_rows::rows_of_search;
 use crate::kb::list::selection::{Selection, WholeSearch};
 use crate::kb::schema::bulk::{Chosen, DeleteReport};
 use crate::kb::schema::search::SearchState;
 use crate::kb::schema::Schema;
 use crate::ApiClient;
-
-/// The rows of a whole search, read page by page by identifier before anything is deleted
-/// (deleting while paging would shift the pages).
-pub async fn rows_of_search(
-    client: &ApiClient,
-    schema: &'static Schema,
-    search: &WholeSearch,
-) -> Result<Vec<Chosen>, ApiError> {
-    let mut rows = Vec::new();
-    let mut offset = 0;
-    while offset < MAX_SEARCH_WINDOW {
-        let mut query = SearchQuery::new(search.q.clone().unwrap_or_default())
-            .page(MAX_PAGE_SIZE.min(MAX_SEARCH_WINDOW - offset), offset);
-        query.fq = search.fq.clone();
-        let found = client.search_records(schema.collection, &query).await?;
-        let short = (found.results.len() as u32) < query.limit.unwrap_or(MAX_PAGE_SIZE);
-        for hit in &found.results {
-            if let Some(id) = schema.identifier_of(&hit.record) {
-                let title = schema.title_of(&hit.record).unwrap_or_else(|| id.clone());
-                rows.push(Chosen { id, title });
-            }
-        }
-        offset += found.results.len() as u32;
-        if short || found.results.is_empty() {
-            break;
-        }
-    }
-    Ok(rows)
-}
 
 /// Deletes `rows`, at most [`DATA_CONNECTIONS`] at once, telling `report` each answer.
 async fn delete_all(

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::components::modal::Modal;
 use crate::error_text::error_detail;
 use crate::i18n::{t, tf, tn};
-use crate::kb::list::bulk::rows_of_search;
+use crate::kb::list::search_rows::rows_of_search;
 use crate::kb::list::selection::Selection;
 use crate::kb::schema::enrich::{batches, Tally};
 use crate::kb::schema::labels::facet_value;

@@ -13,4 +13,5 @@ pub mod key_sheet;
 pub mod list_views;
 pub mod policy;
 pub mod records_table;
+pub mod search_rows;
 pub mod selection;
