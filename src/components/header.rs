@@ -9,15 +9,23 @@ use crate::i18n::{t, tf, Lang};
 use crate::session::Session;
 use crate::ApiClient;
 
-/// Links shown to everyone signed in, to curators, and to administrators only.
-fn links(is_admin: bool, is_curator: bool, is_user: bool) -> Vec<(&'static str, String)> {
+/// Links shown to everyone signed in, to curators, and to administrators only; the status page
+/// where the service offers `system/health`.
+fn links(
+    is_admin: bool,
+    is_curator: bool,
+    is_user: bool,
+    status_offered: bool,
+) -> Vec<(&'static str, String)> {
     let mut links = Vec::new();
     if is_user {
         links.push(("/household", t("My household")));
     }
     if is_admin {
         links.push(("/households", t("Households")));
-        links.push(("/status", t("Status")));
+        if status_offered {
+            links.push(("/status", t("Status")));
+        }
     }
     if is_curator {
         links.push(("/overview", t("Overview")));
@@ -31,6 +39,25 @@ fn links(is_admin: bool, is_curator: bool, is_user: bool) -> Vec<(&'static str, 
 pub fn Header() -> impl IntoView {
     let session = expect_context::<Session>();
     let client = expect_context::<ApiClient>();
+    // Whether the service offers its status (`system/health`, no token needed): asked once an
+    // administrator is signed in, so the link shows only where the page has something to show.
+    let status_offered = RwSignal::new(false);
+    {
+        let client = client.clone();
+        Effect::new(move |asked: Option<bool>| {
+            let admin = session
+                .identity
+                .with(|i| i.as_ref().is_some_and(|i| i.has_role("admin")));
+            if admin && asked != Some(true) {
+                let client = client.clone();
+                leptos::task::spawn_local(async move {
+                    let offered = matches!(client.system_health().await, Ok(Some(_)));
+                    status_offered.set(offered);
+                });
+            }
+            admin
+        });
+    }
     // The session ends with the sign-in page loaded anew (`Session::end`).
     let sign_out = Action::new_local(move |_: &()| {
         let client = client.clone();
@@ -71,7 +98,7 @@ pub fn Header() -> impl IntoView {
                 }>
                 {move || session.identity.get().map(|identity| {
                     let curator = larder_contract::collections::CURATORS.allows(&identity.roles);
-                    let links = links(identity.has_role("admin"), curator, identity.username.is_some());
+                    let links = links(identity.has_role("admin"), curator, identity.username.is_some(), status_offered.get());
                     view! {
                         <nav class="mainnav" aria-label=t("Main")>
                             {links.into_iter().map(|(href, text)| view! { <A href=crate::hosting::link(href)>{text}</A> }).collect_view()}
