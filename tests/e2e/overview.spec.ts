@@ -67,6 +67,9 @@ for (const lang of ['en', 'hu', 'sl', 'el']) {
     await page.locator('#boot-secret').fill('admin-demo');
     await page.locator('#boot-secret').press('Enter');
     await expect(page.locator('.who')).toContainText('admin');
+    // Every link an administrator gets, the status page's included (shown once the service says
+    // it offers system/health).
+    await expect(page.locator('.mainnav a[href$="/status"]')).toBeVisible();
     const top = async (selector: string) => (await page.locator(selector).first().boundingBox())!;
     const brand = await top('.topbar .brand');
     for (const selector of ['.mainnav a', 'select.language', 'button.theme', '.who', '.topbar-menu > button']) {
