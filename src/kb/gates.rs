@@ -48,6 +48,17 @@ fn gate_index(schema: &'static Schema) -> usize {
         .unwrap_or_default()
 }
 
+/// Whether the signed-in identity holds one of `roles` (a contract route's gate, such as a
+/// bulk action's); for hiding what would be refused, as the other gates.
+pub fn holds(roles: larder_contract::collections::WriteRoles) -> Memo<bool> {
+    let session = expect_context::<crate::session::Session>();
+    Memo::new(move |_| {
+        session
+            .identity
+            .with(|i| i.as_ref().is_some_and(|i| roles.allows(&i.roles)))
+    })
+}
+
 /// Whether the signed-in identity holds a role that may edit records of the collection (roles
 /// as production's gates read them: realm and client roles, lower-cased). Only for hiding
 /// buttons: the service decides, and its 403 is still shown.

@@ -15,10 +15,10 @@ use serde_json::Value;
 use crate::components::modal::Modal;
 use crate::error_text::error_detail;
 use crate::i18n::{capitalized, t, tf, tn, value_label};
+use crate::kb::gates::holds;
 use crate::kb::list::selection::Selection;
 use crate::kb::schema::{label, Schema};
 use crate::lazy::Later;
-use crate::session::Session;
 use crate::ApiClient;
 
 /// The values a field of the editorial state takes, from the contract's guideline fields.
@@ -55,13 +55,7 @@ pub fn EditorialButton(
     if schema.collection.path != GUIDELINES.path {
         return ().into_any();
     }
-    let session = expect_context::<Session>();
-    let allowed = Memo::new(move |_| {
-        session.identity.with(|i| {
-            i.as_ref()
-                .is_some_and(|i| EDITORIAL_POLICY.roles.allows(&i.roles))
-        })
-    });
+    let allowed = holds(EDITORIAL_POLICY.roles);
     let open = RwSignal::new(false);
     let selection = expect_context::<Selection>();
     view! {

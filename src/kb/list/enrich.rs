@@ -14,13 +14,13 @@ use serde_json::{Map, Value};
 use crate::components::modal::Modal;
 use crate::error_text::error_detail;
 use crate::i18n::{t, tf, tn};
+use crate::kb::gates::holds;
 use crate::kb::list::search_rows::rows_of_search;
 use crate::kb::list::selection::Selection;
 use crate::kb::schema::enrich::{batches, Tally};
 use crate::kb::schema::labels::facet_value;
 use crate::kb::schema::{label, Schema};
 use crate::lazy::Later;
-use crate::session::Session;
 use crate::ApiClient;
 
 /// The agent name the console enriches under unless another is typed.
@@ -50,13 +50,7 @@ pub fn EnrichButton(
     if schema.collection.path != GUIDELINES.path {
         return ().into_any();
     }
-    let session = expect_context::<Session>();
-    let allowed = Memo::new(move |_| {
-        session.identity.with(|i| {
-            i.as_ref()
-                .is_some_and(|i| ENRICH_BATCH.roles.allows(&i.roles))
-        })
-    });
+    let allowed = holds(ENRICH_BATCH.roles);
     let open = RwSignal::new(false);
     let selection = expect_context::<Selection>();
     view! {

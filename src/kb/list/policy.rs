@@ -11,10 +11,10 @@ use leptos::prelude::*;
 use crate::components::modal::Modal;
 use crate::error_text::error_detail;
 use crate::i18n::{t, tf, tn};
+use crate::kb::gates::holds;
 use crate::kb::list::selection::Selection;
 use crate::kb::schema::{label, Schema};
 use crate::lazy::Later;
-use crate::session::Session;
 use crate::ApiClient;
 
 /// The words for a reader visibility.
@@ -59,12 +59,7 @@ pub fn PolicyButton(
     let Some(policy) = schema.collection.reading_policy() else {
         return ().into_any();
     };
-    let session = expect_context::<Session>();
-    let allowed = Memo::new(move |_| {
-        session
-            .identity
-            .with(|i| i.as_ref().is_some_and(|i| policy.roles.allows(&i.roles)))
-    });
+    let allowed = holds(policy.roles);
     let offered = RwSignal::new(true);
     let open = RwSignal::new(false);
     let selection = expect_context::<Selection>();

@@ -43,7 +43,7 @@ pub fn query(schema: &Schema, since: &str) -> SearchQuery {
         q: String::new(),
         fq: vec![format!("updated_at:[{since} TO *]")],
         fl: vec![
-            if schema.has_urn() { "urn" } else { "id" }.to_string(),
+            schema.collection.identifier_field().to_string(),
             "updated_at".to_string(),
         ],
         limit: Some(MOST_READ),

@@ -41,16 +41,8 @@ pub fn query(collection: &Collection) -> SearchQuery {
             .collect(),
         facet_limit: Some(100),
         limit: Some(1),
-        fl: vec![identifier_field(collection).to_string()],
+        fl: vec![collection.identifier_field().to_string()],
         ..SearchQuery::default()
-    }
-}
-
-fn identifier_field(collection: &Collection) -> &'static str {
-    if collection.has_urn() {
-        "urn"
-    } else {
-        "id"
     }
 }
 

@@ -186,6 +186,15 @@ impl Collection {
         matches!(self.identifier, IdentifierKind::Urn { .. })
     }
 
+    /// The field that names a record: `urn`, or `id` for collections identified by UUID.
+    pub fn identifier_field(&self) -> &'static str {
+        if self.has_urn() {
+            "urn"
+        } else {
+            "id"
+        }
+    }
+
     /// Whether an update may carry `field` (production's allow-list).
     pub fn is_updatable(&self, field: &str) -> bool {
         self.update.iter().any(|f| f.name == field)
