@@ -195,6 +195,7 @@ fn Bar(collection: &'static Collection, field: &'static str, parts: Vec<Segment>
             <ul class="legend">{legend}</ul>
             <details class="as-table">
                 <summary>{move || t("Show as a table")}</summary>
+                <div class="table-wrap">
                 <table>
                     <caption class="visually-hidden">{caption}</caption>
                     <thead><tr>
@@ -204,6 +205,7 @@ fn Bar(collection: &'static Collection, field: &'static str, parts: Vec<Segment>
                     </tr></thead>
                     <tbody>{rows}</tbody>
                 </table>
+                </div>
             </details>
         </figure>
     }

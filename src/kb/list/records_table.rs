@@ -209,9 +209,9 @@ pub fn Table(
     if total < VIRTUAL_FROM {
         rows.with_value(|rows| lazy.want(rows));
         return view! {
-            <table class="records">{head}<tbody>
+            <div class="table-wrap"><table class="records">{head}<tbody>
                 {move || rows.with_value(|rows| lazy.fill(rows)).into_iter().enumerate().map(|(i, r)| row_view(path, r, true, i)).collect_view()}
-            </tbody></table>
+            </tbody></table></div>
         }
         .into_any();
     }
