@@ -66,6 +66,9 @@ test('at 390 px wide with the largest text, and at 200 % text, pages do not scro
       ['/status', '[data-testid="embeddings"]'],
       ['/households?limit=10&offset=0', 'form.household-search'],
       ['/records/guidelines?q=olive', 'table.records'],
+      ['/records/guidelines/new', 'form'],
+      ['/household', 'h1'],
+      ['/households/allergies', 'h1'],
     ] as const) {
       await goInApp(page, path);
       await expect(page.locator(ready).first()).toBeVisible();
