@@ -31,6 +31,8 @@ test('an editorial policy is previewed, confirmed and reported as the service co
   await dialog.getByRole('button', { name: 'Apply to 2 records' }).click();
   await dialog.getByRole('button', { name: 'Yes, apply' }).click();
   await expect(dialog.getByTestId('editorial-report')).toContainText('Updated 2 of 2.');
+  // Counted again by the service: the selection narrowed to what carries the change.
+  await expect(dialog.getByTestId('editorial-reread')).toHaveText('Read again from the service: 2 of the selection now carry the change.');
   for (const g of made) {
     const read = (await (await request.get(api(`guidelines/${g.id}`), { headers: { Authorization: `Bearer ${token}` } })).json()).result;
     expect(read.applicability_status).toBe('superseded');
@@ -77,4 +79,53 @@ test('chosen guidelines are enriched in batches after a dry run; a curator\'s va
   expect(enriched.life_stage).toEqual(['adolescence']);
   expect(enriched.ai_generated_fields).toContain('life_stage');
   expect((await read(owned.id)).life_stage).toEqual(['adulthood']);
+});
+
+test('chosen guidelines are backfilled by their guides after a dry run, and the coverage is read again', async ({ page, request }) => {
+  const token = await apiToken(request, 'admin', 'admin-demo');
+  const auth = { Authorization: `Bearer ${token}` };
+  const tag = `backfill${Date.now().toString(36)}`;
+  await createRecord(request, token, 'guides', { urn: tag, title: `Guide ${tag}`, status: 'draft' });
+  const guideUrn = `urn:guide:${tag}`;
+  for (const n of [1, 2, 3]) {
+    await createRecord(request, token, 'guidelines', { guide_urn: guideUrn, rule_text: `Rule ${n} of ${tag}.`, title: `Rule ${n} ${tag}` });
+  }
+  const dryRun = async () => (await (await request.post(
+    api(`guidelines/embeddings/backfill?guide_urn=${encodeURIComponent(guideUrn)}&dry_run=true`), { headers: auth })).json()).result;
+  const expected = await dryRun();
+  expect(expected.queued).toBe(3);
+
+  await signIn(page, 'admin', 'admin-demo');
+  await visit(page, `/records/guidelines?q=${tag}&limit=25`);
+  await expect(page.locator('p.total')).toHaveText('3 found');
+  await page.getByRole('checkbox', { name: `Select Rule 1 ${tag}` }).check();
+  await page.getByRole('checkbox', { name: `Select Rule 2 ${tag}` }).check();
+  await page.getByRole('button', { name: 'Backfill embeddings for 2 selected' }).click();
+  const dialog = page.getByRole('dialog');
+  // The service backfills whole guides: the dialog says which, and that the third is covered too.
+  await expect(dialog.getByTestId('backfill-scope')).toContainText('Chosen guidelines: 2. They belong to 1 guide');
+  await dialog.getByRole('button', { name: 'Preview' }).click();
+  await expect(dialog.getByTestId('backfill-preview')).toContainText(`${expected.queued} of ${expected.scanned} would be queued`);
+  expect((await dryRun()).queued, 'the preview wrote nothing').toBe(3);
+  await scan(page, 'the backfill preview');
+  await dialog.getByRole('button', { name: 'Backfill 3 guidelines' }).click();
+  await dialog.getByRole('button', { name: 'Yes, apply' }).click();
+  await expect(dialog.getByTestId('backfill-report')).toContainText(`Queued 3 of ${expected.scanned}`);
+  // The coverage the dialog shows is the service's, read after the apply.
+  const reread = dialog.getByTestId('backfill-reread');
+  await expect(reread).toContainText('Read again from the service:');
+  const coverage = (await (await request.get(api('system/embeddings'), { headers: auth })).json()).result.indices
+    .find((r: { index: string }) => r.index === 'guidelines');
+  await expect(reread).toContainText(`${coverage.embedded} of ${coverage.total} guidelines have an embedding, ${coverage.missing} are missing one.`);
+  expect((await dryRun()).queued, 'nothing of the guide is left to queue').toBe(0);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toHaveCount(0);
+});
+
+test('a curator is not offered the embeddings backfill', async ({ page }) => {
+  await signInCurator(page);
+  await visit(page, '/records/guidelines?q=olive&limit=25');
+  await page.getByRole('checkbox', { name: 'Select all rows on this page' }).check();
+  await expect(page.locator('.selected-count')).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Backfill embeddings/ })).toHaveCount(0);
 });

@@ -132,6 +132,31 @@ fn an_editorial_policy_sends_selection_change_and_dry_run() {
 }
 
 #[test]
+fn the_read_again_narrows_the_same_selection_to_what_carries_the_change() {
+    let policy = EditorialPolicy {
+        ids: vec!["g1".into(), "g2".into()],
+        fq: vec!["guide_urn:\"urn:guide:x\"".into()],
+        status: Some("active".into()),
+        visibility: Some("pub\"lic".into()),
+        ..Default::default()
+    };
+    let check = policy.already_applied();
+    assert_eq!(check.ids, policy.ids);
+    assert_eq!(
+        (&check.status, &check.visibility),
+        (&policy.status, &policy.visibility)
+    );
+    assert_eq!(
+        check.fq,
+        vec![
+            "guide_urn:\"urn:guide:x\"".to_string(),
+            "status:\"active\"".to_string(),
+            "visibility:\"public\"".to_string(),
+        ]
+    );
+}
+
+#[test]
 fn backfill_and_autocomplete_put_their_options_in_the_query() {
     let (fake, client) = scripted(vec![
         ok(

@@ -16,6 +16,7 @@ use crate::components::modal::Modal;
 use crate::error_text::error_detail;
 use crate::i18n::{t, tn};
 use crate::kb::gates::can_delete;
+use crate::kb::list::backfill::BackfillButton;
 use crate::kb::list::editorial::EditorialButton;
 use crate::kb::list::enrich::EnrichButton;
 use crate::kb::list::policy::PolicyButton;
@@ -149,6 +150,7 @@ pub fn BulkBar(
                 <PolicyButton schema running changed/>
                 <EditorialButton schema running changed/>
                 <EnrichButton schema running changed/>
+                <BackfillButton schema running/>
                 <button type="button" disabled=move || running.get() on:click=move |_| { selection.clear(); report.set(None); }>{move || t("Clear selection")}</button>
             </Show>
             <Show when=move || asking.get()>

@@ -121,6 +121,8 @@ fn EditorialDialog(close: Callback<bool>) -> impl IntoView {
         }
         policy
     };
+    // After an apply, the service's own count of the selection that now carries the change.
+    let reread = RwSignal::new(None::<Result<u64, String>>);
     let send = move |dry_run: bool| {
         let client = client.clone();
         let policy = policy();
@@ -135,6 +137,13 @@ fn EditorialDialog(close: Callback<bool>) -> impl IntoView {
                 Ok(outcome) => Step::Done(outcome),
                 Err(error) => Step::Failed(error_detail(&error)),
             });
+            if !dry_run && matches!(step.get_untracked(), Step::Done(_)) {
+                reread.set(None);
+                let count = client
+                    .editorial_policy(&policy.already_applied(), true)
+                    .await;
+                reread.set(Some(count.map(|o| o.matched).map_err(|e| error_detail(&e))));
+            }
         });
     };
     let preview = send.clone();
@@ -171,7 +180,7 @@ fn EditorialDialog(close: Callback<bool>) -> impl IntoView {
                 Step::Running => view! { <p role="status">{move || t("Applying…")}</p> }.into_any(),
                 Step::Failed(message) => view! { <p class="error-text" role="alert">{message}</p> }.into_any(),
                 Step::Previewed(o) | Step::Confirming(o) => view! { <Preview outcome=o/> }.into_any(),
-                Step::Done(o) => view! { <Report outcome=o/> }.into_any(),
+                Step::Done(o) => view! { <Report outcome=o/> <ReadAgain reread/> }.into_any(),
             }}
             <div class="actions">
                 <button type="button" disabled=busy on:click=move |_| close.run(ran())>{move || if ran() { t("Close") } else { t("Cancel") }}</button>
@@ -269,5 +278,19 @@ fn Report(outcome: EditorialOutcome) -> impl IntoView {
                 <ul class="refused">{refused.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}</ul>
             })}
         </div>
+    }
+}
+
+/// The selection counted again by the service after the apply: how many now carry the change.
+#[component]
+fn ReadAgain(reread: RwSignal<Option<Result<u64, String>>>) -> impl IntoView {
+    move || {
+        match reread.get() {
+        None => view! { <p role="status">{move || t("Counting again…")}</p> }.into_any(),
+        Some(Ok(count)) => view! {
+            <p role="status" data-testid="editorial-reread">{tn("Read again from the service: {count} of the selection now carry the change.", count as i64, &[])}</p>
+        }.into_any(),
+        Some(Err(message)) => view! { <p class="error-text" role="alert">{message}</p> }.into_any(),
+    }
     }
 }

@@ -2,6 +2,7 @@
 //! chosen rows (bulk edits and replacements, the reading and editorial policies, imports,
 //! exports).
 
+pub mod backfill;
 pub mod bulk;
 pub mod bulk_replace;
 pub mod editorial;

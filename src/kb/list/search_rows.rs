@@ -1,7 +1,7 @@
 //! The rows of a whole search ("all N matches"), read page by page by identifier before a
-//! bulk action acts on them: used by the bulk delete and by enrichment.
+//! bulk action acts on them: used by the bulk delete, enrichment and the embeddings backfill.
 
-use larder_api::{ApiError, SearchQuery};
+use larder_api::{ApiError, Record, SearchQuery};
 use larder_contract::limits::{MAX_PAGE_SIZE, MAX_SEARCH_WINDOW};
 
 use crate::kb::list::selection::WholeSearch;
@@ -17,23 +17,40 @@ pub async fn rows_of_search(
     search: &WholeSearch,
 ) -> Result<Vec<Chosen>, ApiError> {
     let mut rows = Vec::new();
+    each_hit(client, schema, search, &[], |record| {
+        if let Some(id) = schema.identifier_of(record) {
+            let title = schema.title_of(record).unwrap_or_else(|| id.clone());
+            rows.push(Chosen { id, title });
+        }
+    })
+    .await?;
+    Ok(rows)
+}
+
+/// Hands each record of a whole search to `each`, page by page up to the service's window;
+/// with `fields`, only those fields are asked for.
+pub async fn each_hit(
+    client: &ApiClient,
+    schema: &'static Schema,
+    search: &WholeSearch,
+    fields: &[&str],
+    mut each: impl FnMut(&Record),
+) -> Result<(), ApiError> {
     let mut offset = 0;
     while offset < MAX_SEARCH_WINDOW {
         let mut query = SearchQuery::new(search.q.clone().unwrap_or_default())
-            .page(MAX_PAGE_SIZE.min(MAX_SEARCH_WINDOW - offset), offset);
+            .page(MAX_PAGE_SIZE.min(MAX_SEARCH_WINDOW - offset), offset)
+            .only_fields(fields.iter().copied());
         query.fq = search.fq.clone();
         let found = client.search_records(schema.collection, &query).await?;
         let short = (found.results.len() as u32) < query.limit.unwrap_or(MAX_PAGE_SIZE);
         for hit in &found.results {
-            if let Some(id) = schema.identifier_of(&hit.record) {
-                let title = schema.title_of(&hit.record).unwrap_or_else(|| id.clone());
-                rows.push(Chosen { id, title });
-            }
+            each(&hit.record);
         }
         offset += found.results.len() as u32;
         if short || found.results.is_empty() {
             break;
         }
     }
-    Ok(rows)
+    Ok(())
 }

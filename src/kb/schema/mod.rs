@@ -4,6 +4,7 @@
 //! and sort keys. The list, the detail view and the forms are all driven by it, so the seven
 //! collections share one set of pages. Pure: builds natively and is unit-tested there.
 
+pub mod backfill;
 pub mod bounded_json;
 pub mod bulk;
 pub mod changes;

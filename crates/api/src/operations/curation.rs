@@ -101,6 +101,29 @@ pub struct EditorialPolicy {
     pub max_docs: Option<u32>,
 }
 
+impl EditorialPolicy {
+    /// The same selection and change, narrowed to the guidelines that already carry every value
+    /// of the change: its dry run's `matched` is the service's own count of how many hold the
+    /// change after an apply (the reconciliation the console reads again).
+    pub fn already_applied(&self) -> EditorialPolicy {
+        let mut check = self.clone();
+        let changes = [
+            ("status", &self.status),
+            ("review_status", &self.review_status),
+            ("visibility", &self.visibility),
+            ("applicability_status", &self.applicability_status),
+        ];
+        for (field, value) in changes {
+            if let Some(value) = value {
+                check
+                    .fq
+                    .push(format!("{field}:\"{}\"", value.replace(['"', '\\'], "")));
+            }
+        }
+        check
+    }
+}
+
 /// `POST guidelines/editorial-policy`'s answer, as the service counts it.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(default)]
