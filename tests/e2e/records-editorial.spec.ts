@@ -74,6 +74,8 @@ test('chosen guidelines are enriched in batches after a dry run; a curator\'s va
   await dialog.getByRole('button', { name: 'Enrich 2 guidelines' }).click();
   await dialog.getByRole('button', { name: 'Yes, apply' }).click();
   await expect(dialog.getByTestId('enrich-report')).toContainText('Enriched 2 of 2.');
+  // Read again: the curator's own value stayed, so one of the two carries what was sent.
+  await expect(dialog.getByTestId('enrich-reread')).toHaveText('Read again from the service: 1 of 2 carry every value sent.');
   const read = async (id: string) => (await (await request.get(api(`guidelines/${id}`), { headers: { Authorization: `Bearer ${token}` } })).json()).result;
   const enriched = await read(plain.id);
   expect(enriched.life_stage).toEqual(['adolescence']);

@@ -5,19 +5,17 @@
 //! confirmation. The report sums the service's own answers (`kb::schema::backfill`), then reads
 //! the service's embedding coverage again (`system/embeddings`) and shows it.
 
-use futures::StreamExt;
 use larder_api::status::Coverage;
 use larder_api::ApiError;
 use larder_contract::collections::guidelines::EMBEDDINGS_BACKFILL;
 use larder_contract::collections::GUIDELINES;
-use larder_contract::limits::DATA_CONNECTIONS;
 use leptos::prelude::*;
 
 use crate::components::modal::Modal;
 use crate::error_text::error_detail;
 use crate::i18n::{t, tf, tn};
 use crate::kb::gates::holds;
-use crate::kb::list::search_rows::each_hit;
+use crate::kb::list::search_rows::each_selected;
 use crate::kb::list::selection::Selection;
 use crate::kb::schema::backfill::{BackfillTally, Guides};
 use crate::kb::schema::Schema;
@@ -76,34 +74,18 @@ crate::split_entry!(list_tools, backfill_dialog, BackfillData => |d: BackfillDat
     <BackfillDialog schema=d.schema close=d.close/>
 });
 
-/// The guides of the selection: a whole search read page by page (its guide field only), or
-/// each chosen guideline read within the connection limit.
+/// The guides of the selection, from its guidelines' guide field.
 async fn guides_of_selection(
     client: &ApiClient,
     schema: &'static Schema,
     selection: Selection,
 ) -> Result<Guides, ApiError> {
-    let Some(field) = schema.collection.parent.map(|p| p.field) else {
-        return Ok(Guides::default());
-    };
     let mut guides = Guides::default();
-    match selection.search.get_untracked() {
-        Some(search) => {
-            each_hit(client, schema, &search, &[field], |record| {
-                guides.add(record, field)
-            })
-            .await?;
-        }
-        None => {
-            let mut reads = futures::stream::iter(selection.ids().into_iter().map(|id| {
-                let client = client.clone();
-                async move { client.get_record(schema.collection, &id).await }
-            }))
-            .buffer_unordered(DATA_CONNECTIONS);
-            while let Some(read) = reads.next().await {
-                guides.add(&read?, field);
-            }
-        }
+    if let Some(field) = schema.collection.parent.map(|p| p.field) {
+        each_selected(client, schema, selection, &[field], |record| {
+            guides.add(record, field)
+        })
+        .await?;
     }
     Ok(guides)
 }

@@ -15,9 +15,9 @@ use crate::components::modal::Modal;
 use crate::error_text::error_detail;
 use crate::i18n::{t, tf, tn};
 use crate::kb::gates::holds;
-use crate::kb::list::search_rows::rows_of_search;
+use crate::kb::list::search_rows::{each_selected, rows_of_search};
 use crate::kb::list::selection::Selection;
-use crate::kb::schema::enrich::{batches, Tally};
+use crate::kb::schema::enrich::{batches, carries, Tally};
 use crate::kb::schema::labels::facet_value;
 use crate::kb::schema::{label, Schema};
 use crate::lazy::Later;
@@ -116,6 +116,7 @@ fn EnrichDialog(schema: &'static Schema, close: Callback<bool>) -> impl IntoView
     let chosen = StoredValue::new(chosen);
     let step = RwSignal::new(Step::Choosing);
     let count = selection.count();
+    let reread = RwSignal::new(None::<Result<(u64, u64), String>>);
     let run = move |dry_run: bool| {
         let client = client.clone();
         let fields = chosen.with_value(|c| chosen_fields(c));
@@ -150,11 +151,24 @@ fn EnrichDialog(schema: &'static Schema, close: Callback<bool>) -> impl IntoView
                     Err(error) => return step.set(Step::Failed(error_detail(&error))),
                 }
             }
-            step.set(if dry_run {
-                Step::Previewed(tally)
-            } else {
-                Step::Done(tally)
-            });
+            if dry_run {
+                return step.set(Step::Previewed(tally));
+            }
+            step.set(Step::Done(tally));
+            // Read again from the service: how many of the selection now carry every value.
+            reread.set(None);
+            let names: Vec<&str> = fields.keys().map(String::as_str).collect();
+            let (mut read, mut carrying) = (0u64, 0u64);
+            let answer = each_selected(&client, schema, selection, &names, |record| {
+                read += 1;
+                carrying += u64::from(carries(record, &fields));
+            })
+            .await;
+            reread.set(Some(
+                answer
+                    .map(|()| (carrying, read))
+                    .map_err(|e| error_detail(&e)),
+            ));
         });
     };
     let preview = run.clone();
@@ -220,7 +234,7 @@ fn EnrichDialog(schema: &'static Schema, close: Callback<bool>) -> impl IntoView
                 }.into_any(),
                 Step::Failed(message) => view! { <p class="error-text" role="alert">{message}</p> }.into_any(),
                 Step::Previewed(tally) | Step::Confirming(tally) => view! { <Counted tally dry_run=true/> }.into_any(),
-                Step::Done(tally) => view! { <Counted tally dry_run=false/> }.into_any(),
+                Step::Done(tally) => view! { <Counted tally dry_run=false/> <ReadAgain reread/> }.into_any(),
             }}
             <div class="actions">
                 <button type="button" disabled=busy on:click=move |_| close.run(ran())>{move || if ran() { t("Close") } else { t("Cancel") }}</button>
@@ -273,5 +287,22 @@ fn Counted(tally: Tally, dry_run: bool) -> impl IntoView {
                 <ul class="refused">{tally.refused.iter().map(|(id, why)| view! { <li>{format!("{id}: {why}")}</li> }).collect_view()}</ul>
             })}
         </div>
+    }
+}
+
+/// The selection read again from the service after the apply: how many carry every value sent.
+#[component]
+fn ReadAgain(reread: RwSignal<Option<Result<(u64, u64), String>>>) -> impl IntoView {
+    move || {
+        match reread.get() {
+        None => view! { <p role="status">{move || t("Counting again…")}</p> }.into_any(),
+        Some(Ok((carrying, read))) => view! {
+            <p role="status" data-testid="enrich-reread">{tf("Read again from the service: {carrying} of {read} carry every value sent.", &[
+                ("carrying", &carrying.to_string()),
+                ("read", &read.to_string()),
+            ])}</p>
+        }.into_any(),
+        Some(Err(message)) => view! { <p class="error-text" role="alert">{message}</p> }.into_any(),
+    }
     }
 }

@@ -1,10 +1,12 @@
 //! The rows of a whole search ("all N matches"), read page by page by identifier before a
 //! bulk action acts on them: used by the bulk delete, enrichment and the embeddings backfill.
 
+use futures::StreamExt;
 use larder_api::{ApiError, Record, SearchQuery};
-use larder_contract::limits::{MAX_PAGE_SIZE, MAX_SEARCH_WINDOW};
+use larder_contract::limits::{DATA_CONNECTIONS, MAX_PAGE_SIZE, MAX_SEARCH_WINDOW};
+use leptos::prelude::GetUntracked;
 
-use crate::kb::list::selection::WholeSearch;
+use crate::kb::list::selection::{Selection, WholeSearch};
 use crate::kb::schema::bulk::Chosen;
 use crate::kb::schema::Schema;
 use crate::ApiClient;
@@ -53,4 +55,30 @@ pub async fn each_hit(
         }
     }
     Ok(())
+}
+
+/// Hands each record of a selection to `each`: a whole search through [`each_hit`] (only
+/// `fields`), or each chosen record read by identifier, at most the data API's connection limit
+/// at once.
+pub async fn each_selected(
+    client: &ApiClient,
+    schema: &'static Schema,
+    selection: Selection,
+    fields: &[&str],
+    mut each: impl FnMut(&Record),
+) -> Result<(), ApiError> {
+    match selection.search.get_untracked() {
+        Some(search) => each_hit(client, schema, &search, fields, each).await,
+        None => {
+            let mut reads = futures::stream::iter(selection.ids().into_iter().map(|id| {
+                let client = client.clone();
+                async move { client.get_record(schema.collection, &id).await }
+            }))
+            .buffer_unordered(DATA_CONNECTIONS);
+            while let Some(read) = reads.next().await {
+                each(&read?);
+            }
+            Ok(())
+        }
+    }
 }

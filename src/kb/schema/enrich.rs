@@ -6,6 +6,7 @@
 use larder_api::curation::{EnrichBatchOutcome, Enrichment};
 use larder_api::Record;
 use larder_contract::collections::guidelines::MAX_ENRICH_BATCH;
+use serde_json::Value;
 
 /// The calls that enrich `ids` with `fields`: each at most [`MAX_ENRICH_BATCH`] items, in
 /// order; with `overwrite`, every field is also written where a person set it.
@@ -65,6 +66,21 @@ impl Tally {
             }
         }
     }
+}
+
+/// Whether a guideline read after the apply carries every value sent: equal, a list as the same
+/// set (the service may keep its own order). A curator's value kept by the ownership rule fails
+/// it, which is what the read again is there to show.
+pub fn carries(record: &Record, fields: &Record) -> bool {
+    fields
+        .iter()
+        .all(|(name, sent)| match (record.get(name), sent) {
+            (Some(Value::Array(held)), Value::Array(sent)) => {
+                held.len() == sent.len() && sent.iter().all(|v| held.contains(v))
+            }
+            (Some(held), sent) => held == sent,
+            (None, _) => false,
+        })
 }
 
 #[cfg(test)]
@@ -128,5 +144,34 @@ mod tests {
             tally.refused,
             [("c".to_string(), "Guideline not found".to_string())]
         );
+    }
+
+    #[test]
+    fn a_record_carries_what_was_sent_lists_in_any_order() {
+        let sent = json!({"life_stage": ["infancy", "childhood"], "guideline_type": "food_based"});
+        let sent = sent.as_object().unwrap().clone();
+        let read = |v: Value| v.as_object().unwrap().clone();
+        assert!(carries(
+            &read(
+                json!({"id": "a", "life_stage": ["childhood", "infancy"], "guideline_type": "food_based"})
+            ),
+            &sent
+        ));
+        assert!(!carries(
+            &read(json!({"life_stage": ["adulthood"], "guideline_type": "food_based"})),
+            &sent
+        ));
+        assert!(!carries(
+            &read(json!({"life_stage": ["infancy"], "guideline_type": "food_based"})),
+            &sent
+        ));
+        assert!(!carries(
+            &read(json!({"life_stage": ["infancy", "childhood"]})),
+            &sent
+        ));
+        assert!(!carries(
+            &read(json!({"life_stage": ["infancy", "childhood"], "guideline_type": "other"})),
+            &sent
+        ));
     }
 }
