@@ -163,6 +163,7 @@ impl Session {
             retrying: RwSignal::new(None),
             maintenance: RwSignal::new(None),
         };
+        tabs::answer_asks(client.clone());
         let for_tabs = client.clone();
         tabs::on_signed_out(move || {
             let client = for_tabs.clone();

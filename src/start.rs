@@ -33,6 +33,11 @@ thread_local! {
     static CLIENT: RefCell<Option<ApiClient>> = const { RefCell::new(None) };
 }
 
+thread_local! {
+    /// Whether the console is mounted.
+    static MOUNTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 fn client() -> Option<ApiClient> {
     CLIENT.with(|c| c.borrow().clone())
 }
@@ -78,7 +83,10 @@ pub fn begin() {
                 crate::config::use_settings(&config);
                 client.set_config(config.client);
                 choose::start(config.default_language, config.languages).await;
-                mount(client, None);
+                match handed_session(&client).await {
+                    Some(person) => open_next(client, person).await,
+                    None => mount(client, None),
+                }
             }
             Err(problem) => {
                 // No configuration, no languages: the browser's own, if the console has it.
@@ -106,6 +114,36 @@ pub async fn take_over(config: Option<String>) {
     if let Some(landing) = landing() {
         wasm_bindgen_futures::spawn_local(crate::lazy::prefetch(landing.group));
     }
+    // A tab opened while another of this console is signed in takes its session (issue 42).
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Some(person) = handed_session(&client).await {
+            open_next(client, person).await;
+        }
+    });
+}
+
+/// The session another tab of the console hands over, when one answers: the person it is.
+async fn handed_session(client: &ApiClient) -> Option<Person> {
+    if client.is_signed_in().await {
+        return None;
+    }
+    let (token, valid_for_ms) = crate::session::tabs::ask(client).await?;
+    let identity = client
+        .adopt_handed(token, valid_for_ms, true)
+        .await
+        .ok()
+        .flatten()?;
+    crate::session::tabs::keep_handed(client.clone(), valid_for_ms);
+    Some(Person::new(identity, Early::at_sign_in(None)))
+}
+
+/// Mounts the console for `person` at the page the sign-in was asked to return to.
+async fn open_next(client: ApiClient, person: Person) {
+    choose::ready().await;
+    let next = query_param("next");
+    let next = crate::paths::safe_next(next).unwrap_or_else(|| "/".into());
+    replace_url(&format!("{}{next}", crate::hosting::base_path()));
+    mount(client, Some(person));
 }
 
 /// One press of the form's "Sign in", handed over by the start-up module.
@@ -156,13 +194,12 @@ pub async fn pressed(press: Press) -> Result<(), Array> {
         Ok(identity) => identity,
         Err(error) => return Err(failed(error).await),
     };
-    let person = Person::new(identity, Early::at_sign_in(press.household));
-    choose::ready().await;
     // Where the sign-in was asked to return, or the start page.
-    let next = query_param("next");
-    let next = crate::paths::safe_next(next).unwrap_or_else(|| "/".into());
-    replace_url(&format!("{}{next}", crate::hosting::base_path()));
-    mount(client, Some(person));
+    open_next(
+        client,
+        Person::new(identity, Early::at_sign_in(press.household)),
+    )
+    .await;
     Ok(())
 }
 
@@ -232,8 +269,12 @@ pub async fn provider_signed_in(at: AtProvider) -> Result<(), Array> {
     Ok(())
 }
 
-/// The console in place of the shell.
+/// The console in place of the shell, once: a press, a provider's answer and another tab's
+/// session may each arrive, and the first to come mounts it.
 fn mount(client: ApiClient, person: Option<Person>) {
+    if MOUNTED.with(|mounted| mounted.replace(true)) {
+        return;
+    }
     if let Some(shell) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id(SHELL))

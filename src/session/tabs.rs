@@ -1,18 +1,70 @@
-//! The tabs of one console (issue 42): signing out in one signs out every one. A same-origin
-//! `BroadcastChannel` carries only the word, in memory: nothing is stored, and no token or
-//! credential goes on it.
+//! The tabs of one console (issue 42): signing out in one signs out every one, and a tab opened
+//! while another is signed in takes that tab's session without a password. A same-origin
+//! `BroadcastChannel` carries it, in memory only: nothing is stored. What it carries of a session
+//! is the access token and how long it stays valid, never a password or a refresh token, so a
+//! tab that took one cannot renew it itself: it asks again before it runs out, and when no
+//! signed-in tab answers, its session ends as any lost session does (the page asks to sign in).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use futures::channel::oneshot;
+use larder_api::transport::Transport;
+use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::ApiClient;
+
 /// What a tab says when it signs out.
 const SIGNED_OUT: &str = "signed-out";
+
+/// How long a tab waits for a signed-in tab's answer: they answer within milliseconds, and the
+/// sign-in form is usable meanwhile.
+pub const ASK_WAIT_MS: u64 = 400;
+
+/// A handed token must stay valid at least this long (the handing tab renews first otherwise).
+const HAND_AT_LEAST_MS: u64 = 60_000;
+
+/// How long before a handed token runs out its tab asks for a fresh one.
+const ASK_AGAIN_BEFORE_MS: u64 = 30_000;
+
+/// A message on the channel besides [`SIGNED_OUT`].
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+enum Message {
+    /// A tab without a session asks the signed-in ones.
+    Ask,
+    /// A signed-in tab's answer.
+    Session { token: String, valid_for_ms: u64 },
+}
 
 /// The channel of this console (its address: two consoles on one origin do not mix).
 fn channel() -> Option<web_sys::BroadcastChannel> {
     let mut name = String::from("larder-session:");
     name.push_str(&crate::hosting::base_path());
     web_sys::BroadcastChannel::new(&name).ok()
+}
+
+fn post(channel: &web_sys::BroadcastChannel, message: &Message) {
+    if let Ok(text) = serde_json::to_string(message) {
+        let _ = channel.post_message(&text.into());
+    }
+}
+
+fn read(event: &web_sys::MessageEvent) -> Option<Message> {
+    serde_json::from_str(&event.data().as_string()?).ok()
+}
+
+/// Listens on a channel for the page's life.
+fn listen(handle: impl Fn(web_sys::MessageEvent) + 'static) {
+    let Some(channel) = channel() else {
+        return;
+    };
+    let listener = Closure::<dyn Fn(web_sys::MessageEvent)>::new(handle);
+    channel.set_onmessage(Some(listener.as_ref().unchecked_ref()));
+    listener.forget();
+    std::mem::forget(channel);
 }
 
 /// Tells the other tabs this one signed out.
@@ -25,17 +77,87 @@ pub fn say_signed_out() {
 
 /// Runs `then` when another tab signs out (for the page's life).
 pub fn on_signed_out(then: impl Fn() + 'static) {
-    let Some(channel) = channel() else {
-        return;
-    };
+    listen(move |event| {
+        if event.data().as_string().as_deref() == Some(SIGNED_OUT) {
+            then();
+        }
+    });
+}
+
+/// Answers the tabs that ask for a session, while this one holds one (for the page's life).
+pub fn answer_asks(client: ApiClient) {
+    listen(move |event| {
+        if !matches!(read(&event), Some(Message::Ask)) {
+            return;
+        }
+        let client = client.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Some((token, valid_for_ms)) = client.token_to_hand_over(HAND_AT_LEAST_MS).await {
+                if let Some(channel) = channel() {
+                    post(
+                        &channel,
+                        &Message::Session {
+                            token,
+                            valid_for_ms,
+                        },
+                    );
+                    channel.close();
+                }
+            }
+        });
+    });
+}
+
+/// Asks the other tabs for a session: the first answer within [`ASK_WAIT_MS`], or `None`.
+pub async fn ask(client: &ApiClient) -> Option<(String, u64)> {
+    let channel = channel()?;
+    let (send, answered) = oneshot::channel::<(String, u64)>();
+    let send = Rc::new(RefCell::new(Some(send)));
     let listener =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
-            if event.data().as_string().as_deref() == Some(SIGNED_OUT) {
-                then();
+            if let Some(Message::Session {
+                token,
+                valid_for_ms,
+            }) = read(&event)
+            {
+                if let Some(send) = send.borrow_mut().take() {
+                    let _ = send.send((token, valid_for_ms));
+                }
             }
         });
     channel.set_onmessage(Some(listener.as_ref().unchecked_ref()));
-    listener.forget();
-    // The channel lives as long as the page.
-    std::mem::forget(channel);
+    post(&channel, &Message::Ask);
+    let wait = client.transport().sleep(ASK_WAIT_MS);
+    futures::pin_mut!(wait);
+    let answer = match futures::future::select(answered, wait).await {
+        futures::future::Either::Left((Ok(answer), _)) => Some(answer),
+        _ => None,
+    };
+    channel.set_onmessage(None);
+    channel.close();
+    drop(listener);
+    answer
+}
+
+/// Keeps a handed session alive: shortly before its token runs out, asks the other tabs again
+/// and takes the fresh one; stops when none answers (the session then ends as a lost one).
+pub fn keep_handed(client: ApiClient, valid_for_ms: u64) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let mut valid_for_ms = valid_for_ms;
+        loop {
+            let wait = valid_for_ms.saturating_sub(ASK_AGAIN_BEFORE_MS).max(1_000);
+            client.transport().sleep(wait).await;
+            let Some((token, fresh)) = ask(&client).await else {
+                return;
+            };
+            if !client.is_signed_in().await {
+                return;
+            }
+            // Signed out or signed in meanwhile: this is no longer a handed session.
+            if client.adopt_handed(token, fresh, false).await.is_err() {
+                return;
+            }
+            valid_for_ms = fresh;
+        }
+    });
 }

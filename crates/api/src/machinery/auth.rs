@@ -32,6 +32,12 @@ pub enum Credentials {
     /// A sign-in at the service's identity provider (issue 42): renewed with its refresh token
     /// at its token endpoint, the refresh token replaced by the one each answer rotates in.
     Provider(ProviderGrant),
+    /// A session another tab of the same console handed over (issue 42 item 3): only its access
+    /// token came, never a password or a refresh token, so this tab cannot renew it itself; the
+    /// console asks that tab again before it expires ([`Client::adopt_handed`]).
+    ///
+    /// [`Client::adopt_handed`]: crate::Client::adopt_handed
+    Handed,
 }
 
 /// What renews a sign-in at the identity provider (OAuth 2.0 refresh grant, RFC 6749 §6):
@@ -102,6 +108,7 @@ impl std::fmt::Debug for Credentials {
             Credentials::User { username, .. } => write!(f, "User({username:?}, ***)"),
             Credentials::Client { client_id, .. } => write!(f, "Client({client_id:?}, ***)"),
             Credentials::Provider(grant) => write!(f, "Provider({:?}, ***)", grant.client_id),
+            Credentials::Handed => write!(f, "Handed"),
         }
     }
 }
@@ -147,6 +154,7 @@ impl Credentials {
     /// Checks the pair is complete (for credentials built directly).
     pub fn validate(&self) -> Result<(), ApiError> {
         let (a, b) = match self {
+            Credentials::Handed => return Ok(()),
             Credentials::Provider(grant) => {
                 return if grant.refresh_token.is_empty() || grant.token_endpoint.is_empty() {
                     Err(ApiError::InvalidCredentials(
@@ -175,8 +183,8 @@ impl Credentials {
         let (machine, name, secret) = match self {
             Credentials::User { username, password } => (false, username, password),
             // Never sent: a provider's grant renews at the provider
-            // ([`ProviderGrant::refresh_request`]).
-            Credentials::Provider(_) => {
+            // ([`ProviderGrant::refresh_request`]), a handed session by asking its tab again.
+            Credentials::Provider(_) | Credentials::Handed => {
                 return Request::new(Api::System, Method::Post(Value::Null), "system/login")
                     .without_token()
             }

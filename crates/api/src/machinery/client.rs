@@ -238,6 +238,68 @@ impl<T: Transport> Client<T> {
         }
     }
 
+    /// Takes a session another tab of the console handed over (issue 42 item 3): its access
+    /// token, valid for `valid_for_ms` more, with no means of renewal here. With `ask_who`, asks
+    /// the service who the caller is; the identity, or the service's refusal of the token.
+    pub async fn adopt_handed(
+        &self,
+        token: String,
+        valid_for_ms: u64,
+        ask_who: bool,
+    ) -> Result<Option<Identity>, ApiError> {
+        let renew_at_ms = self.inner.transport.now_ms().saturating_add(valid_for_ms);
+        {
+            let mut session = self.inner.session.lock().await;
+            // A tab that signed in meanwhile keeps its own session.
+            if matches!(
+                session.credentials,
+                Some(ref c) if *c != Credentials::Handed
+            ) {
+                return Err(ApiError::Caller("This tab is signed in already.".into()));
+            }
+            *session = Session {
+                credentials: Some(Credentials::Handed),
+                token: Some(Token {
+                    value: token,
+                    renew_at_ms,
+                }),
+            };
+        }
+        if !ask_who {
+            return Ok(None);
+        }
+        match self.identity().await {
+            Ok(identity) => Ok(Some(identity)),
+            Err(error) => {
+                self.sign_out().await;
+                Err(error)
+            }
+        }
+    }
+
+    /// The access token to hand to another tab of the console, with how long it stays valid:
+    /// renewed first when less than `at_least_ms` of it is left and this tab can renew it.
+    /// `None` when signed out, or when what is held cannot last that long.
+    pub async fn token_to_hand_over(&self, at_least_ms: u64) -> Option<(String, u64)> {
+        let mut session = self.inner.session.lock().await;
+        let now = self.inner.transport.now_ms();
+        let left = |token: &Token| token.renew_at_ms.saturating_sub(now);
+        if let Some(token) = session.token.as_ref().filter(|t| left(t) >= at_least_ms) {
+            return Some((token.value.clone(), left(token)));
+        }
+        let credentials = session.credentials.clone()?;
+        if credentials == Credentials::Handed {
+            return None;
+        }
+        let (token, renewed) = self.obtain_token(&credentials).await.ok()?;
+        let handed = (token.value.clone(), left(&token));
+        session.token = Some(token);
+        if let Some(renewed) = renewed {
+            session.credentials = Some(renewed);
+        }
+        Some(handed).filter(|(_, left)| *left > 0)
+    }
+
     /// Whether credentials are held.
     pub async fn is_signed_in(&self) -> bool {
         self.inner.session.lock().await.credentials.is_some()
@@ -388,6 +450,12 @@ impl<T: Transport> Client<T> {
         &self,
         credentials: &Credentials,
     ) -> Result<(Token, Option<Credentials>), ApiError> {
+        if let Credentials::Handed = credentials {
+            return Err(ApiError::InvalidCredentials(
+                "This tab's session came from another tab of the console, which no longer hands it on: sign in again."
+                    .into(),
+            ));
+        }
         if let Credentials::Provider(grant) = credentials {
             let timeout_ms = self.with_config(|c| c.timeout_ms);
             let response = self
