@@ -163,7 +163,9 @@ impl Session {
             retrying: RwSignal::new(None),
             maintenance: RwSignal::new(None),
         };
-        tabs::answer_asks(client.clone());
+        tabs::answer_asks(client.clone(), move || {
+            person.with_untracked(|p| p.as_ref().map(|p| p.identity().clone()))
+        });
         let for_tabs = client.clone();
         tabs::on_signed_out(move || {
             let client = for_tabs.clone();

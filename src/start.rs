@@ -127,12 +127,13 @@ async fn handed_session(client: &ApiClient) -> Option<Person> {
     if client.is_signed_in().await {
         return None;
     }
-    let (token, valid_for_ms) = crate::session::tabs::ask(client).await?;
-    let identity = client
-        .adopt_handed(token, valid_for_ms, true)
+    let (token, valid_for_ms, identity) = crate::session::tabs::ask(client).await?;
+    // Who it is came with it, or the service says (a token it refuses ends here).
+    let asked = client
+        .adopt_handed(token, valid_for_ms, identity.is_none())
         .await
-        .ok()
-        .flatten()?;
+        .ok()?;
+    let identity = identity.or(asked)?;
     crate::session::tabs::keep_handed(client.clone(), valid_for_ms);
     Some(Person::new(identity, Early::at_sign_in(None)))
 }

@@ -10,6 +10,7 @@ use std::rc::Rc;
 
 use futures::channel::oneshot;
 use larder_api::transport::Transport;
+use larder_api::Identity;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -35,8 +36,13 @@ const ASK_AGAIN_BEFORE_MS: u64 = 30_000;
 enum Message {
     /// A tab without a session asks the signed-in ones.
     Ask,
-    /// A signed-in tab's answer.
-    Session { token: String, valid_for_ms: u64 },
+    /// A signed-in tab's answer: the token, and who it is (so the new tab need not ask the
+    /// service before it opens; the service still decides what the token may do).
+    Session {
+        token: String,
+        valid_for_ms: u64,
+        identity: Option<Identity>,
+    },
 }
 
 /// The channel of this console (its address: two consoles on one origin do not mix).
@@ -84,13 +90,15 @@ pub fn on_signed_out(then: impl Fn() + 'static) {
     });
 }
 
-/// Answers the tabs that ask for a session, while this one holds one (for the page's life).
-pub fn answer_asks(client: ApiClient) {
+/// Answers the tabs that ask for a session, while this one holds one (for the page's life);
+/// `identity` is who this tab's person is, when signed in.
+pub fn answer_asks(client: ApiClient, identity: impl Fn() -> Option<Identity> + 'static) {
     listen(move |event| {
         if !matches!(read(&event), Some(Message::Ask)) {
             return;
         }
         let client = client.clone();
+        let identity = identity();
         wasm_bindgen_futures::spawn_local(async move {
             if let Some((token, valid_for_ms)) = client.token_to_hand_over(HAND_AT_LEAST_MS).await {
                 if let Some(channel) = channel() {
@@ -99,6 +107,7 @@ pub fn answer_asks(client: ApiClient) {
                         &Message::Session {
                             token,
                             valid_for_ms,
+                            identity,
                         },
                     );
                     channel.close();
@@ -108,20 +117,24 @@ pub fn answer_asks(client: ApiClient) {
     });
 }
 
+/// A session another tab handed over: its token, how long it stays valid, and who it is.
+pub type Handed = (String, u64, Option<Identity>);
+
 /// Asks the other tabs for a session: the first answer within [`ASK_WAIT_MS`], or `None`.
-pub async fn ask(client: &ApiClient) -> Option<(String, u64)> {
+pub async fn ask(client: &ApiClient) -> Option<Handed> {
     let channel = channel()?;
-    let (send, answered) = oneshot::channel::<(String, u64)>();
+    let (send, answered) = oneshot::channel::<Handed>();
     let send = Rc::new(RefCell::new(Some(send)));
     let listener =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
             if let Some(Message::Session {
                 token,
                 valid_for_ms,
+                identity,
             }) = read(&event)
             {
                 if let Some(send) = send.borrow_mut().take() {
-                    let _ = send.send((token, valid_for_ms));
+                    let _ = send.send((token, valid_for_ms, identity));
                 }
             }
         });
@@ -147,7 +160,7 @@ pub fn keep_handed(client: ApiClient, valid_for_ms: u64) {
         loop {
             let wait = valid_for_ms.saturating_sub(ASK_AGAIN_BEFORE_MS).max(1_000);
             client.transport().sleep(wait).await;
-            let Some((token, fresh)) = ask(&client).await else {
+            let Some((token, fresh, _)) = ask(&client).await else {
                 return;
             };
             if !client.is_signed_in().await {

@@ -142,3 +142,72 @@ test('a provider that refuses the code (a reused or expired code) ends on the si
   await expect(page.getByRole('alert')).toContainText('refused this sign-in');
   await expect(page.getByText('Signed in as')).toHaveCount(0);
 });
+
+// A provider that is down or slow (issue 42, "Bad input and faults"): the password form stays
+// usable and the form says what happened; nothing is stored (the fixture's leak check).
+const discovery = () => `${issuer}/.well-known/openid-configuration`;
+
+test('a provider that is down ends on the password form, saying so', async ({ page }) => {
+  await page.route(discovery(), (route) => route.abort('connectionrefused'));
+  await page.goto('./');
+  await expect(page.getByRole('alert')).toContainText('The identity provider is not answering');
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeEnabled();
+  await expect(providerButton(page)).toHaveCount(0);
+  await expect(page.getByText('Signed in as')).toHaveCount(0);
+});
+
+test('a provider that goes down during the code exchange ends on the sign-in form, saying so', async ({ page }) => {
+  await page.goto('./');
+  await page.route(`${issuer}/token`, (route) => route.abort('connectionreset'));
+  await providerButton(page).click();
+  await atProvider(page, 'olivia');
+  await expect(page.getByRole('alert')).toContainText('The identity provider is not answering');
+  await expect(page.getByText('Signed in as')).toHaveCount(0);
+  expect(page.url()).not.toMatch(/[#?&](code|state)=/);
+});
+
+test('a slow provider still brings a reload back signed in, without its form', async ({ page }) => {
+  await page.goto('./');
+  await providerButton(page).click();
+  await atProvider(page, 'olivia');
+  await expect(page.getByText('Signed in as olivia')).toBeVisible();
+  // Every answer of the provider 1.5 s late.
+  await page.route(`${issuer}/**`, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.fallback();
+  });
+  const forms = providerForms(page);
+  await page.reload();
+  await expect(page.getByText('Signed in as olivia')).toBeVisible({ timeout: 20_000 });
+  expect(forms, 'no password asked').toEqual([]);
+  expect(page.url()).not.toMatch(/[#?&](code|state)=/);
+});
+
+test('a provider that never answers ends on the password form once the wait is over', async ({ page }) => {
+  test.setTimeout(75_000);
+  // The request hangs: the start-up module's own 30 s limit ends it.
+  await page.route(discovery(), () => {});
+  await page.goto('./');
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeEnabled();
+  await expect(page.getByRole('alert')).toContainText('The identity provider is not answering', { timeout: 45_000 });
+  await expect(page.getByText('Signed in as')).toHaveCount(0);
+});
+
+test('a password press while the provider is still being asked goes on, and the silent sign-in stays away', async ({ page }) => {
+  // The provider answers its discovery 2 s late: "Sign in" works before that.
+  await page.route(discovery(), async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await route.fallback();
+  });
+  const forms = providerForms(page);
+  await page.goto('./');
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill('admin-demo');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByText('Signed in as admin')).toBeVisible();
+  // Past the discovery's answer: still signed in, never taken to the provider.
+  await page.waitForTimeout(2_500);
+  await expect(page.getByText('Signed in as admin')).toBeVisible();
+  expect(page.url().startsWith(issuer)).toBe(false);
+  expect(forms).toEqual([]);
+});

@@ -6,6 +6,7 @@ mod exports;
 mod load;
 mod pages;
 mod peer;
+mod silent;
 
 use pages::{browser, download, list, numbers, start, DOWNLOAD_BYTES};
 
@@ -119,7 +120,7 @@ pub fn percentile(samples: &[f64], p: f64) -> f64 {
 
 /// `cargo xtask bench [--runs N]`.
 /// The parts of the bench, in the order they run; `--only` picks some of them.
-const PARTS: [&str; 8] = [
+const PARTS: [&str; 9] = [
     "first-load",
     "start",
     "list",
@@ -128,6 +129,7 @@ const PARTS: [&str; 8] = [
     "download",
     "export",
     "plans",
+    "silent",
 ];
 
 struct Options {
@@ -191,9 +193,17 @@ pub fn run(args: &[String]) -> Result<()> {
         .map(|part| format!("{part} (left out by --only)"))
         .collect();
 
-    let needs_console = ["first-load", "start", "list", "download", "export", "plans"]
-        .iter()
-        .any(|part| wants(part));
+    let needs_console = [
+        "first-load",
+        "start",
+        "list",
+        "download",
+        "export",
+        "plans",
+        "silent",
+    ]
+    .iter()
+    .any(|part| wants(part));
     let dist = root().join(built.as_deref().unwrap_or("target/bench/dist"));
     if needs_console {
         if built.is_none() {
@@ -332,6 +342,16 @@ pub fn run(args: &[String]) -> Result<()> {
     if wants("plans") {
         eprintln!("\n==> Download my data of 1,000 members with 30 days of meal plans, phone line");
         figures.extend(exports::plan_figures(&console)?);
+    }
+    if wants("silent") {
+        eprintln!("\n==> back without a password (identity provider), a new tab, beside a password sign-in; phone line");
+        figures.extend(silent::figures(
+            &dist,
+            &base_of(&dist)?,
+            &console,
+            &binary,
+            runs.min(5),
+        )?);
     }
     drop(server);
     finish(&out, &figures, &not_measured)

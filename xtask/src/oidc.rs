@@ -111,7 +111,7 @@ impl Drop for Provider {
 
 /// A free port on 127.0.0.1 (the provider must know the console's address before the console's
 /// server can be told the provider's).
-fn free_port() -> Result<u16> {
+pub fn free_port() -> Result<u16> {
     let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
     Ok(listener.local_addr()?.port())
 }
@@ -120,14 +120,22 @@ fn free_port() -> Result<u16> {
 /// naming the provider, its page's policy letting the provider in as an operator's would
 /// (README, Hosting), and the carrier probe under `probe/` (tests/oidc/probe).
 fn site(issuer: &str) -> Result<PathBuf> {
-    let site = root().join(SITE);
+    site_of(
+        &root().join(crate::playwright::PLAYWRIGHT_DIST),
+        issuer,
+        SITE,
+    )
+}
+
+/// [`site`] from the build in `dist`, laid out in `folder` (the bench's release build too).
+pub fn site_of(dist: &Path, issuer: &str, folder: &str) -> Result<PathBuf> {
+    let site = root().join(folder);
     if site.exists() {
         std::fs::remove_dir_all(&site).with_context(|| format!("clearing {}", site.display()))?;
     }
     std::fs::create_dir_all(&site)?;
-    let dist = root().join(crate::playwright::PLAYWRIGHT_DIST);
     if dist.join("index.html").is_file() {
-        link_tree(&dist, &site)?;
+        link_tree(dist, &site)?;
         for page in ["index.html", "404.html"] {
             let path = site.join(page);
             let html = std::fs::read_to_string(&path)

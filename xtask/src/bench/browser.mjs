@@ -7,6 +7,7 @@
 //   LARDER_BENCH_TOKEN=... node browser.mjs download CONSOLE_URL RECORD_PATH TITLE ARTIFACT_ID RUNS USER PASSWORD
 //   node browser.mjs export CONSOLE_URL LIST_PATH ROWS RUNS USER PASSWORD
 //   node browser.mjs household-export CONSOLE_URL MEMBERS RUNS USER PASSWORD [FROM TO [throttled] [json]]
+//   node browser.mjs silent OIDC_CONSOLE_URL PLAIN_CONSOLE_URL PROVIDER_HOST RUNS USER PASSWORD
 import { chromium } from '@playwright/test';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -488,6 +489,99 @@ async function householdExport(consoleUrl, members, runs, user, password, from, 
   return out;
 }
 
+/** Issue 42's round trip on the phone line: with the provider's session alive, a bookmark
+ * opened in a fresh tab comes back signed in through the silent sign-in (`prompt=none`, there
+ * and back); beside it, in the same run, a password sign-in on the console without a provider
+ * and on the one with it (whose load first asks the provider, which finds no session). Each from
+ * navigation to "Signed in as" painted, typing taking no time; a fresh browser per run. Also a
+ * new tab opened beside one signed in by password (no provider), whose session comes over the
+ * tabs' channel. */
+async function silent(oidcUrl, plainUrl, providerHost, runs, user, password) {
+  const out = { silent: [], handed: [], password_plain: [], password_oidc: [], violations: [] };
+  const throttle = async (page) => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', MOBILE);
+  };
+  const signedIn = (page, who) => page.getByText(`Signed in as ${who}`).waitFor({ timeout: 60_000 });
+  const byPassword = async (url) => {
+    const browser = await freshBrowser();
+    try {
+      const page = await browser.context.newPage();
+      watchViolations(page, out.violations);
+      await throttle(page);
+      const t0 = Date.now();
+      await page.goto(new URL('sign-in', url).href);
+      const button = page.getByRole('button', { name: 'Sign in', exact: true });
+      await button.waitFor();
+      await page.waitForFunction(() => {
+        const b = [...document.querySelectorAll('button')].find((e) => e.textContent.trim() === 'Sign in');
+        return b && !b.disabled;
+      }, null, { timeout: 60_000 });
+      await page.getByLabel('Username').fill(user);
+      await page.getByLabel('Password').fill(password);
+      await button.click();
+      await signedIn(page, user);
+      return Date.now() - t0;
+    } finally {
+      await browser.close();
+    }
+  };
+  // A new tab opened beside a tab signed in by password (unthrottled), on the console without
+  // a provider: its session comes over the tabs' channel.
+  const handed = async (url) => {
+    const browser = await freshBrowser();
+    try {
+      const page = await browser.context.newPage();
+      await page.goto(new URL('sign-in', url).href);
+      await page.getByLabel('Username').fill(user);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await signedIn(page, user);
+      const beside = await browser.context.newPage();
+      watchViolations(beside, out.violations);
+      await throttle(beside);
+      const t0 = Date.now();
+      await beside.goto(new URL('overview', url).href);
+      await signedIn(beside, user);
+      return Date.now() - t0;
+    } finally {
+      await browser.close();
+    }
+  };
+  for (let i = 0; i < runs; i++) {
+    const browser = await freshBrowser();
+    try {
+      const page = await browser.context.newPage();
+      watchViolations(page, out.violations);
+      // Signed in at the provider once, unthrottled: its session is what the round trip finds.
+      await page.goto(oidcUrl);
+      await page.getByRole('button', { name: `Sign in with ${providerHost}` }).click();
+      // The provider's own form (the console's has the same labels).
+      await page.waitForURL((url) => url.host === providerHost && url.pathname.startsWith('/interaction/'), { timeout: 60_000 });
+      await page.getByLabel('Username').fill('olivia');
+      await page.getByLabel('Password').fill('olivia-demo');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await signedIn(page, 'olivia');
+      // No console tab left: only the provider's session brings the next one back.
+      await page.close();
+      const tab = await browser.context.newPage();
+      watchViolations(tab, out.violations);
+      await throttle(tab);
+      const t0 = Date.now();
+      await tab.goto(new URL('overview', oidcUrl).href);
+      await signedIn(tab, 'olivia');
+      out.silent.push(Date.now() - t0);
+    } finally {
+      await browser.close();
+    }
+    out.password_plain.push(await byPassword(plainUrl));
+    out.handed.push(await handed(plainUrl));
+    out.password_oidc.push(await byPassword(oidcUrl));
+  }
+  return out;
+}
+
 function parse(file, runs) {
   const text = readFileSync(file, 'utf8');
   const ms = [];
@@ -519,5 +613,6 @@ else if (mode === 'household-export') {
   const flags = rest.slice(7);
   result = await householdExport(rest[0], Number(rest[1]), Number(rest[2]), rest[3], rest[4], rest[5], rest[6], flags.includes('throttled'), flags.includes('json'));
 }
+else if (mode === 'silent') result = await silent(rest[0], rest[1], rest[2], Number(rest[3]), rest[4], rest[5]);
 else throw new Error(`unknown mode ${mode}`);
 process.stdout.write(JSON.stringify(result));

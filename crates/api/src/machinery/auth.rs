@@ -287,7 +287,7 @@ pub fn token_from_answer(response: &HttpResponse, now_ms: u64) -> Result<Token, 
 }
 
 /// Who is signed in, for display and for showing or hiding screens (the service still decides).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Identity {
     /// Whether the service knows the caller.
     pub authenticated: bool,
@@ -306,7 +306,7 @@ pub struct Identity {
 }
 
 /// Where an [`Identity`] was read.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum IdentitySource {
     /// `system/ping` answered an object.
     #[default]

@@ -150,6 +150,10 @@ pub(super) fn start(settings: Settings, form: &Element) {
         };
         PROVIDER.with(|p| *p.borrow_mut() = Some(provider.clone()));
         let answer = Callback::read(&arrival.fragment);
+        if let (Ok(None), true) = (&answer, super::press_begun()) {
+            // A password press came while the provider was being asked: it goes on, here.
+            return add_button(&provider.settings, &form);
+        }
         if let Ok(None) = answer {
             // The silent sign-in: the form waits (what is typed would be lost on the way).
             super::set_button(&super::t("Signing in…"), true);
