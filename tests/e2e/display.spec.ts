@@ -75,6 +75,23 @@ test('at 390 px wide with the largest text, and at 200 % text, pages do not scro
       const sideways = await page.evaluate(() => document.scrollingElement!.scrollWidth - document.scrollingElement!.clientWidth);
       expect(sideways, `${path}, ${size} text`).toBeLessThanOrEqual(0);
     }
+    // A record's page, a household's page and a member's page, each reached by a first link.
+    for (const [list, link] of [
+      ['/records/guidelines?q=olive', 'table.records tbody a[href*="/records/guidelines/"]'],
+      ['/households?limit=10&offset=0', 'table.records tbody a[href*="/households/"]'],
+      [null, 'a[href*="/members/"]'],
+    ] as const) {
+      if (list) await goInApp(page, list);
+      const first = page.locator(link).first();
+      await expect(first).toBeVisible();
+      const href = (await first.getAttribute('href'))!;
+      await first.click();
+      await expect(page).toHaveURL(new RegExp(`${href.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+      await expect(page.locator('main h1').first()).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      const sideways = await page.evaluate(() => document.scrollingElement!.scrollWidth - document.scrollingElement!.clientWidth);
+      expect(sideways, `${href}, ${size} text`).toBeLessThanOrEqual(0);
+    }
   }
 });
 
