@@ -136,13 +136,29 @@ test('a sign-in link cannot send anyone to another site', async ({ page }) => {
 // `@one-wire`, `cargo xtask test` runs it once, beside the production wire (`ONE_WIRE_TAG` in
 // xtask/src/journeys.rs), where it cost the reference wire's run (the longest) 30 s.
 test('over 20 cold throttled loads, no split module is requested before "Sign in" works', { tag: '@one-wire' }, async ({ browser }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(300_000);
   const loads = [];
   // Four at a time, each in its own context on its own throttled line (no shared bandwidth): a
   // load mostly waits on its line, and one after another the 20 took 40 s of each wire's run.
   // Four pages starting at once also load the CPU more than one does, which is when the
   // start-up path was seen to race the prefetch (issue 26).
-  for (let i = 0; i < 20; i += 4) loads.push(...await Promise.all([0, 1, 2, 3].map(() => coldStart(browser))));
+  // A load whose very page does not arrive within 60 s (seen twice, only with both wires'
+  // browsers running on two cores: the document, config.json and boot.js all still pending,
+  // nothing of the console requested) is loaded once more, and the stall is reported beside the
+  // results; a second stall of the same load fails the journey.
+  const stalls: string[] = [];
+  const load = async () => {
+    try {
+      return await coldStart(browser);
+    } catch (e) {
+      if (!String(e).includes('a cold load stalled')) throw e;
+      stalls.push(String(e).split('\n')[0]);
+      return await coldStart(browser);
+    }
+  };
+  for (let i = 0; i < 20; i += 4) loads.push(...await Promise.all([0, 1, 2, 3].map(load)));
+  for (const stall of stalls) test.info().annotations.push({ type: 'stalled load, loaded again', description: stall });
+  if (stalls.length > 0) console.log(`${stalls.length} load(s) stalled and were loaded again:\n  ${stalls.join('\n  ')}`);
   const times = loads.map((l) => l.signInAt).sort((a, b) => a - b);
   const early = loads.filter((l) => l.early.length > 0);
   console.log(`"Sign in" enabled (ms): min ${times[0].toFixed(0)}, median ${((times[9] + times[10]) / 2).toFixed(0)}, max ${times[19].toFixed(0)}; `
