@@ -33,10 +33,8 @@ thread_local! {
     static CLIENT: RefCell<Option<ApiClient>> = const { RefCell::new(None) };
 }
 
-thread_local! {
-    /// Whether the console is mounted.
-    static MOUNTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
+/// Whether the console is mounted (the page's, not a person's).
+static MOUNTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 fn client() -> Option<ApiClient> {
     CLIENT.with(|c| c.borrow().clone())
@@ -273,7 +271,7 @@ pub async fn provider_signed_in(at: AtProvider) -> Result<(), Array> {
 /// The console in place of the shell, once: a press, a provider's answer and another tab's
 /// session may each arrive, and the first to come mounts it.
 fn mount(client: ApiClient, person: Option<Person>) {
-    if MOUNTED.with(|mounted| mounted.replace(true)) {
+    if MOUNTED.swap(true, std::sync::atomic::Ordering::Relaxed) {
         return;
     }
     if let Some(shell) = web_sys::window()

@@ -58,8 +58,16 @@ fn post(channel: &web_sys::BroadcastChannel, message: &Message) {
     }
 }
 
+/// The most a message may hold: a token and an identity are a few kilobytes; anything larger on
+/// the channel is not the console's and is not read.
+const MAX_MESSAGE_BYTES: usize = 16 * 1024;
+
 fn read(event: &web_sys::MessageEvent) -> Option<Message> {
-    serde_json::from_str(&event.data().as_string()?).ok()
+    let text = event.data().as_string()?;
+    if text.len() > MAX_MESSAGE_BYTES {
+        return None;
+    }
+    serde_json::from_str(&text).ok()
 }
 
 /// Listens on a channel for the page's life.

@@ -1,6 +1,10 @@
 import { test, expect } from './fixtures';
 import { goInApp, signIn, scanBothSchemes } from './helpers';
 
+/** How far the page scrolls sideways (0 when it does not). */
+const sidewaysScroll = (page: import('@playwright/test').Page) =>
+  page.evaluate(() => document.scrollingElement!.scrollWidth - document.scrollingElement!.clientWidth);
+
 // Issue 40 item 4: text size and high contrast beside the theme, kept in the browser like the
 // language; pages pass axe at each size and in high contrast, and stay usable on a phone.
 
@@ -72,7 +76,7 @@ test('at 390 px wide with the largest text, and at 200 % text, pages do not scro
     ] as const) {
       await goInApp(page, path);
       await expect(page.locator(ready).first()).toBeVisible();
-      const sideways = await page.evaluate(() => document.scrollingElement!.scrollWidth - document.scrollingElement!.clientWidth);
+      const sideways = await sidewaysScroll(page);
       expect(sideways, `${path}, ${size} text`).toBeLessThanOrEqual(0);
     }
     // A record's page, a household's page and a member's page, each reached by a first link.
@@ -89,7 +93,7 @@ test('at 390 px wide with the largest text, and at 200 % text, pages do not scro
       await expect(page).toHaveURL(new RegExp(`${href.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
       await expect(page.locator('main h1').first()).toBeVisible();
       await page.waitForLoadState('networkidle');
-      const sideways = await page.evaluate(() => document.scrollingElement!.scrollWidth - document.scrollingElement!.clientWidth);
+      const sideways = await sidewaysScroll(page);
       expect(sideways, `${href}, ${size} text`).toBeLessThanOrEqual(0);
     }
   }

@@ -196,6 +196,34 @@ fn link_tree(from: &Path, to: &Path) -> Result<()> {
     Ok(())
 }
 
+/// A demo larder-server (`binary`) at `addr` serving `site` under `prefix`, accepting the tokens
+/// of the provider at `issuer` beside its own sign-in.
+pub fn serve_site(
+    binary: &Path,
+    addr: &str,
+    site: &Path,
+    prefix: &str,
+    issuer: &str,
+) -> Result<Server> {
+    let site = site.to_str().context("a site path that is not UTF-8")?;
+    Server::start(
+        binary,
+        &[
+            "--addr",
+            addr,
+            "--db",
+            ":memory:",
+            "--demo",
+            "--static",
+            site,
+            "--static-prefix",
+            prefix,
+            "--oidc-issuer",
+            issuer,
+        ],
+    )
+}
+
 /// `cargo xtask oidc [SPEC...]`: the provider's journeys (all of them when none is named), with
 /// the debug larder-server built first.
 pub fn run(specs: &[String]) -> Result<()> {
@@ -215,23 +243,12 @@ pub fn journeys(server: &Path, specs: &[String]) -> Result<()> {
     let probe_url = format!("{base_url}probe/");
     let provider = Provider::start(&[&base_url, &probe_url], true)?;
     let site = site(&provider.issuer)?;
-    let addr = format!("127.0.0.1:{port}");
-    let site_arg = site.display().to_string();
-    let server = Server::start(
+    let server = serve_site(
         server,
-        &[
-            "--addr",
-            &addr,
-            "--db",
-            ":memory:",
-            "--demo",
-            "--static",
-            &site_arg,
-            "--static-prefix",
-            "/console/",
-            "--oidc-issuer",
-            &provider.issuer,
-        ],
+        &format!("127.0.0.1:{port}"),
+        &site,
+        "/console/",
+        &provider.issuer,
     )?;
     let mut args = vec!["playwright", "test"];
     if specs.is_empty() {

@@ -6,19 +6,11 @@
 
 mod common;
 
-use common::{failing, ok, scripted};
+use common::{bearer, failing, ok, scripted};
 use futures::executor::block_on;
 use larder_api::transport::HttpResponse;
 use larder_api::{collections, ApiError, Credentials};
 use serde_json::json;
-
-fn bearer(request: &larder_api::transport::HttpRequest) -> Option<String> {
-    request
-        .headers
-        .iter()
-        .find(|(name, _)| name == "Authorization")
-        .map(|(_, value)| value.clone())
-}
 
 fn login(token: &str) -> HttpResponse {
     HttpResponse::json(

@@ -7,7 +7,7 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use common::{ok, scripted};
+use common::{bearer, ok, scripted};
 use futures::executor::block_on;
 use larder_api::transport::HttpResponse;
 use larder_api::{collections, Credentials, ProviderGrant};
@@ -31,14 +31,6 @@ fn tokens(access: &str, refresh: Option<&str>) -> HttpResponse {
         body["refresh_token"] = json!(refresh);
     }
     HttpResponse::json(200, &body)
-}
-
-fn bearer(request: &larder_api::transport::HttpRequest) -> Option<String> {
-    request
-        .headers
-        .iter()
-        .find(|(name, _)| name == "Authorization")
-        .map(|(_, value)| value.clone())
 }
 
 #[test]

@@ -42,14 +42,15 @@ struct Started {
 
 thread_local! {
     static STARTED: RefCell<Option<Started>> = const { RefCell::new(None) };
-    /// Whether a press of "Sign in" has begun: the provider's silent sign-in then stays away
-    /// (its redirect would take the page, and the press, with it).
-    static PRESS_BEGUN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
+
+/// Whether a press of "Sign in" has begun: the provider's silent sign-in then stays away (its
+/// redirect would take the page, and the press, with it).
+static PRESS_BEGUN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Whether a press of "Sign in" has begun on this page.
 fn press_begun() -> bool {
-    PRESS_BEGUN.with(std::cell::Cell::get)
+    PRESS_BEGUN.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// The remembered text size and contrast, on the root element before the form is used.
@@ -258,7 +259,7 @@ async fn press() {
     if let Some(missing) = login::missing(machine, &name, &secret) {
         return show_error(&t("Invalid credentials"), &t(missing));
     }
-    PRESS_BEGUN.with(|p| p.set(true));
+    PRESS_BEGUN.store(true, std::sync::atomic::Ordering::Relaxed);
     set_button(&t("Signing in…"), true);
     let request = login::request(&system_base, machine, &name, &secret);
     let answer = send(&request.url, Some(&request.body), None, timeout_ms).await;

@@ -8,13 +8,12 @@
 use larder_api::status::Coverage;
 use larder_api::ApiError;
 use larder_contract::collections::guidelines::EMBEDDINGS_BACKFILL;
-use larder_contract::collections::GUIDELINES;
 use leptos::prelude::*;
 
 use crate::components::modal::Modal;
 use crate::error_text::error_detail;
 use crate::i18n::{t, tf, tn};
-use crate::kb::gates::holds;
+use crate::kb::list::guideline_tool::GuidelineTool;
 use crate::kb::list::search_rows::each_selected;
 use crate::kb::list::selection::Selection;
 use crate::kb::schema::backfill::{BackfillTally, Guides};
@@ -42,32 +41,19 @@ enum Step {
 }
 
 /// The button, for guidelines (the collection whose backfill names a guide) and the roles the
-/// contract's route names.
+/// contract's route names. A backfill changes no field the list shows: nothing to read again.
 #[component]
 pub fn BackfillButton(schema: &'static Schema, running: Signal<bool>) -> impl IntoView {
-    if schema.collection.path != GUIDELINES.path {
-        return ().into_any();
-    }
-    let allowed = holds(EMBEDDINGS_BACKFILL.roles);
-    let open = RwSignal::new(false);
-    let selection = expect_context::<Selection>();
     view! {
-        <Show when=move || allowed.get()>
-            <button type="button" disabled=move || running.get() on:click=move |_| open.set(true)>
-                {move || tn("Backfill embeddings for {count} selected", selection.count() as i64, &[])}
-            </button>
-        </Show>
-        <Show when=move || open.get()>
-            <Later data=BackfillData { schema, close: Callback::new(move |()| open.set(false)) } entry=backfill_dialog/>
-        </Show>
+        <GuidelineTool schema roles=EMBEDDINGS_BACKFILL.roles label="Backfill embeddings for {count} selected" running
+            dialog=move |close| view! { <Later data=BackfillData { schema, close } entry=backfill_dialog/> }.into_any()/>
     }
-    .into_any()
 }
 
 #[derive(Clone)]
 struct BackfillData {
     schema: &'static Schema,
-    close: Callback<()>,
+    close: Callback<bool>,
 }
 
 crate::split_entry!(list_tools, backfill_dialog, BackfillData => |d: BackfillData| view! {
@@ -91,7 +77,7 @@ async fn guides_of_selection(
 }
 
 #[component]
-fn BackfillDialog(schema: &'static Schema, close: Callback<()>) -> impl IntoView {
+fn BackfillDialog(schema: &'static Schema, close: Callback<bool>) -> impl IntoView {
     let client = expect_context::<ApiClient>();
     let selection = expect_context::<Selection>();
     let count = selection.count();
@@ -153,7 +139,7 @@ fn BackfillDialog(schema: &'static Schema, close: Callback<()>) -> impl IntoView
         }
     };
     view! {
-        <Modal role="dialog" labelled_by="backfill-title" on_escape=Callback::new(move |_| if !busy() { close.run(()) })>
+        <Modal role="dialog" labelled_by="backfill-title" on_escape=Callback::new(move |_| if !busy() { close.run(false) })>
             <h2 id="backfill-title">{tn("Backfill embeddings for {count} selected", count as i64, &[])}</h2>
             <label class="choice">
                 <input type="checkbox" disabled=busy prop:checked=move || only_missing.get()
@@ -175,7 +161,7 @@ fn BackfillDialog(schema: &'static Schema, close: Callback<()>) -> impl IntoView
                 Step::Failed(message) => view! { <p class="error-text" role="alert">{message}</p> }.into_any(),
             }}
             <div class="actions">
-                <button type="button" disabled=busy on:click=move |_| close.run(())>
+                <button type="button" disabled=busy on:click=move |_| close.run(false)>
                     {move || if matches!(step.get(), Step::Done(_)) { t("Close") } else { t("Cancel") }}
                 </button>
                 {move || match step.get() {

@@ -15,7 +15,7 @@ use serde_json::Value;
 use crate::components::modal::Modal;
 use crate::error_text::error_detail;
 use crate::i18n::{capitalized, t, tf, tn, value_label};
-use crate::kb::gates::holds;
+use crate::kb::list::guideline_tool::GuidelineTool;
 use crate::kb::list::selection::Selection;
 use crate::kb::schema::{label, Schema};
 use crate::lazy::Later;
@@ -52,24 +52,10 @@ pub fn EditorialButton(
     running: Signal<bool>,
     changed: Callback<()>,
 ) -> impl IntoView {
-    if schema.collection.path != GUIDELINES.path {
-        return ().into_any();
-    }
-    let allowed = holds(EDITORIAL_POLICY.roles);
-    let open = RwSignal::new(false);
-    let selection = expect_context::<Selection>();
     view! {
-        <Show when=move || allowed.get()>
-            <button type="button" disabled=move || running.get() on:click=move |_| open.set(true)>
-                {move || tn("Editorial policy for {count} selected", selection.count() as i64, &[])}
-            </button>
-        </Show>
-        <Show when=move || open.get()>
-            <Later data=EditorialData { close: Callback::new(move |ran: bool| { open.set(false); if ran { changed.run(()); } }) }
-                entry=editorial_dialog/>
-        </Show>
+        <GuidelineTool schema roles=EDITORIAL_POLICY.roles label="Editorial policy for {count} selected" running changed
+            dialog=|close| view! { <Later data=EditorialData { close } entry=editorial_dialog/> }.into_any()/>
     }
-    .into_any()
 }
 
 #[derive(Clone)]

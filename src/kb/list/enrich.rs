@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::components::modal::Modal;
 use crate::error_text::error_detail;
 use crate::i18n::{t, tf, tn};
-use crate::kb::gates::holds;
+use crate::kb::list::guideline_tool::GuidelineTool;
 use crate::kb::list::search_rows::{each_selected, rows_of_search};
 use crate::kb::list::selection::Selection;
 use crate::kb::schema::enrich::{batches, carries, Tally};
@@ -47,24 +47,10 @@ pub fn EnrichButton(
     running: Signal<bool>,
     changed: Callback<()>,
 ) -> impl IntoView {
-    if schema.collection.path != GUIDELINES.path {
-        return ().into_any();
-    }
-    let allowed = holds(ENRICH_BATCH.roles);
-    let open = RwSignal::new(false);
-    let selection = expect_context::<Selection>();
     view! {
-        <Show when=move || allowed.get()>
-            <button type="button" disabled=move || running.get() on:click=move |_| open.set(true)>
-                {move || tn("Enrich {count} selected", selection.count() as i64, &[])}
-            </button>
-        </Show>
-        <Show when=move || open.get()>
-            <Later data=EnrichData { schema, close: Callback::new(move |ran: bool| { open.set(false); if ran { changed.run(()); } }) }
-                entry=enrich_dialog/>
-        </Show>
+        <GuidelineTool schema roles=ENRICH_BATCH.roles label="Enrich {count} selected" running changed
+            dialog=move |close| view! { <Later data=EnrichData { schema, close } entry=enrich_dialog/> }.into_any()/>
     }
-    .into_any()
 }
 
 #[derive(Clone)]

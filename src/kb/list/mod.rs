@@ -10,6 +10,7 @@ pub mod enrich;
 pub mod export_button;
 pub mod facets;
 pub mod guideline_import;
+pub mod guideline_tool;
 pub mod key_sheet;
 pub mod list_views;
 pub mod policy;

@@ -8,12 +8,11 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use super::pages::{browser, numbers, violations};
 use super::Figure;
-use crate::oidc::{free_port, site_of, Provider};
-use crate::process::Server;
+use crate::oidc::{free_port, serve_site, site_of, Provider};
 
 /// Where the bench lays out its provider site.
 const SITE: &str = "target/bench/oidc-site";
@@ -31,24 +30,8 @@ pub fn figures(
     let console = format!("http://{addr}{base}");
     let provider = Provider::start(&[&console], false)?;
     let site = site_of(dist, &provider.issuer, SITE)?;
-    let site = site.to_str().context("path")?;
     let issuer = provider.issuer.as_str();
-    let server = Server::start(
-        binary,
-        &[
-            "--addr",
-            &addr,
-            "--db",
-            ":memory:",
-            "--demo",
-            "--static",
-            site,
-            "--static-prefix",
-            base,
-            "--oidc-issuer",
-            issuer,
-        ],
-    )?;
+    let server = serve_site(binary, &addr, &site, base, issuer)?;
     let host = issuer.trim_start_matches("http://").trim_end_matches('/');
     let runs = runs.to_string();
     let result = browser(&[

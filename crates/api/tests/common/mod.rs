@@ -49,3 +49,8 @@ pub fn body(request: &HttpRequest) -> Value {
 pub fn line(request: &HttpRequest) -> String {
     format!("{} {}", request.method, request.url)
 }
+
+/// The `Authorization` header a request carried, if any.
+pub fn bearer(request: &HttpRequest) -> Option<String> {
+    request.header("authorization").map(str::to_string)
+}
