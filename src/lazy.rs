@@ -117,12 +117,49 @@ pub async fn prefetch(group: Group) {
 /// A page only a signed-in person sees: its data is made, its module fetched and the page
 /// drawn only for one; anyone else is sent to sign in, and back afterwards.
 #[derive(Clone)]
-pub struct Protected<P>(Option<P>);
+pub struct Protected<P> {
+    data: Option<P>,
+    data_owner: DataOwner,
+}
+
+/// The reactive owner a route's data was made under, kept for as long as the route's view is
+/// on screen.
+///
+/// Why: Leptos 0.8's router makes a lazy route's data under a preload owner of its own, and
+/// drops that owner as soon as the *next* page's preload has finished, while the old page is
+/// still on screen and still reading its data. A read of a disposed signal then panics, which
+/// a release build shows only as `RuntimeError: unreachable` and which stops the whole console
+/// (seen in CI, on a slow machine, leaving "My household" for another page:
+/// `tests/lazy_routes.rs` shows both sides).
+#[derive(Clone)]
+pub struct DataOwner(Option<Owner>);
+
+impl DataOwner {
+    /// The owner reads are being made under now (in `LazyRoute::data`).
+    pub fn current() -> Self {
+        DataOwner(Owner::current())
+    }
+
+    /// Keeps the data's owner until the current owner (the view's) is cleaned up. Nothing to
+    /// keep when the data was made under the view's own owner: holding it from its own
+    /// clean-up would keep it forever.
+    pub fn keep_until_view_goes(self) {
+        let Some(data_owner) = self.0 else {
+            return;
+        };
+        if Owner::current().is_some_and(|view_owner| view_owner != data_owner) {
+            Owner::on_cleanup(move || drop(data_owner));
+        }
+    }
+}
 
 impl<P: Page> LazyRoute for Protected<P> {
     fn data() -> Self {
         let session = expect_context::<Session>();
-        Protected(session.signed_in().then(|| P::data(session)))
+        Protected {
+            data: session.signed_in().then(|| P::data(session)),
+            data_owner: DataOwner::current(),
+        }
     }
 
     async fn preload() {
@@ -133,7 +170,8 @@ impl<P: Page> LazyRoute for Protected<P> {
     }
 
     async fn view(this: Self) -> AnyView {
-        match this.0 {
+        this.data_owner.keep_until_view_goes();
+        match this.data {
             Some(data) => arrive(data).await,
             None => view! { <Redirect path=sign_in_redirect()/> }.into_any(),
         }

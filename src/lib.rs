@@ -21,7 +21,7 @@ mod hosting;
 pub mod household;
 pub mod kb;
 #[cfg(target_arch = "wasm32")]
-mod lazy;
+pub mod lazy;
 #[cfg(target_arch = "wasm32")]
 mod routes;
 #[cfg(target_arch = "wasm32")]
