@@ -5,6 +5,7 @@ pub mod display_prefs;
 pub mod download;
 pub mod error_view;
 pub mod export_status;
+pub mod file_text;
 pub mod header;
 pub mod loading;
 pub mod maintenance;

@@ -6,6 +6,7 @@ pub mod csv;
 pub mod household;
 pub mod json;
 pub mod list;
+pub mod restore;
 pub mod zip;
 
 #[cfg(target_arch = "wasm32")]

@@ -39,6 +39,8 @@ pub mod profile_fields;
 #[cfg(target_arch = "wasm32")]
 pub mod profile_form;
 #[cfg(target_arch = "wasm32")]
+pub mod restore;
+#[cfg(target_arch = "wasm32")]
 pub mod shares;
 
 #[cfg(target_arch = "wasm32")]

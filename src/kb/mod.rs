@@ -17,8 +17,6 @@ pub mod enhance;
 #[cfg(target_arch = "wasm32")]
 pub mod field_editor;
 #[cfg(target_arch = "wasm32")]
-pub mod file_text;
-#[cfg(target_arch = "wasm32")]
 pub mod gates;
 #[cfg(target_arch = "wasm32")]
 pub mod guidelines;

@@ -9,6 +9,7 @@ use crate::components::loading::Loading;
 use crate::household::create::CreateHousehold;
 use crate::household::erase::EraseAccount;
 use crate::household::panel::{HouseholdPanel, Scope};
+use crate::household::restore::RestorePanel;
 use crate::household::Loaded;
 use crate::i18n::{k, t};
 use crate::lazy::Page;
@@ -75,7 +76,7 @@ pub fn MyHousehold(data: OwnHouseholdRoute) -> impl IntoView {
         <Transition fallback=|| view! { <Loading what=k("Loading your household…")/> }>
             {move || household.get().map(|result| match result {
                 Err(error) => view! { <h1>{move || t("My household")}</h1><ErrorView error retry=changed/> }.into_any(),
-                Ok(None) => view! { <CreateHousehold created=changed/><EraseAccount/> }.into_any(),
+                Ok(None) => view! { <CreateHousehold created=changed/><RestorePanel restored=changed/><EraseAccount/> }.into_any(),
                 Ok(Some((household, members))) => {
                     let erase_with = household.clone();
                     view! { <HouseholdPanel household members scope=Scope::Own changed/><EraseAccount household=erase_with/> }.into_any()

@@ -10,11 +10,11 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use crate::components::error_view::ErrorView;
+use crate::components::file_text::read_chosen;
 use crate::components::modal::Modal;
 use crate::components::toast::Toasts;
 use crate::i18n::format::{bytes, number};
 use crate::i18n::{t, tf, tn};
-use crate::kb::file_text::read_chosen;
 use crate::kb::schema::import_size::hint;
 use crate::kb::schema::replace::{parse, preview, MAX_FILE_BYTES};
 use crate::ApiClient;

@@ -7,9 +7,9 @@ use leptos::prelude::*;
 use serde_json::{Map, Value};
 
 use crate::components::error_view::ErrorView;
+use crate::components::file_text::read_chosen;
 use crate::components::modal::Modal;
 use crate::i18n::{t, tf, tn};
-use crate::kb::file_text::read_chosen;
 use crate::kb::schema::guideline_import::{batches, parse, MAX_FILE_BYTES, MAX_LISTED};
 use crate::kb::schema::import_size::hint;
 use crate::ApiClient;

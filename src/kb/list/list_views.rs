@@ -11,9 +11,9 @@ use leptos_router::components::A;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
+use crate::components::file_text::read_chosen;
 use crate::components::modal::Modal;
 use crate::i18n::{t, tf, tn};
-use crate::kb::file_text::read_chosen;
 use crate::kb::schema::import_size::hint;
 use crate::kb::schema::views::{
     columns_from_param, columns_param, dialog_order, export_views, import_views, known_columns,

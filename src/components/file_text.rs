@@ -1,4 +1,4 @@
-//! The text of a file chosen for an import, refused unread when it is larger than the import
+//! The text of a file chosen for an import (the knowledge base's imports, a household's restore), refused unread when it is larger than the import
 //! takes: the browser knows a file's size without reading it, so an oversized file costs
 //! nothing (issue 36: every import read a file of any size whole).
 
