@@ -6,6 +6,7 @@ mod exports;
 mod load;
 mod pages;
 mod peer;
+mod restore;
 mod silent;
 
 use pages::{browser, download, list, numbers, start, DOWNLOAD_BYTES};
@@ -120,7 +121,7 @@ pub fn percentile(samples: &[f64], p: f64) -> f64 {
 
 /// `cargo xtask bench [--runs N]`.
 /// The parts of the bench, in the order they run; `--only` picks some of them.
-const PARTS: [&str; 9] = [
+const PARTS: [&str; 10] = [
     "first-load",
     "start",
     "list",
@@ -129,6 +130,7 @@ const PARTS: [&str; 9] = [
     "download",
     "export",
     "plans",
+    "restore",
     "silent",
 ];
 
@@ -200,6 +202,7 @@ pub fn run(args: &[String]) -> Result<()> {
         "download",
         "export",
         "plans",
+        "restore",
         "silent",
     ]
     .iter()
@@ -342,6 +345,10 @@ pub fn run(args: &[String]) -> Result<()> {
     if wants("plans") {
         eprintln!("\n==> Download my data of 1,000 members with 30 days of meal plans, phone line");
         figures.extend(exports::plan_figures(&console)?);
+    }
+    if wants("restore") {
+        eprintln!("\n==> Download my data of 100 members with a week of plans, restored into another account; phone line");
+        figures.extend(restore::figures(&console, runs.min(3))?);
     }
     if wants("silent") {
         eprintln!("\n==> back without a password (identity provider), a new tab, beside a password sign-in; phone line");

@@ -35,7 +35,7 @@ const FAMILY: usize = 4;
 const PLANS_OWNER: (&str, &str) = ("family01", "family-demo");
 
 /// The service's today (UTC), `YYYY-MM-DD`.
-fn utc_today() -> String {
+pub(super) fn utc_today() -> String {
     let seconds = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -55,7 +55,11 @@ fn large_profile(n: usize) -> Value {
     })
 }
 
-async fn login_as(http: &reqwest::Client, origin: &str, who: (&str, &str)) -> Result<String> {
+pub(super) async fn login_as(
+    http: &reqwest::Client,
+    origin: &str,
+    who: (&str, &str),
+) -> Result<String> {
     let answer: Value = http
         .post(format!("{origin}/api/v1/system/login"))
         .json(&json!({"username": who.0, "password": who.1}))
@@ -277,7 +281,7 @@ pub fn figures(console: &str) -> Result<Vec<Figure>> {
     Ok(out)
 }
 
-fn meal(title: String) -> Value {
+pub(super) fn meal(title: String) -> Value {
     json!({
         "recipe_id": format!("rw-{}", title.len()), "title": title,
         "ingredients": "80 g rolled oats\n250 ml milk\n1 handful of blueberries\n1 tsp honey\n1 pinch of cinnamon",

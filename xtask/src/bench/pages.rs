@@ -12,10 +12,19 @@ pub fn browser(args: &[&str]) -> Result<Value> {
     browser_with_token(args, None)
 }
 
+/// Another browser script of the bench (`xtask/src/bench/restore.mjs`), run as [`browser`] is.
+pub fn browser_script(script: &str, args: &[&str]) -> Result<Value> {
+    run_script(script, args, None)
+}
+
 /// [`browser`], with a bearer token handed over in the environment (`LARDER_BENCH_TOKEN`), so it
 /// is not printed with the command line.
 fn browser_with_token(args: &[&str], token: Option<&str>) -> Result<Value> {
-    let mut all = vec![BROWSER_SCRIPT];
+    run_script(BROWSER_SCRIPT, args, token)
+}
+
+fn run_script(script: &str, args: &[&str], token: Option<&str>) -> Result<Value> {
+    let mut all = vec![script];
     all.extend_from_slice(args);
     eprintln!("$ node {}", all.join(" "));
     let mut node = command("node", &all);
