@@ -100,6 +100,18 @@ pub fn now_utc() -> String {
     }
 }
 
+/// Today in UTC, `YYYY-MM-DD`: the service's today (production takes meal plans for its own
+/// `date.today()`, on a UTC clock).
+pub fn today_utc() -> String {
+    let now = js_sys::Date::new_0();
+    format!(
+        "{:04}-{:02}-{:02}",
+        now.get_utc_full_year(),
+        now.get_utc_month() + 1,
+        now.get_utc_date()
+    )
+}
+
 /// Today in the browser's own calendar, `YYYY-MM-DD`.
 pub fn today_local() -> String {
     let now = js_sys::Date::new_0();

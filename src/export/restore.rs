@@ -258,7 +258,13 @@ pub fn plan(text: &str, today: &str) -> Result<Plan, Refusal> {
                         meal_plan.id.clone()
                     };
                     match by_stored_id.get(&key) {
-                        Some(&at) => plan.meal_plans[at].members.push(index),
+                        Some(&at) => {
+                            // The same plan listed twice for a member counts once.
+                            let members = &mut plan.meal_plans[at].members;
+                            if !members.contains(&index) {
+                                members.push(index);
+                            }
+                        }
                         None => {
                             by_stored_id.insert(key, plan.meal_plans.len());
                             plan.meal_plans.push(PlanToStore {

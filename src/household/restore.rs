@@ -10,7 +10,7 @@
 //! Its code is a module of its own in the split build (`household_restore`), fetched when the
 //! panel is shown: the household page's bookmark does not wait for it.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 
 use crate::components::error_view::ErrorView;
 use crate::components::file_text::read_chosen;
-use crate::export::browser::today_local;
+use crate::export::browser::today_utc;
 use crate::export::restore::{
     differences, match_members, member_is_whole, plan, plan_differences, Difference, MemberPlan,
     Plan, Refusal, MAX_RESTORE_BYTES,
@@ -68,11 +68,23 @@ fn RestoreHousehold(restored: Callback<()>) -> impl IntoView {
     let client = StoredValue::new_local(expect_context::<ApiClient>());
     let chosen = RwSignal::new(None::<Result<Arc<Plan>, String>>);
     let stage = RwSignal::new(Stage::Ready);
+    // The household this panel's restore of the chosen file made: only that one is continued.
+    let ours = StoredValue::new(None::<String>);
+    // Which choice of file is the latest: a large file read late does not replace a later one.
+    let choices = StoredValue::new(0u64);
     let choose = move |ev: leptos::ev::Event| {
         stage.set(Stage::Ready);
+        // Another file is never continued into the household an earlier one made.
+        ours.set_value(None);
+        choices.update_value(|n| *n += 1);
+        let choice = choices.get_value();
         read_chosen(&ev, MAX_RESTORE_BYTES, move |read| {
+            if choices.try_get_value() != Some(choice) {
+                return;
+            }
             let checked = read.and_then(|text| {
-                plan(&text, &today_local())
+                // The service's today decides which plans it takes.
+                plan(&text, &today_utc())
                     .map(Arc::new)
                     .map_err(|refusal| refusal_text(&refusal))
             });
@@ -90,9 +102,12 @@ fn RestoreHousehold(restored: Callback<()>) -> impl IntoView {
         stage.set(Stage::Running(t("Starting…")));
         // Not scoped: the button pressed (and its owner) goes as the stage changes; the task
         // holds nothing reactive but the panel's `stage`, set only while it is there.
+        let made_before = ours.get_value();
         leptos::task::spawn_local(async move {
             let made = Rc::new(Cell::new(Made::default()));
-            let outcome = restore(&client, &plan, stage, &made).await;
+            let household = Rc::new(RefCell::new(made_before));
+            let outcome = restore(&client, &plan, stage, &made, &household).await;
+            let _ = ours.try_update_value(|o| *o = household.borrow().clone());
             let next = match outcome {
                 Ok(found) => Stage::Done(Arc::new(found)),
                 Err(error) => Stage::Stopped(recount(&client, made.get()).await, error),
@@ -369,12 +384,18 @@ async fn restore(
     plan: &Plan,
     stage: RwSignal<Stage>,
     made: &Cell<Made>,
+    ours: &RefCell<Option<String>>,
 ) -> Result<Vec<Difference>, ApiError> {
     let say = |text: String| {
         let _ = stage.try_set(Stage::Running(text));
     };
     let household_id = match client.own_household().await? {
-        Some(household) => household.id,
+        // Continuing: the household an earlier try of this panel made.
+        Some(household) if ours.borrow().as_deref() == Some(household.id.as_str()) => household.id,
+        // Made elsewhere meanwhile (another tab, the form above): never restored into.
+        Some(_) => return Err(ApiError::Caller(t(
+            "You have a household already: a file is restored only into an account without one.",
+        ))),
         None => {
             say(t("Creating the household…"));
             let fields = &plan.household;
@@ -384,7 +405,9 @@ async fn restore(
                 metadata: field(fields, "metadata"),
                 members: Vec::new(),
             };
-            client.create_household(&household).await?.id
+            let id = client.create_household(&household).await?.id;
+            *ours.borrow_mut() = Some(id.clone());
+            id
         }
     };
     made.set(Made {

@@ -82,7 +82,9 @@ for (let run = 0; run < runs; run++) {
     const started = Date.now();
     await restore.click();
     const result = page.getByTestId('restore-result');
-    await result.waitFor({ timeout: 3600_000 });
+    const stopped = page.getByTestId('restore-stopped');
+    await result.or(stopped).waitFor({ timeout: 3600_000 });
+    if (await stopped.isVisible()) throw new Error(`the restore stopped: ${await page.locator('section[aria-labelledby="restore-title"]').textContent()}`);
     out.restore_ms.push(Date.now() - started);
     out.requests.push(requests);
     out.results.push((await result.textContent()).trim());
