@@ -271,24 +271,8 @@ async function download(consoleUrl, recordPath, title, artifactId, runs, user, p
   const out = { console_ms: [], plain_ms: [], bytes: 0, wasm_before: [], wasm_after: [], violations: [] };
   const browser = await freshBrowser();
   try {
-    const page = browser.context.pages()[0] ?? await browser.context.newPage();
-    watchViolations(page, out.violations);
-    // The loader (boot.js) announces the module's exports, its memory among them.
-    await page.addInitScript(() => {
-      addEventListener('larder-started', (e) => { window.__wasmMemory = e.detail.wasm.memory; });
-    });
-    await page.goto(new URL('sign-in', consoleUrl).href);
-    await page.getByLabel('Username').fill(user);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText(`Signed in as ${user}`).waitFor();
-    await page.evaluate((p) => {
-      const link = document.createElement('a');
-      link.href = new URL(p, document.baseURI).href;
-      document.body.appendChild(link);
-      link.click();
-      link.remove();
-    }, recordPath);
+    const page = await signedInPage(browser, consoleUrl, user, password, out.violations);
+    await goInApp(page, recordPath);
     const button = page.getByRole('button', { name: `Download ${title}` });
     await button.waitFor({ timeout: 30_000 });
     const url = `/api/v1/artifacts/${artifactId}/download`;
