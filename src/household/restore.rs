@@ -324,6 +324,16 @@ fn field<T: serde::de::DeserializeOwned>(fields: &Map<String, Value>, key: &str)
         .and_then(|v| serde_json::from_value(v.clone()).ok())
 }
 
+/// The file's profile as the client sends it.
+fn profile_input(p: &Map<String, Value>) -> ProfileInput {
+    ProfileInput {
+        dietary_groups: field(p, "dietary_groups").unwrap_or_default(),
+        nutritional_preferences: field(p, "nutritional_preferences").unwrap_or_default(),
+        allergies: field(p, "allergies"),
+        properties: field(p, "properties"),
+    }
+}
+
 /// The member created with its profile. Production's `POST members` keeps only the profile's
 /// dietary groups and preferences: allergies and properties follow in a `PATCH`.
 async fn create_member(
@@ -337,12 +347,7 @@ async fn create_member(
         age_group: member.age_group().to_string(),
         image_url: field(&member.member, "image_url"),
     };
-    let profile = member.profile.as_ref().map(|p| ProfileInput {
-        dietary_groups: field(p, "dietary_groups").unwrap_or_default(),
-        nutritional_preferences: field(p, "nutritional_preferences").unwrap_or_default(),
-        allergies: field(p, "allergies"),
-        properties: field(p, "properties"),
-    });
+    let profile = member.profile.as_ref().map(profile_input);
     let created = client
         .create_member(household_id, &new, profile.as_ref())
         .await?;
@@ -369,12 +374,7 @@ async fn complete_member(
     let Some(p) = &member.profile else {
         return Ok(());
     };
-    let profile = ProfileInput {
-        dietary_groups: field(p, "dietary_groups").unwrap_or_default(),
-        nutritional_preferences: field(p, "nutritional_preferences").unwrap_or_default(),
-        allergies: field(p, "allergies"),
-        properties: field(p, "properties"),
-    };
+    let profile = profile_input(p);
     client.save_profile(id, &profile).await.map(|_| ())
 }
 
