@@ -160,6 +160,7 @@ pub const DEFAULT_CONSENT_VERSION: &str = "1.0";
 thread_local! {
     static PICTURE_HOSTS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
     static CONSENT_VERSION: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    static PROVIDER_HOST: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Puts `config`'s page-wide settings in use: the picture hosts (read by every member picture)
@@ -167,6 +168,20 @@ thread_local! {
 pub fn use_settings(config: &Config) {
     PICTURE_HOSTS.with(|h| *h.borrow_mut() = config.picture_hosts.clone());
     CONSENT_VERSION.with(|v| *v.borrow_mut() = Some(config.consent_version.clone()));
+    let provider = config.oidc.as_ref().map(|oidc| {
+        let origin = oidc.origin();
+        origin
+            .split_once("://")
+            .map_or(origin, |(_, host)| host)
+            .to_string()
+    });
+    PROVIDER_HOST.with(|p| *p.borrow_mut() = provider);
+}
+
+/// The identity provider's host as "Sign in with <provider>" names it (the start-up module's
+/// button says the same), when config.json names one.
+pub fn provider_host() -> Option<String> {
+    PROVIDER_HOST.with(|p| p.borrow().clone())
 }
 
 /// The hosts member pictures may be loaded from.

@@ -31,6 +31,7 @@ pub async fn pressed(
     body: Option<String>,
     ping: wasm_bindgen::JsValue,
     household: wasm_bindgen::JsValue,
+    request_id: Option<String>,
 ) -> wasm_bindgen::JsValue {
     use wasm_bindgen::JsCast;
     let press = larder::start::Press {
@@ -39,7 +40,8 @@ pub async fn pressed(
         secret,
         answer: (status != 0).then(|| larder_api::transport::HttpResponse {
             status,
-            headers: Vec::new(),
+            // The id the start-up module sent: a failure read from this answer names it.
+            headers: larder::start::request_id_header(request_id),
             body: body.unwrap_or_default(),
         }),
         ping: ping.dyn_into().ok(),

@@ -68,17 +68,31 @@ impl EarlyHousehold {
     }
 }
 
-/// A read of the start-up module (a promise of `[status, body]`, or of `null`), as an answer.
+/// A read of the start-up module (a promise of `[status, body, request id]`, or of `null`), as
+/// an answer.
 pub async fn answer_of(read: Promise) -> Option<HttpResponse> {
-    let pair: js_sys::Array =
+    let read: js_sys::Array =
         wasm_bindgen::JsCast::dyn_into(wasm_bindgen_futures::JsFuture::from(read).await.ok()?)
             .ok()?;
-    let status = u16::try_from(pair.get(0).as_f64()? as u32).ok()?;
+    let status = u16::try_from(read.get(0).as_f64()? as u32).ok()?;
     Some(HttpResponse {
         status,
-        headers: Vec::new(),
-        body: pair.get(1).as_string()?,
+        headers: request_id_header(read.get(2).as_string()),
+        body: read.get(1).as_string()?,
     })
+}
+
+/// The `X-Request-Id` the start-up module sent with a request, as its answer's header: the
+/// client takes a failure's id from there (the service's echo, where it echoes, is the same).
+pub fn request_id_header(id: Option<String>) -> Vec<(String, String)> {
+    id.map(|id| {
+        (
+            larder_api::machinery::correlation::REQUEST_ID.to_string(),
+            id,
+        )
+    })
+    .into_iter()
+    .collect()
 }
 
 /// One signed-in person: dropped whole when the session ends or someone else signs in.

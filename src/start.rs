@@ -26,6 +26,9 @@ use crate::i18n::{choose, t};
 use crate::session::{answer_of, Early, Person};
 use crate::ApiClient;
 
+/// For `main.rs`'s `pressed`: the start-up module's sign-in answer carries the id it was sent with.
+pub use crate::session::request_id_header;
+
 thread_local! {
     /// The page's one client: made at start and handed to the console when it mounts. Not a
     /// person's: what a person's sign-in puts in it (token, credentials) the session's end

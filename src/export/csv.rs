@@ -80,6 +80,11 @@ pub fn push_line<S: AsRef<str>>(fields: impl IntoIterator<Item = S>, out: &mut S
 /// Appends the line of `record` under `columns`; with `rest`, one more cell holds the fields
 /// not among the columns as a JSON object (empty when there are none), so nothing is dropped.
 pub fn push_record(columns: &[&str], rest: bool, record: &Map<String, Value>, out: &mut String) {
+    push_line(record_cells(columns, rest, record), out);
+}
+
+/// The cells [`push_record`] writes, for a caller that adds cells of its own.
+pub fn record_cells(columns: &[&str], rest: bool, record: &Map<String, Value>) -> Vec<String> {
     let mut cells: Vec<String> = columns
         .iter()
         .map(|name| record.get(*name).map(cell_text).unwrap_or_default())
@@ -96,7 +101,7 @@ pub fn push_record(columns: &[&str], rest: bool, record: &Map<String, Value>, ou
             Value::Object(others).to_string()
         });
     }
-    push_line(cells, out);
+    cells
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ pub mod household;
 pub mod json;
 pub mod list;
 pub mod restore;
+pub mod restore_library;
 pub mod zip;
 
 #[cfg(target_arch = "wasm32")]

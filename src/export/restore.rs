@@ -7,19 +7,21 @@
 //! members with their profiles (each checked against production's own create schemas, so a
 //! member it would refuse is named before anything is sent), and the meal plans for today or
 //! later (production answers 422 for a day gone by; a plan shared by several members is stored
-//! once for all of them). Past plans and the members' library are counted and shown as not
-//! restored, with why.
+//! once for all of them), and each member's library where the service keeps one
+//! ([`super::restore_library`]). Past plans and library entries lacking what names them are
+//! counted and shown as not restored, with why.
 
 use std::collections::BTreeMap;
 
 use larder_api::types::MealPlan;
 use larder_contract::households::{HOUSEHOLD_CREATE, MEMBER_IN_HOUSEHOLD, PROFILE_CREATE};
 use larder_contract::limits::MAX_MEMBERS_PER_HOUSEHOLD;
-use larder_contract::member_data::{LIBRARY, MEAL_PLANS_FILE_KEY};
+use larder_contract::member_data::MEAL_PLANS_FILE_KEY;
 use larder_contract::validate::{check_object, Extra, Problems};
 use serde_json::{Map, Value};
 
 use super::household::{FORMAT, VERSION};
+use super::restore_library::{library_of, Library};
 
 /// The largest file read. A thousand members with production's largest pictures and a month
 /// of plans came to 46.6 MB; a larger file is not one this console wrote.
@@ -74,6 +76,8 @@ pub struct MemberPlan {
     pub member: Map<String, Value>,
     /// The profile's [`PROFILE_FIELDS`], when the file has a profile.
     pub profile: Option<Map<String, Value>>,
+    /// Saved items, favourites, adapted recipes and saved meal plans.
+    pub library: Library,
 }
 
 impl MemberPlan {
@@ -116,8 +120,16 @@ pub struct Plan {
     pub past_meal_plans: usize,
     /// Plans with a meal lacking one of its four texts (production refuses them).
     pub lacking_meal: usize,
-    /// Saved items, favourites, adapted recipes and saved meal plans: not restored.
-    pub library_items: usize,
+    /// Library entries lacking what names them (a saved item's reference, a recipe's id, a
+    /// saved plan's name), which the service cannot store.
+    pub library_unnamed: usize,
+}
+
+impl Plan {
+    /// The library entries to store, every member's.
+    pub fn library_entries(&self) -> usize {
+        self.members.iter().map(|m| m.library.len()).sum()
+    }
 }
 
 /// `value`'s `keys` that are present and not null.
@@ -202,7 +214,7 @@ pub fn plan(text: &str, today: &str) -> Result<Plan, Refusal> {
         meal_plans: Vec::new(),
         past_meal_plans: 0,
         lacking_meal: 0,
-        library_items: 0,
+        library_unnamed: 0,
     };
     // Stored plans by their id in the file: a plan shared by members is one plan.
     let mut by_stored_id: BTreeMap<String, usize> = BTreeMap::new();
@@ -281,15 +293,13 @@ pub fn plan(text: &str, today: &str) -> Result<Plan, Refusal> {
         if !lines.is_empty() {
             return Err(refuse(lines));
         }
-        for kind in &LIBRARY {
-            if let Some(Value::Array(items)) = fields.get(kind.file_key) {
-                plan.library_items += items.len();
-            }
-        }
+        let (library, unnamed) = library_of(fields);
+        plan.library_unnamed += unnamed;
         plan.members.push(MemberPlan {
             file_id: str_of(member, "id").to_string(),
             member: checked,
             profile,
+            library,
         });
     }
     let (past, storable): (Vec<_>, Vec<_>) = std::mem::take(&mut plan.meal_plans)

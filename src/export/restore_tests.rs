@@ -59,7 +59,10 @@ fn a_whole_file_plans_the_household_members_profiles_and_todays_or_later_plans()
     assert_eq!(plan.meal_plans[0].members, vec![0, 1]);
     assert_eq!(plan.past_meal_plans, 1);
     assert_eq!(plan.lacking_meal, 0);
-    assert_eq!(plan.library_items, 1);
+    // Ben's saved item is stored with him.
+    assert_eq!(plan.library_entries(), 1);
+    assert_eq!(plan.members[1].library.saved_items[0].item_ref, "r1");
+    assert_eq!(plan.library_unnamed, 0);
 }
 
 #[test]

@@ -41,6 +41,8 @@ pub mod profile_form;
 #[cfg(target_arch = "wasm32")]
 pub mod restore;
 #[cfg(target_arch = "wasm32")]
+mod restore_run;
+#[cfg(target_arch = "wasm32")]
 pub mod shares;
 
 #[cfg(target_arch = "wasm32")]

@@ -11,32 +11,22 @@
 //! panel is shown: the household page's bookmark does not wait for it.
 
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use futures::stream::{self, StreamExt, TryStreamExt};
-use larder_api::types::{MealPlan, NewHousehold, NewMember, ProfileChanges, ProfileInput};
-use larder_api::{ApiError, PlanOfDay};
+use larder_api::ApiError;
 use leptos::prelude::*;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use super::restore_run::{recount, restore, Made, Outcome};
 use crate::components::error_view::ErrorView;
 use crate::components::file_text::read_chosen;
 use crate::export::browser::today_utc;
-use crate::export::restore::{
-    differences, match_members, member_is_whole, plan, plan_differences, Difference, MemberPlan,
-    Plan, Refusal, MAX_RESTORE_BYTES,
-};
+use crate::export::restore::{plan, Plan, Refusal, MAX_RESTORE_BYTES};
 use crate::i18n::format::number;
 use crate::i18n::{t, tf, tn};
 use crate::lazy::Later;
 use crate::ApiClient;
-
-/// Requests in flight at once.
-const AT_ONCE: usize = 3;
-/// Members read per request (as "Download my data" reads them).
-const MEMBER_PAGE: u32 = 25;
 
 /// The panel, from its own module; `restored` once the owner opens what was restored.
 #[component]
@@ -46,20 +36,12 @@ pub fn RestorePanel(restored: Callback<()>) -> impl IntoView {
 
 crate::split_entry!(household_restore, draw_restore, Callback<()> => |restored| view! { <RestoreHousehold restored/> });
 
-/// What exists so far, for a restore that stopped.
-#[derive(Clone, Copy, Default, PartialEq)]
-struct Made {
-    household: bool,
-    members: usize,
-    meal_plans: usize,
-}
-
 #[derive(Clone)]
 enum Stage {
     Ready,
     Running(String),
     Stopped(Made, ApiError),
-    Done(Arc<Vec<Difference>>),
+    Done(Arc<Outcome>),
 }
 
 #[component]
@@ -106,7 +88,10 @@ fn RestoreHousehold(restored: Callback<()>) -> impl IntoView {
         leptos::task::spawn_local(async move {
             let made = Rc::new(Cell::new(Made::default()));
             let household = Rc::new(RefCell::new(made_before));
-            let outcome = restore(&client, &plan, stage, &made, &household).await;
+            let say = |text: String| {
+                let _ = stage.try_set(Stage::Running(text));
+            };
+            let outcome = restore(&client, &plan, &say, &made, &household).await;
             let _ = ours.try_update_value(|o| *o = household.borrow().clone());
             let next = match outcome {
                 Ok(found) => Stage::Done(Arc::new(found)),
@@ -139,8 +124,8 @@ fn RestoreHousehold(restored: Callback<()>) -> impl IntoView {
                         <button type="button" class="primary" on:click=move |_| start()>{move || t("Continue the restore")}</button>
                     </div>
                 }.into_any()),
-                Stage::Done(found) => Some(view! {
-                    <Compared found/>
+                Stage::Done(outcome) => Some(view! {
+                    <Compared outcome/>
                     <button type="button" class="primary" on:click=move |_| restored.run(())>{move || t("Open the household")}</button>
                 }.into_any()),
             }}
@@ -160,7 +145,12 @@ fn Preview(plan: Arc<Plan>) -> impl IntoView {
     let members = plan.members.len();
     let profiles = plan.members.iter().filter(|m| m.profile.is_some()).count();
     let plans = plan.meal_plans.len();
-    let (past, lacking, library) = (plan.past_meal_plans, plan.lacking_meal, plan.library_items);
+    let library = plan.library_entries();
+    let (past, lacking, unnamed) = (
+        plan.past_meal_plans,
+        plan.lacking_meal,
+        plan.library_unnamed,
+    );
     view! {
         <div data-testid="restore-preview">
             <p>{move || t("This file creates:")}</p>
@@ -168,24 +158,33 @@ fn Preview(plan: Arc<Plan>) -> impl IntoView {
                 <li>{move || tf("the household {name}", &[("name", &name)])}</li>
                 <li>{move || tn("{count} members", members as i64, &[])}", " {move || tn("{count} with a dietary profile", profiles as i64, &[])}</li>
                 <li>{move || tn("{count} meal plans for today or later", plans as i64, &[])}</li>
+                <Show when=move || library != 0><li>{move || tn("{count} saved items, favourites, adapted recipes and saved meal plans, where the service keeps them", library as i64, &[])}</li></Show>
             </ul>
-            <Show when=move || past + lacking + library != 0>
+            <Show when=move || past + lacking + unnamed != 0>
                 <p>{move || t("Not restored:")}</p>
                 <ul>
                     <Show when=move || past != 0><li>{move || tn("{count} meal plans of days gone by: the service takes plans for today or later only", past as i64, &[])}</li></Show>
                     <Show when=move || lacking != 0><li>{move || tn("{count} meal plans with a meal lacking its recipe, title, ingredients or directions, which the service refuses", lacking as i64, &[])}</li></Show>
-                    <Show when=move || library != 0><li>{move || tn("{count} saved items, favourites, adapted recipes and saved meal plans: this console does not restore the library", library as i64, &[])}</li></Show>
+                    <Show when=move || unnamed != 0><li>{move || tn("{count} library entries lacking what names them (a reference, a recipe, a name), which the service cannot store", unnamed as i64, &[])}</li></Show>
                 </ul>
             </Show>
         </div>
     }
 }
 
-/// The comparison's result.
+/// The comparison's result, and the library entries the service does not keep.
 #[component]
-fn Compared(found: Arc<Vec<Difference>>) -> impl IntoView {
+fn Compared(outcome: Arc<Outcome>) -> impl IntoView {
+    let not_kept = outcome.library_not_kept;
+    let not_kept = (not_kept != 0).then(|| view! {
+        <p data-testid="restore-not-kept">{move || tn("{count} library entries were not restored: this service does not keep saved items, favourites, adapted recipes or saved meal plans.", not_kept as i64, &[])}</p>
+    });
+    let found = &outcome.differences;
     if found.is_empty() {
-        return view! { <p role="status" data-testid="restore-result">{move || t("Restored. The service now holds what the file holds: no differences, ids and times excepted.")}</p> }.into_any();
+        return view! {
+            <p role="status" data-testid="restore-result">{move || t("Restored. The service now holds what the file holds: no differences, ids and times excepted.")}</p>
+            {not_kept}
+        }.into_any();
     }
     let count = found.len() as i64;
     let rows = found
@@ -194,6 +193,7 @@ fn Compared(found: Arc<Vec<Difference>>) -> impl IntoView {
         .collect_view();
     view! {
         <p role="status" data-testid="restore-result">{move || tn("Restored, with {count} differences between the file and the service:", count, &[])}</p>
+        {not_kept}
         <div class="table-scroll">
             <table>
                 <thead><tr><th>{move || t("Whose")}</th><th>{move || t("Field")}</th><th>{move || t("In the file")}</th><th>{move || t("The service answers")}</th></tr></thead>
@@ -268,265 +268,4 @@ fn made_text(made: Made) -> String {
             ("plans", &tn("{count} meal plans", made.meal_plans as i64, &[])),
         ],
     )
-}
-
-fn str_of(value: &Value, key: &str) -> String {
-    value
-        .get(key)
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string()
-}
-
-/// What exists after a stop, as the service says: requests still in flight when another
-/// failed may have created members no answer was read for. Counted here when the service
-/// cannot be asked.
-async fn recount(client: &ApiClient, counted: Made) -> Made {
-    match client.own_household().await {
-        Ok(None) => Made::default(),
-        Ok(Some(household)) => match read_members(client, &household.id).await {
-            Ok(members) => Made {
-                household: true,
-                members: members.len(),
-                ..counted
-            },
-            Err(_) => counted,
-        },
-        Err(_) => counted,
-    }
-}
-
-/// Every member of the household as answered (profile inside).
-async fn read_members(client: &ApiClient, household_id: &str) -> Result<Vec<Value>, ApiError> {
-    let mut all: Vec<Value> = Vec::new();
-    loop {
-        let page = client
-            .member_values(household_id, MEMBER_PAGE, all.len() as u32)
-            .await?;
-        let short = page.len() < MEMBER_PAGE as usize;
-        // A service that ignored `offset` would answer the first page again.
-        let repeated = page
-            .first()
-            .is_some_and(|first| all.iter().any(|m| m.get("id") == first.get("id")));
-        if repeated {
-            return Ok(all);
-        }
-        all.extend(page);
-        if short || all.len() >= larder_contract::limits::MAX_MEMBERS_PER_HOUSEHOLD {
-            return Ok(all);
-        }
-    }
-}
-
-fn field<T: serde::de::DeserializeOwned>(fields: &Map<String, Value>, key: &str) -> Option<T> {
-    fields
-        .get(key)
-        .and_then(|v| serde_json::from_value(v.clone()).ok())
-}
-
-/// The file's profile as the client sends it.
-fn profile_input(p: &Map<String, Value>) -> ProfileInput {
-    ProfileInput {
-        dietary_groups: field(p, "dietary_groups").unwrap_or_default(),
-        nutritional_preferences: field(p, "nutritional_preferences").unwrap_or_default(),
-        allergies: field(p, "allergies"),
-        properties: field(p, "properties"),
-    }
-}
-
-/// The member created with its profile. Production's `POST members` keeps only the profile's
-/// dietary groups and preferences: allergies and properties follow in a `PATCH`.
-async fn create_member(
-    client: &ApiClient,
-    household_id: &str,
-    member: &MemberPlan,
-    counted: &dyn Fn(),
-) -> Result<String, ApiError> {
-    let new = NewMember {
-        name: member.name().to_string(),
-        age_group: member.age_group().to_string(),
-        image_url: field(&member.member, "image_url"),
-    };
-    let profile = member.profile.as_ref().map(profile_input);
-    let created = client
-        .create_member(household_id, &new, profile.as_ref())
-        .await?;
-    counted();
-    if let Some(profile) = &profile {
-        if profile.allergies.is_some() || profile.properties.is_some() {
-            let rest = ProfileChanges {
-                allergies: profile.allergies.clone(),
-                properties: profile.properties.clone(),
-                ..ProfileChanges::default()
-            };
-            client.update_profile(&created.id, &rest).await?;
-        }
-    }
-    Ok(created.id)
-}
-
-/// A member created by an earlier try whose profile is not whole yet: saved again.
-async fn complete_member(
-    client: &ApiClient,
-    id: &str,
-    member: &MemberPlan,
-) -> Result<(), ApiError> {
-    let Some(p) = &member.profile else {
-        return Ok(());
-    };
-    let profile = profile_input(p);
-    client.save_profile(id, &profile).await.map(|_| ())
-}
-
-/// The restore, from wherever an earlier try stopped; the comparison's differences.
-async fn restore(
-    client: &ApiClient,
-    plan: &Plan,
-    stage: RwSignal<Stage>,
-    made: &Cell<Made>,
-    ours: &RefCell<Option<String>>,
-) -> Result<Vec<Difference>, ApiError> {
-    let say = |text: String| {
-        let _ = stage.try_set(Stage::Running(text));
-    };
-    let household_id = match client.own_household().await? {
-        // Continuing: the household an earlier try of this panel made.
-        Some(household) if ours.borrow().as_deref() == Some(household.id.as_str()) => household.id,
-        // Made elsewhere meanwhile (another tab, the form above): never restored into.
-        Some(_) => return Err(ApiError::Caller(t(
-            "You have a household already: a file is restored only into an account without one.",
-        ))),
-        None => {
-            say(t("Creating the household…"));
-            let fields = &plan.household;
-            let household = NewHousehold {
-                name: str_of(&Value::Object(fields.clone()), "name"),
-                region: field(fields, "region"),
-                metadata: field(fields, "metadata"),
-                members: Vec::new(),
-            };
-            let id = client.create_household(&household).await?.id;
-            *ours.borrow_mut() = Some(id.clone());
-            id
-        }
-    };
-    made.set(Made {
-        household: true,
-        ..made.get()
-    });
-    let read = read_members(client, &household_id).await?;
-    let matched = match_members(plan, &read);
-    let total = plan.members.len();
-    made.set(Made {
-        members: matched.iter().flatten().count(),
-        ..made.get()
-    });
-    let members_progress = |done: usize| {
-        tf(
-            "Creating the members: {done} of {total}…",
-            &[
-                ("done", &number(done as f64)),
-                ("total", &number(total as f64)),
-            ],
-        )
-    };
-    say(members_progress(made.get().members));
-    // Counted as the service answers, in any order: what a stop reports exists.
-    let created = || {
-        let now = Made {
-            members: made.get().members + 1,
-            ..made.get()
-        };
-        made.set(now);
-        say(members_progress(now.members));
-    };
-    let ids: Vec<String> = stream::iter(plan.members.iter().zip(&matched))
-        .map(|(member, found)| {
-            let read = found.map(|at| &read[at]);
-            let (household_id, created) = (household_id.as_str(), &created);
-            async move {
-                match read {
-                    Some(existing) => {
-                        let id = str_of(existing, "id");
-                        if !member_is_whole(member, existing) {
-                            complete_member(client, &id, member).await?;
-                        }
-                        Ok::<_, ApiError>((id, false))
-                    }
-                    None => Ok((
-                        create_member(client, household_id, member, &created).await?,
-                        true,
-                    )),
-                }
-            }
-        })
-        .buffered(AT_ONCE)
-        .map_ok(|(id, _)| id)
-        .try_collect()
-        .await?;
-    let plans_total = plan.meal_plans.len();
-    stream::iter(&plan.meal_plans)
-        .map(|stored| {
-            let members: Vec<String> = stored.members.iter().map(|&m| ids[m].clone()).collect();
-            async move {
-                client
-                    .share_meal_plan(&members[0], &stored.plan, &members)
-                    .await
-            }
-        })
-        .buffered(AT_ONCE)
-        .try_for_each(|_| {
-            made.set(Made {
-                meal_plans: made.get().meal_plans + 1,
-                ..made.get()
-            });
-            say(tf(
-                "Storing the meal plans: {done} of {total}…",
-                &[
-                    ("done", &number(made.get().meal_plans as f64)),
-                    ("total", &number(plans_total as f64)),
-                ],
-            ));
-            async { Ok(()) }
-        })
-        .await?;
-    say(t("Comparing the file with what the service now holds…"));
-    let household = client.household_value(&household_id).await?;
-    let members = read_members(client, &household_id).await?;
-    let mut found = differences(plan, &household, &members);
-    let names: BTreeMap<String, String> = ids
-        .iter()
-        .zip(&plan.members)
-        .map(|(id, member)| (id.clone(), member.name().to_string()))
-        .collect();
-    let reads: Vec<(usize, usize, Option<MealPlan>)> =
-        stream::iter(plan.meal_plans.iter().enumerate())
-            .flat_map(|(at, stored)| stream::iter(stored.members.iter().map(move |&m| (at, m))))
-            .map(|(at, member)| {
-                let (id, date) = (ids[member].clone(), plan.meal_plans[at].plan.date.clone());
-                async move {
-                    let read = client.meal_plan(&id, &date).await?;
-                    Ok::<_, ApiError>((
-                        at,
-                        member,
-                        match read {
-                            PlanOfDay::Plan(plan) => Some(plan),
-                            PlanOfDay::NoPlan | PlanOfDay::NotOffered => None,
-                        },
-                    ))
-                }
-            })
-            .buffered(AT_ONCE)
-            .try_collect()
-            .await?;
-    for (at, member, read) in &reads {
-        found.extend(plan_differences(
-            plan,
-            &plan.meal_plans[*at],
-            *member,
-            read.as_ref(),
-            &names,
-        ));
-    }
-    Ok(found)
 }

@@ -32,6 +32,8 @@ pub const START_KEYS: &[&str] = &[
     "The client ID is missing.",
     "The client secret is missing.",
     "Sign-in failed",
+    // Under a refused sign-in (crates/start/src/correlation.rs), as under the console's errors.
+    "Request id:",
     // The start-up module's own (crates/start): the console's module did not arrive.
     "The console could not be loaded",
     "Try again",

@@ -3,6 +3,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { test, expect } from './fixtures';
 import { api, apiToken, armFault, goInApp, realprod, removeHousehold, scan, signIn } from './helpers';
 
+// Ann's library: production's households service keeps none (its routes are absent there), so
+// on it these are written into the downloaded file instead, and are said not to be restored.
+const LIBRARY = {
+  saved_items: [{ item_type: 'article', item_ref: 'urn:article:salt-and-blood-pressure' }, { item_type: 'recipe', item_ref: 'rw-fav' }],
+  favorites: [{ recipe_id: 'rw-fav' }],
+  adapted_recipes: [{ recipe_id: 'rw-adapted', title: 'Porridge, less sugar', payload: { action: 'reduce', original_ingredient: 'sugar', reduction_pct: 50, ingredients: ['80 g oats', '250 ml milk'] } }],
+};
+
 // Issue 41 item 4: an owner without a household restores one from the file "Download my data"
 // wrote: checked whole first (what it creates, what it cannot and why), created, then compared
 // field by field with a fresh read. Bad files are refused before anything is created; a restore
@@ -52,7 +60,15 @@ async function original(request: APIRequestContext) {
   await ok(await request.post(api(`members/${ids.Ben}/profile`), { headers: h, data: { dietary_groups: ['halal'] } }));
   const plan = (label: string) => ({ id: `fc-${label}`, breakfast: meal(`${label} porridge`), lunch: meal(`${label} soup`), dinner: meal(`${label} stew`), reasoning: `For ${label}.` });
   await ok(await request.post(api(`members/${ids.Ann}/meal-plans`), { headers: h, data: { date: day(1), applies_to_member_ids: [ids.Ben], meal_plan: plan('Shared') } }));
-  await ok(await request.post(api(`members/${ids.Ann}/meal-plans`), { headers: h, data: { date: day(0), meal_plan: plan('Ann') } }));
+  const annsPlan = await ok(await request.post(api(`members/${ids.Ann}/meal-plans`), { headers: h, data: { date: day(0), meal_plan: plan('Ann') } }));
+  if (!realprod) {
+    // Ann's library, as an owner's planner saves it.
+    for (const item of LIBRARY.saved_items) await ok(await request.put(api(`members/${ids.Ann}/saved-items/${item.item_type}/${encodeURIComponent(item.item_ref)}`), { headers: h }));
+    await ok(await request.put(api(`members/${ids.Ann}/favorites/rw-fav`), { headers: h }));
+    const adapted = LIBRARY.adapted_recipes[0];
+    await ok(await request.put(api(`members/${ids.Ann}/adapted-recipes/${adapted.recipe_id}`), { headers: h, data: { title: adapted.title, payload: adapted.payload } }));
+    await ok(await request.post(api(`members/${ids.Ann}/saved-meal-plans`), { headers: h, data: { name: 'A good Monday', meal_plan_id: annsPlan.id } }));
+  }
   return ids;
 }
 
@@ -86,6 +102,10 @@ test('an owner restores a downloaded household into an account without one: no d
   // A plan of a day gone by, as a file downloaded a week ago would hold: shown, not sent.
   const ann = file.members.find((m: { name: string }) => m.name === 'Ann');
   ann.meal_plans.push({ ...ann.meal_plans[0], id: 'gone-by', date: day(-3) });
+  if (realprod) Object.assign(ann, LIBRARY);
+  else expect(ann.saved_meal_plans.map((p: { name: string }) => p.name)).toEqual(['A good Monday']);
+  // Saved items (the favourite is one of them), the favourite, the adapted recipe (and the saved plan).
+  const entries = realprod ? 4 : 5;
 
   await removeHousehold(request, OWNER, PASSWORD);
   await goInApp(page, '/');
@@ -96,10 +116,16 @@ test('an owner restores a downloaded household into an account without one: no d
   await expect(preview).toContainText('2 members, 2 with a dietary profile');
   await expect(preview).toContainText('2 meal plans for today or later');
   await expect(preview).toContainText('1 meal plan of a day gone by: the service takes plans for today or later only');
+  await expect(preview).toContainText(`${entries} saved items, favourites, adapted recipes and saved meal plans, where the service keeps them`);
   await scan(page, 'the restore preview');
   await section.getByRole('button', { name: 'Restore', exact: true }).click();
   await expect(section.getByTestId('restore-result')).toHaveText(
     'Restored. The service now holds what the file holds: no differences, ids and times excepted.', { timeout: 30_000 });
+  if (realprod) {
+    await expect(section.getByTestId('restore-not-kept')).toHaveText(`${entries} library entries were not restored: this service does not keep saved items, favourites, adapted recipes or saved meal plans.`);
+  } else {
+    await expect(section.getByTestId('restore-not-kept')).toHaveCount(0);
+  }
 
   // What the service holds, read behind the page's back.
   const household = await ownHousehold(request);
@@ -115,6 +141,15 @@ test('an owner restores a downloaded household into an account without one: no d
   expect([...shared.applies_to_member_ids].sort()).toEqual([byName.Ann.id, byName.Ben.id].sort());
   const gone = await request.get(api(`members/${byName.Ann.id}/meal-plans?date=${day(-3)}`), { headers: h });
   expect(gone.status()).toBe(404);
+  if (!realprod) {
+    // Ann's library is back, as the comparison found.
+    const saved = await ok(await request.get(api(`members/${byName.Ann.id}/saved-items`), { headers: h }));
+    expect(saved.saved_items.map((i: { item_ref: string }) => i.item_ref).sort()).toEqual(['rw-fav', 'urn:article:salt-and-blood-pressure']);
+    const adapted = await ok(await request.get(api(`members/${byName.Ann.id}/adapted-recipes/rw-adapted`), { headers: h }));
+    expect(adapted).toMatchObject(LIBRARY.adapted_recipes[0]);
+    const plans = await ok(await request.get(api(`members/${byName.Ann.id}/saved-meal-plans`), { headers: h }));
+    expect(plans.saved_meal_plans.map((p: { name: string; breakfast: { title: string } }) => [p.name, p.breakfast.title])).toEqual([['A good Monday', 'Ann porridge']]);
+  }
 
   await section.getByRole('button', { name: 'Open the household' }).click();
   await expect(page.getByRole('heading', { name: 'Restored Lovelaces', level: 1 })).toBeVisible();

@@ -211,3 +211,51 @@ test('a password press while the provider is still being asked goes on, and the 
   expect(page.url().startsWith(issuer)).toBe(false);
   expect(forms).toEqual([]);
 });
+
+test('renewals go to the provider; one it refuses mid-session opens "Your session has ended", whose provider button brings the page back signed in', async ({ page }) => {
+  // The browser's clock moves past the access token's renewal (provider.mjs: 300 s) without waiting.
+  await page.clock.install();
+  await page.goto('./');
+  await providerButton(page).click();
+  await atProvider(page, 'curator');
+  await expect(page.getByText('Signed in as curator')).toBeVisible();
+  const refreshes: number[] = [];
+  page.on('response', (r) => {
+    if (r.url() === `${issuer}/token` && (r.request().postData() ?? '').includes('grant_type=refresh_token')) refreshes.push(r.status());
+  });
+  const main = page.getByRole('navigation', { name: 'Main' });
+
+  // A renewal the provider grants: the next read goes out with the new token, no dialog.
+  await page.clock.fastForward('05:00');
+  await main.getByRole('link', { name: 'Knowledge base' }).click();
+  await expect(page.getByRole('cell', { name: 'Vitamin D and bone health in older adults', exact: true })).toBeVisible();
+  expect(refreshes).toEqual([200]);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  // The provider refuses the next (its session ended: Keycloak's words for it).
+  await page.route(`${issuer}/token`, (route) => route.fulfill({
+    status: 400,
+    contentType: 'application/json',
+    body: JSON.stringify({ error: 'invalid_grant', error_description: 'Session not active' }),
+  }));
+  await page.clock.fastForward('05:00');
+  await page.getByRole('navigation', { name: 'Collections' }).getByRole('link', { name: 'Guidelines' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Your session has ended' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('Password')).toBeVisible();
+  const again = dialog.getByRole('button', { name: `Sign in with ${provider}` });
+  await expect(again).toBeVisible();
+  await scan(page, 'the session-ended dialog with an identity provider');
+  const at = new URL(page.url());
+
+  // The provider's own session is alive: its button comes back to this page without a form.
+  await page.unroute(`${issuer}/token`);
+  const forms = providerForms(page);
+  await again.click();
+  await expect(page.getByText('Signed in as curator')).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  // The page the dialog opened over, with its query.
+  expect(page.url()).toBe(at.href);
+  expect(page.url()).not.toMatch(/[#?&](code|state)=/);
+  expect(forms, 'prompt=none shows no page of the provider').toEqual([]);
+});

@@ -38,10 +38,19 @@ const cases = [
       await page.getByLabel('Number of entries').fill('120');
       await expect(page.getByText('Enter a whole number, such as 2024.')).toHaveCount(0);
     } },
+  // Issue 39 item 6: organizations (production has no DELETE for them) and recipe collections.
+  { path: 'organizations', singular: 'organization', plural: 'Organizations', noDelete: true, extra: async (page: Page) => {
+      await page.getByLabel('Description', { exact: true }).fill('An organization made by a journey.');
+      await page.getByLabel('URL', { exact: true }).fill('https://example.org/journey-org');
+      await page.getByLabel('Contact email').fill('journey@example.org');
+    } },
+  { path: 'rcollections', singular: 'recipe collection', plural: 'Recipe collections', extra: async (page: Page) => {
+      await page.getByLabel('Source type').selectOption('dataset');
+    } },
 ];
 
 for (const c of cases) {
-  test(`${c.path}: create, find, open, edit, delete`, async ({ page }) => {
+  test(`${c.path}: create, find, open, edit${(c as { noDelete?: boolean }).noDelete ? '' : ', delete'}`, async ({ page }) => {
     const slug = unique(`journey-${c.path}`);
     const word = slug.replace(/[^a-z0-9]/g, '');
     const title = `Journey ${word} record`;
@@ -79,6 +88,11 @@ for (const c of cases) {
     expect((await patch).postDataJSON()).toEqual({ title: `${title} (edited)` });
     await expect(page.getByRole('heading', { name: `${title} (edited)`, level: 1 })).toBeVisible();
 
+    if ((c as { noDelete?: boolean }).noDelete) {
+      // The service has no delete for these: none is offered.
+      await expect(page.getByRole('button', { name: `Delete ${c.singular}` })).toHaveCount(0);
+      return;
+    }
     // Delete after confirmation.
     await page.getByRole('button', { name: `Delete ${c.singular}` }).click();
     await expect(page.getByRole('alertdialog')).toContainText('cannot be undone');

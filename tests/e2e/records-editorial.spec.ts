@@ -41,6 +41,48 @@ test('an editorial policy is previewed, confirmed and reported as the service co
   await expect(dialog).toHaveCount(0);
 });
 
+test('a policy the service refuses in part reports each refused row with its reason and leaves the rest applied', async ({ page, request }) => {
+  const token = await apiToken(request, 'admin', 'admin-demo');
+  const tag = `partial${Date.now().toString(36)}`;
+  // Two rules of an active guide (whose guidelines must stay active and verified) and one of a
+  // draft guide: taking "verified" away is refused for the first two by the service's own rule.
+  const active = [];
+  for (const n of [1, 2]) {
+    active.push(await createRecord(request, token, 'guidelines', {
+      guide_urn: 'urn:guide:healthy-plates-children', rule_text: `Rule ${n} of ${tag}.`, title: `Rule ${n} ${tag}`,
+    }));
+  }
+  await createRecord(request, token, 'guides', { urn: tag, title: `Guide ${tag}`, status: 'draft' });
+  const free = await createRecord(request, token, 'guidelines', {
+    guide_urn: `urn:guide:${tag}`, rule_text: `Free rule of ${tag}.`, title: `Free ${tag}`,
+  });
+  await signIn(page, 'admin', 'admin-demo');
+  await visit(page, `/records/guidelines?q=${tag}&limit=25`);
+  await expect(page.locator('p.total')).toHaveText('3 found');
+  await page.getByRole('checkbox', { name: 'Select all rows on this page' }).check();
+  await page.getByRole('button', { name: 'Editorial policy for 3 selected' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Review status').selectOption('unreviewed');
+  await dialog.getByRole('button', { name: 'Preview' }).click();
+  await expect(dialog.getByTestId('editorial-preview')).toContainText('3 records match.');
+  await dialog.getByRole('button', { name: 'Apply to 3 records' }).click();
+  await dialog.getByRole('button', { name: 'Yes, apply' }).click();
+  const report = dialog.getByTestId('editorial-report');
+  await expect(report).toContainText('Updated 1 of 3.');
+  await expect(report).toContainText('2 refused:');
+  // Each refused row by its title, with the service's reason in its words.
+  const refused = report.locator('ul.refused li');
+  await expect(refused).toHaveCount(2);
+  for (const n of [1, 2]) {
+    await expect(refused.filter({ hasText: `Rule ${n} ${tag}: ` })).toContainText('A guideline of an active guide must be active and verified.');
+  }
+  await expect(dialog.getByTestId('editorial-reread')).toHaveText(/^Read again from the service: 1 of the selection now carr/);
+  await scan(page, 'an editorial policy refused in part');
+  const read = async (id: string) => (await (await request.get(api(`guidelines/${id}`), { headers: { Authorization: `Bearer ${token}` } })).json()).result;
+  expect((await read(free.id)).review_status).toBe('unreviewed');
+  for (const g of active) expect((await read(g.id)).review_status).toBe('verified');
+});
+
 test('a curator is not offered the editorial policy', async ({ page }) => {
   await signInCurator(page);
   await visit(page, '/records/guidelines?q=olive&limit=25');

@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { test, expect } from './fixtures';
-import { api, apiToken, createRecord, signInCurator as signIn, goInApp as visit } from './helpers';
+import { api, apiToken, createRecord, parseCsv, signInCurator as signIn, goInApp as visit } from './helpers';
 
 // Issue 39 item 2: the values a machine wrote (`ai_generated_fields`) carry an "AI" mark, with
 // the agent and run on hover and focus, in the record, the list and the history; a curator's
@@ -26,6 +27,26 @@ test('machine-written values are marked AI with their agent and run, in the list
   await page.getByRole('tab', { name: 'History' }).click();
   const written = page.locator('.history-fields th', { hasText: 'Life stage' });
   await expect(written.locator('.ai-mark')).toHaveCount(1);
+});
+
+test('the export keeps the marks: its AI-generated column names each machine-written field with its agent and run', async ({ page }) => {
+  await signIn(page);
+  await visit(page, '/records/guidelines?q=olive');
+  await expect(page.locator('table.records tbody tr', { hasText: 'Use olive oil as the main added fat' })).toBeVisible();
+  await page.getByRole('button', { name: 'Export', exact: true }).click();
+  const panel = page.getByRole('group', { name: 'Export' });
+  const [csv] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download CSV' }).click()]);
+  const table = parseCsv(readFileSync((await csv.path())!).toString('utf8'));
+  const ai = table[0].indexOf('AI-generated');
+  // Just before the fields the contract does not know.
+  expect(ai).toBe(table[0].length - 2);
+  const title = table[0].indexOf('Title');
+  const olive = table.find((cells) => cells[title] === 'Use olive oil as the main added fat');
+  expect(olive, 'the olive oil guideline is among the exported rows').toBeTruthy();
+  const written = olive![ai].split('; ');
+  expect(written).toContainEqual(expect.stringMatching(/^life_stage \(demo-enricher, run [0-9a-f-]+\)$/));
+  expect(written).toContainEqual(expect.stringMatching(/^nutrients \(demo-enricher, run [0-9a-f-]+\)$/));
+  expect(written.some((cell) => cell.startsWith('rule_text'))).toBe(false);
 });
 
 test('a curator\'s edit takes a machine-written field over: its mark goes, the others stay', async ({ page, request }) => {

@@ -2,6 +2,14 @@ import { test, expect } from './fixtures';
 import { holdBack, production, screenshots } from './helpers';
 
 test('a curator signs in, sees the articles, and signs out', async ({ page }) => {
+  // Every request to the service, the start-up module's own included, carries its correlation
+  // headers (issue 39 item 7): a distinct X-Request-Id and X-Client.
+  const sent: { url: string; id?: string; client?: string }[] = [];
+  page.on('request', (r) => {
+    if (!r.url().includes('/api/') || r.method() === 'OPTIONS') return;
+    const headers = r.headers();
+    sent.push({ url: r.url(), id: headers['x-request-id'], client: headers['x-client'] });
+  });
   await page.goto('./');
   await expect(page).toHaveURL(/\/sign-in$/);
   await page.getByLabel('Username').fill('curator');
@@ -18,6 +26,13 @@ test('a curator signs in, sees the articles, and signs out', async ({ page }) =>
   // The first page (25 a page by default) shows the demo articles.
   expect(await page.locator('table.records tbody tr').count()).toBeGreaterThanOrEqual(20);
   await page.screenshot({ path: 'target/playwright/screens/articles-1280.png', fullPage: true });
+  expect(sent.some((r) => r.url.includes('/auth/') || r.url.includes('login') || r.url.includes('token'))).toBe(true);
+  expect(sent.some((r) => r.url.endsWith('/system/ping'))).toBe(true);
+  for (const request of sent) {
+    expect(request.id, request.url).toMatch(/^[A-Za-z0-9._:-]{1,64}$/);
+    expect(request.client, request.url).toMatch(/^larder\/\d+\.\d+\.\d+/);
+  }
+  expect(new Set(sent.map((r) => r.id)).size).toBe(sent.length);
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/sign-in$/);
@@ -33,9 +48,17 @@ test('a wrong password says so and keeps what was typed', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.getByLabel('Username').fill('curator');
   await page.getByLabel('Password').fill('not-the-password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  const [signIn] = await Promise.all([
+    page.waitForRequest((r) => r.method() === 'POST' && r.url().includes('/api/')),
+    page.getByRole('button', { name: 'Sign in' }).click(),
+  ]);
   // The service's own words: production passes on its identity server's.
   await expect(page.getByRole('alert')).toContainText(production ? 'Invalid user credentials' : 'Invalid credentials.');
+  // ... and the id the refused request went with, for support to find it in the service's log.
+  const id = signIn.headers()['x-request-id'];
+  expect(id).toMatch(/^[A-Za-z0-9._:-]{1,64}$/);
+  expect(signIn.headers()['x-client']).toMatch(/^larder\//);
+  await expect(page.getByRole('alert').locator('.request-id')).toHaveText(`Request id: ${id}`);
   await expect(page.getByLabel('Username')).toHaveValue('curator');
 });
 

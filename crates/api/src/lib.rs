@@ -63,7 +63,7 @@ pub use client::{CancelToken, Client, Notice};
 pub use config::{Api, ClientConfig};
 pub use curation::{
     BackfillOutcome, EditorialOutcome, EditorialPolicy, EnrichBatchOutcome, EnrichOutcome,
-    Enrichment,
+    Enrichment, Refusal,
 };
 pub use erasure::Erasure;
 pub use error::{ApiError, ApiFailure};

@@ -59,8 +59,8 @@ fn a_refused_identity_answer_is_the_clients_own_error() {
     let own = block_on(itself.sign_in(Credentials::user("ann", "pw")));
     assert!(answered.is_err());
     // The same error, but for the request id: the client's own names the id it sent; an
-    // answer in hand came from a request the start-up module sent, whose id the client never
-    // knew.
+    // answer in hand names the one its header carries (the start-up module's, see below), and
+    // this one has none.
     let own_id = match &own {
         Err(ApiError::Api(failure)) => failure.request_id.clone(),
         other => panic!("{other:?}"),
@@ -76,6 +76,26 @@ fn a_refused_identity_answer_is_the_clients_own_error() {
     assert_eq!(format!("{answered:?}"), format!("{own:?}"));
     assert!(handed.requests().is_empty());
     assert_eq!(sent.requests().len(), 2);
+}
+
+#[test]
+fn a_refusal_in_hand_names_the_request_id_the_start_up_module_sent() {
+    let mut refused = failing(403, "", "Injected fault").unwrap();
+    // What the console makes of the start-up module's `[status, body, id]`
+    // (`larder::session::request_id_header`).
+    refused
+        .headers
+        .push(("X-Request-Id".to_string(), "s00000000abcd-2".to_string()));
+    let (_, client) = scripted(vec![]);
+    let answer = ok(json!({"access_token": "early"})).unwrap();
+    let answered =
+        block_on(client.sign_in_answered(Credentials::user("ann", "pw"), answer, Some(refused)));
+    match answered {
+        Err(ApiError::Api(failure)) => {
+            assert_eq!(failure.request_id.as_deref(), Some("s00000000abcd-2"))
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]

@@ -241,3 +241,38 @@ fn a_failure_names_the_request_id_the_service_echoed_else_the_one_sent() {
     let error = block_on(client.autocomplete(&GUIDES, "a", Some(3))).unwrap_err();
     assert_eq!(error.failure().unwrap().request_id, None);
 }
+
+#[test]
+fn each_refused_row_of_an_editorial_run_names_its_id_and_the_services_reason() {
+    let outcome: larder_api::EditorialOutcome = serde_json::from_value(json!({
+        "dry_run": false, "matched": 4, "updated": 0,
+        "failures": [
+            // A search engine's bulk failure, as production's update-by-query reports it.
+            {"index": "guidelines", "id": "g-1", "status": 400,
+             "cause": {"type": "Data", "reason": "visibility: public needs review_status verified"}},
+            {"id": "g-2", "error": "version conflict"},
+            {"id": "g-3", "reason": "locked"},
+            {"id": "g-4", "cause": {"type": "x"}},
+            "a refusal in words only",
+        ],
+    }))
+    .unwrap();
+    let refusal = |id: Option<&str>, reason: &str| larder_api::Refusal {
+        id: id.map(str::to_string),
+        reason: reason.to_string(),
+    };
+    assert_eq!(
+        outcome.refusals(),
+        [
+            refusal(
+                Some("g-1"),
+                "visibility: public needs review_status verified"
+            ),
+            refusal(Some("g-2"), "version conflict"),
+            refusal(Some("g-3"), "locked"),
+            // Nothing readable as a reason: the failure as sent, never nothing.
+            refusal(Some("g-4"), r#"{"cause":{"type":"x"},"id":"g-4"}"#),
+            refusal(None, "a refusal in words only"),
+        ]
+    );
+}

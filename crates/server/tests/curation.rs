@@ -354,6 +354,64 @@ async fn editorial_policy_previews_then_applies_for_administrators_only() {
 }
 
 #[tokio::test]
+async fn an_editorial_policy_refused_in_part_lists_each_refusal_and_writes_the_rest() {
+    for wire in ["reference", "production"] {
+        let server = on(wire).await;
+        let admin = server.login("admin", "admin-demo").await;
+        let free = rules(&server, &admin).await[0]["id"].clone();
+        // A rule of the demo's active guide: its guidelines must stay active and verified.
+        let bound = server
+            .call(
+                "GET",
+                "guidelines/by-guide/urn:guide:healthy-plates-children",
+                Some(&admin),
+                None,
+            )
+            .await;
+        let bound = bound.body["result"][0]["id"].clone();
+        assert!(bound.is_string() && free.is_string(), "{wire}");
+        let applied = server
+            .call(
+                "POST",
+                "guidelines/editorial-policy",
+                Some(&admin),
+                Some(json!({"ids": [free, bound], "review_status": "unreviewed"})),
+            )
+            .await;
+        assert_eq!(applied.status, 200, "{wire}: {}", applied.body);
+        let r = &applied.body["result"];
+        assert_eq!(
+            (r["matched"].clone(), r["updated"].clone()),
+            (json!(2), json!(1)),
+            "{wire}: {r}"
+        );
+        // A search engine's bulk failure, as production's update-by-query reports one.
+        let failures = r["failures"].as_array().unwrap();
+        assert_eq!(failures.len(), 1, "{wire}: {r}");
+        assert_eq!(failures[0]["id"], bound, "{wire}: {r}");
+        assert_eq!(failures[0]["index"], "guidelines", "{wire}: {r}");
+        assert_eq!(failures[0]["status"], 409, "{wire}: {r}");
+        assert_eq!(
+            failures[0]["cause"]["reason"],
+            "A guideline of an active guide must be active and verified.",
+            "{wire}: {r}"
+        );
+        let read = |id: Value| {
+            let server = &server;
+            let admin = &admin;
+            async move {
+                let path = format!("guidelines/{}", id.as_str().unwrap());
+                server.call("GET", &path, Some(admin), None).await.body["result"]["review_status"]
+                    .clone()
+            }
+        };
+        assert_eq!(read(free).await, "unreviewed", "{wire}");
+        assert_eq!(read(bound).await, "verified", "{wire}");
+        server.stop().await;
+    }
+}
+
+#[tokio::test]
 async fn backfill_answers_production_counts() {
     let server = on("reference").await;
     let admin = server.login("admin", "admin-demo").await;

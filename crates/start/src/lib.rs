@@ -55,6 +55,7 @@
 //! `tests/request.rs` holds the URLs both build equal.
 
 pub mod config;
+pub mod correlation;
 pub mod display;
 pub mod form;
 pub mod json;

@@ -9,7 +9,7 @@
 use std::cell::RefCell;
 
 use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
-use larder_start::{config, display, form, language, login, token};
+use larder_start::{config, correlation, display, form, language, login, token};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, spawn_local, JsFuture};
@@ -46,6 +46,23 @@ thread_local! {
 
 /// Whether a press of "Sign in" has begun: the provider's silent sign-in then stays away (its
 /// redirect would take the page, and the press, with it).
+/// This page's random part of its request ids (drawn at the first request) and the count.
+static REQUEST_SESSION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static REQUESTS_SENT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// The next request's `X-Request-Id` ([`correlation::request_id`]).
+fn next_request_id() -> String {
+    use std::sync::atomic::Ordering::Relaxed;
+    let mut session = REQUEST_SESSION.load(Relaxed);
+    if session == 0 {
+        // Two draws: Math.random carries 52 bits at most.
+        let draw = || (js_sys::Math::random() * f64::from(u32::MAX)) as u64;
+        session = ((draw() << 32) | draw()).max(1);
+        REQUEST_SESSION.store(session, Relaxed);
+    }
+    correlation::request_id(session, REQUESTS_SENT.fetch_add(1, Relaxed) + 1)
+}
+
 static PRESS_BEGUN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Whether a press of "Sign in" has begun on this page.
@@ -262,7 +279,15 @@ async fn press() {
     PRESS_BEGUN.store(true, std::sync::atomic::Ordering::Relaxed);
     set_button(&t("Signing in…"), true);
     let request = login::request(&system_base, machine, &name, &secret);
-    let answer = send(&request.url, Some(&request.body), None, timeout_ms).await;
+    let sign_in_id = next_request_id();
+    let answer = send(
+        &request.url,
+        Some(&request.body),
+        None,
+        &sign_in_id,
+        timeout_ms,
+    )
+    .await;
     let (mut ping, mut household) = (JsValue::NULL, JsValue::NULL);
     match &answer {
         Some((200, body)) => {
@@ -274,10 +299,15 @@ async fn press() {
                     let url = token::system_url(&system_base, path);
                     let bearer = bearer.clone();
                     future_to_promise(async move {
-                        Ok(match send(&url, None, Some(&bearer), timeout_ms).await {
-                            Some((status, body)) => Array::of2(&status.into(), &body).into(),
-                            None => JsValue::NULL,
-                        })
+                        let id = next_request_id();
+                        Ok(
+                            match send(&url, None, Some(&bearer), &id, timeout_ms).await {
+                                Some((status, body)) => {
+                                    Array::of3(&status.into(), &body, &id.into()).into()
+                                }
+                                None => JsValue::NULL,
+                            },
+                        )
                     })
                 };
                 ping = read(token::PING).into();
@@ -291,7 +321,8 @@ async fn press() {
         Some((status, body)) => {
             let detail = login::failure_detail(*status, said(body), text(body).as_deref());
             set_button(&t("Sign in"), false);
-            return show_error(&t("Sign-in failed"), &detail);
+            show_error(&t("Sign-in failed"), &detail);
+            return show_request_id(&sign_in_id);
         }
         None => {}
     }
@@ -312,6 +343,7 @@ async fn press() {
     );
     arguments.push(&ping);
     arguments.push(&household);
+    arguments.push(&sign_in_id.into());
     let outcome = match pressed.apply(&JsValue::UNDEFINED, &arguments) {
         Ok(promise) => match promise.dyn_into::<Promise>() {
             Ok(promise) => JsFuture::from(promise).await.unwrap_or(JsValue::NULL),
@@ -363,11 +395,13 @@ fn text(body: &JsValue) -> Option<String> {
 }
 
 /// A request's status and body: a POST of the JSON `body`, else a GET, with `authorization`
-/// when given; `None` when no answer came (the console's client tries).
+/// when given and `request_id` as its `X-Request-Id`; `None` when no answer came (the
+/// console's client tries).
 async fn send(
     url: &str,
     body: Option<&str>,
     authorization: Option<&str>,
+    request_id: &str,
     timeout_ms: u32,
 ) -> Option<(u16, JsValue)> {
     let init = RequestInit::new();
@@ -378,6 +412,16 @@ async fn send(
         let _ = Reflect::set(&headers, &"Content-Type".into(), &"application/json".into());
     }
     let _ = Reflect::set(&headers, &"Accept".into(), &"application/json".into());
+    let _ = Reflect::set(
+        &headers,
+        &correlation::REQUEST_ID.into(),
+        &request_id.into(),
+    );
+    let _ = Reflect::set(
+        &headers,
+        &correlation::CLIENT.into(),
+        &correlation::CLIENT_LABEL.into(),
+    );
     if let Some(authorization) = authorization {
         let _ = Reflect::set(&headers, &"Authorization".into(), &authorization.into());
     }
@@ -475,6 +519,29 @@ fn show_error(title: &str, detail: &str) {
     if let Some(parent) = button.parent_node() {
         let _ = parent.insert_before(&alert, Some(&button));
     }
+}
+
+/// "Request id: …" under the error just shown, as the console's errors have it: what support
+/// asks for to find the refusal in the service's log.
+fn show_request_id(id: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let (Some(alert), Ok(small), Ok(code)) = (
+        document.get_element_by_id(form::ERROR),
+        document.create_element("small"),
+        document.create_element("code"),
+    ) else {
+        return;
+    };
+    let _ = small.set_attribute("class", "request-id");
+    let mut label = t("Request id:");
+    label.push(' ');
+    small.set_text_content(Some(&label));
+    code.set_text_content(Some(id));
+    let _ = small.append_child(&code);
+    let _ = alert.append_with_str_1(" ");
+    let _ = alert.append_child(&small);
 }
 
 fn clear_error() {

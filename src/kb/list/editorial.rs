@@ -230,24 +230,22 @@ fn Preview(outcome: EditorialOutcome) -> impl IntoView {
 /// What the run did, in the service's own numbers and words.
 #[component]
 fn Report(outcome: EditorialOutcome) -> impl IntoView {
+    // A refused row by its title where the sample shows it (the selection's rows as they
+    // stood), else by its id; then the service's reason, in its words.
+    let title_of = |id: &str| {
+        outcome
+            .sample
+            .iter()
+            .find(|row| row.get("id").and_then(Value::as_str) == Some(id))
+            .and_then(|row| row.get("title").and_then(Value::as_str))
+            .map(str::to_string)
+    };
     let refused: Vec<String> = outcome
-        .failures
-        .iter()
-        .map(|failure| match failure {
-            Value::Object(o) => {
-                let id = o.get("id").and_then(Value::as_str).unwrap_or("?");
-                let why = o
-                    .get("error")
-                    .or_else(|| o.get("reason"))
-                    .map(|v| {
-                        v.as_str()
-                            .map(str::to_string)
-                            .unwrap_or_else(|| v.to_string())
-                    })
-                    .unwrap_or_default();
-                format!("{id}: {why}")
-            }
-            other => other.to_string(),
+        .refusals()
+        .into_iter()
+        .map(|refusal| match refusal.id {
+            Some(id) => format!("{}: {}", title_of(&id).unwrap_or(id), refusal.reason),
+            None => refusal.reason,
         })
         .collect();
     view! {

@@ -148,6 +148,47 @@ pub struct EditorialOutcome {
     pub sample: Vec<Record>,
 }
 
+/// One row an editorial policy run refused, as its answer's `failures` name it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The guideline's id, where the failure names one.
+    pub id: Option<String>,
+    /// The service's reason, in its words.
+    pub reason: String,
+}
+
+impl EditorialOutcome {
+    /// Each refused row with the service's reason. Production's run is one update-by-query,
+    /// whose `failures` are its search engine's bulk failures (`{index, id, cause: {type,
+    /// reason}, status}`); `{id, error}`, `{id, reason}` and a bare text are read too, and
+    /// anything else is shown as the JSON it is, so no refusal goes unsaid.
+    pub fn refusals(&self) -> Vec<Refusal> {
+        self.failures
+            .iter()
+            .map(|failure| {
+                let text = |v: &Value| v.as_str().map(str::to_string);
+                let id = failure.get("id").and_then(text);
+                let cause = failure.get("cause");
+                let reason = cause
+                    .and_then(|c| c.get("reason"))
+                    .and_then(text)
+                    .or_else(|| cause.and_then(text))
+                    .or_else(|| failure.get("error").and_then(text))
+                    .or_else(|| {
+                        failure
+                            .get("error")
+                            .and_then(|e| e.get("reason"))
+                            .and_then(text)
+                    })
+                    .or_else(|| failure.get("reason").and_then(text))
+                    .or_else(|| text(failure))
+                    .unwrap_or_else(|| failure.to_string());
+                Refusal { id, reason }
+            })
+            .collect()
+    }
+}
+
 /// `POST guidelines/embeddings/backfill`'s answer.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(default)]

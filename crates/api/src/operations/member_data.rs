@@ -252,4 +252,95 @@ impl<T: Transport> Client<T> {
         let rest = format!("{}/{}", SAVED_MEAL_PLANS.path, path_segment(id));
         self.remove(member_id, rest).await
     }
+
+    /// A library write: `Ok(None)` when the service does not offer the kind at all.
+    async fn put_library(
+        &self,
+        member_id: &str,
+        rest: String,
+        method: Method,
+    ) -> Result<Option<Value>, ApiError> {
+        let request = Request::new(Api::System, method, member_path(member_id, &rest));
+        offered(self.execute(request).await)
+    }
+
+    /// `PUT members/{id}/saved-items/{type}/{ref}` (idempotent: saving it again changes
+    /// nothing); `None` when the service keeps no saved items.
+    pub async fn save_item(
+        &self,
+        member_id: &str,
+        item_type: &str,
+        item_ref: &str,
+    ) -> Result<Option<Value>, ApiError> {
+        let rest = format!(
+            "{}/{}/{}",
+            SAVED_ITEMS.path,
+            path_segment(item_type),
+            path_segment(item_ref)
+        );
+        let body = Method::Put(Value::Object(Default::default()));
+        self.put_library(member_id, rest, body).await
+    }
+
+    /// `PUT members/{id}/favorites/{recipe_id}` (idempotent); `None` when not offered.
+    pub async fn add_favorite(
+        &self,
+        member_id: &str,
+        recipe_id: &str,
+    ) -> Result<Option<Value>, ApiError> {
+        let rest = format!("{}/{}", FAVORITES.path, path_segment(recipe_id));
+        let body = Method::Put(Value::Object(Default::default()));
+        self.put_library(member_id, rest, body).await
+    }
+
+    /// `PUT members/{id}/adapted-recipes/{recipe_id}` `{title?, payload}`: saves or replaces
+    /// both (idempotent); `None` when not offered.
+    pub async fn put_adapted_recipe(
+        &self,
+        member_id: &str,
+        recipe: &AdaptedRecipe,
+    ) -> Result<Option<Value>, ApiError> {
+        let rest = format!(
+            "{}/{}",
+            ADAPTED_RECIPES.path,
+            path_segment(&recipe.recipe_id)
+        );
+        let mut body = serde_json::Map::new();
+        if let Some(title) = &recipe.title {
+            body.insert("title".into(), Value::from(title.as_str()));
+        }
+        body.insert("payload".into(), Value::Object(recipe.payload.clone()));
+        self.put_library(member_id, rest, Method::Put(Value::Object(body)))
+            .await
+    }
+
+    /// `POST members/{id}/saved-meal-plans` `{name, meal_plan}`: a copy of `saved`'s meals
+    /// (with the plan it came from as the source, so saving the same again updates that
+    /// entry where the service keys entries by their source); `None` when not offered.
+    pub async fn save_meal_plan_copy(
+        &self,
+        member_id: &str,
+        saved: &SavedMealPlan,
+    ) -> Result<Option<Value>, ApiError> {
+        let mut plan = serde_json::Map::new();
+        if let Some(source) = saved.source_meal_plan_id.as_ref().filter(|s| !s.is_empty()) {
+            plan.insert("id".into(), Value::from(source.as_str()));
+        }
+        for (name, meal) in [
+            ("breakfast", &saved.breakfast),
+            ("lunch", &saved.lunch),
+            ("dinner", &saved.dinner),
+        ] {
+            plan.insert(
+                name.into(),
+                serde_json::to_value(meal).unwrap_or(Value::Null),
+            );
+        }
+        if let Some(reasoning) = saved.reasoning.as_ref().filter(|r| !r.is_empty()) {
+            plan.insert("reasoning".into(), Value::from(reasoning.as_str()));
+        }
+        let body = serde_json::json!({"name": saved.name, "meal_plan": plan});
+        let rest = SAVED_MEAL_PLANS.path.to_string();
+        self.put_library(member_id, rest, Method::Post(body)).await
+    }
 }
