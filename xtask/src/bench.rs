@@ -4,6 +4,7 @@
 
 mod exports;
 mod load;
+mod oidc_size;
 mod pages;
 mod peer;
 mod restore;
@@ -121,7 +122,7 @@ pub fn percentile(samples: &[f64], p: f64) -> f64 {
 
 /// `cargo xtask bench [--runs N]`.
 /// The parts of the bench, in the order they run; `--only` picks some of them.
-const PARTS: [&str; 10] = [
+const PARTS: [&str; 11] = [
     "first-load",
     "start",
     "list",
@@ -132,6 +133,7 @@ const PARTS: [&str; 10] = [
     "plans",
     "restore",
     "silent",
+    "oidc-size",
 ];
 
 struct Options {
@@ -229,7 +231,14 @@ pub fn run(args: &[String]) -> Result<()> {
     if wants("first-load") {
         figures.extend(first_load(&dist)?);
     }
-    if parts == ["first-load"] {
+    if wants("oidc-size") {
+        figures.extend(oidc_size::measure()?);
+    }
+    // Neither needs the server.
+    if parts
+        .iter()
+        .all(|part| ["first-load", "oidc-size"].contains(part))
+    {
         return finish(&out, &figures, &not_measured);
     }
 

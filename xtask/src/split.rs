@@ -213,7 +213,7 @@ pub fn build(dist: &Path) -> Result<Build> {
 
 /// `wasm-opt -Oz` in place, with the features rustc emits for wasm32 (the chunks carry no
 /// features section of their own).
-fn optimise(module: &Path) -> Result<()> {
+pub fn optimise(module: &Path) -> Result<()> {
     let path = path_str(module)?;
     exec(&mut command(
         "wasm-opt",
