@@ -40,7 +40,8 @@ crate::split_entry!(household_restore, draw_restore, Callback<()> => |restored| 
 enum Stage {
     Ready,
     Running(String),
-    Stopped(Made, ApiError),
+    /// What exists, what the failing request was for (when known), and its error.
+    Stopped(Made, Option<String>, ApiError),
     Done(Arc<Outcome>),
 }
 
@@ -91,11 +92,14 @@ fn RestoreHousehold(restored: Callback<()>) -> impl IntoView {
             let say = |text: String| {
                 let _ = stage.try_set(Stage::Running(text));
             };
-            let outcome = restore(&client, &plan, &say, &made, &household).await;
+            let stopped_at = RefCell::new(None);
+            let outcome = restore(&client, &plan, &say, &made, &household, &stopped_at).await;
             let _ = ours.try_update_value(|o| *o = household.borrow().clone());
             let next = match outcome {
                 Ok(found) => Stage::Done(Arc::new(found)),
-                Err(error) => Stage::Stopped(recount(&client, made.get()).await, error),
+                Err(error) => {
+                    Stage::Stopped(recount(&client, made.get()).await, stopped_at.take(), error)
+                }
             };
             let _ = stage.try_set(next);
         });
@@ -116,10 +120,10 @@ fn RestoreHousehold(restored: Callback<()>) -> impl IntoView {
                     <button type="button" class="primary" on:click=move |_| start()>{move || t("Restore")}</button>
                 }.into_any()),
                 Stage::Running(doing) => Some(view! { <p role="status" class="loading">{doing}</p> }.into_any()),
-                Stage::Stopped(made, error) => Some(view! {
+                Stage::Stopped(made, at, error) => Some(view! {
                     <div>
                         // The error below is the alert; this says what is kept.
-                        <p data-testid="restore-stopped">{made_text(made)}</p>
+                        <p data-testid="restore-stopped">{made_text(made, at)}</p>
                         <ErrorView error/>
                         <button type="button" class="primary" on:click=move |_| start()>{move || t("Continue the restore")}</button>
                     </div>
@@ -257,9 +261,13 @@ fn refusal_text(refusal: &Refusal) -> String {
     }
 }
 
-fn made_text(made: Made) -> String {
+/// What a stop left, and what it stopped at.
+fn made_text(made: Made, at: Option<String>) -> String {
+    let at = at
+        .map(|what| format!(" {}", tf("It stopped at {what}.", &[("what", &what)])))
+        .unwrap_or_default();
     if !made.household {
-        return t("The restore stopped before anything was created.");
+        return t("The restore stopped before anything was created.") + &at;
     }
     tf(
         "The restore stopped. The household is there, with {members} and {plans}; continuing goes on from there and creates nothing twice.",
@@ -267,5 +275,5 @@ fn made_text(made: Made) -> String {
             ("members", &tn("{count} members", made.members as i64, &[])),
             ("plans", &tn("{count} meal plans", made.meal_plans as i64, &[])),
         ],
-    )
+    ) + &at
 }

@@ -159,7 +159,16 @@ pub(super) async fn restore(
     say: &dyn Fn(String),
     made: &Cell<Made>,
     ours: &RefCell<Option<String>>,
+    stopped_at: &RefCell<Option<String>>,
 ) -> Result<Outcome, ApiError> {
+    // What a failing request was for, so a stop can name it (the first failure is kept).
+    let at = |what: String| {
+        let mut stopped = stopped_at.borrow_mut();
+        if stopped.is_none() {
+            *stopped = Some(what);
+        }
+    };
+    let at = &at;
     let household_id = match client.own_household().await? {
         // Continuing: the household an earlier try of this panel made.
         Some(household) if ours.borrow().as_deref() == Some(household.id.as_str()) => household.id,
@@ -216,7 +225,7 @@ pub(super) async fn restore(
             let read = found.map(|at| &read[at]);
             let (household_id, created) = (household_id.as_str(), &created);
             async move {
-                match read {
+                let made = match read {
                     Some(existing) => {
                         let id = str_of(existing, "id");
                         if !member_is_whole(member, existing) {
@@ -224,11 +233,11 @@ pub(super) async fn restore(
                         }
                         Ok::<_, ApiError>((id, false))
                     }
-                    None => Ok((
-                        create_member(client, household_id, member, &created).await?,
-                        true,
-                    )),
-                }
+                    None => create_member(client, household_id, member, &created)
+                        .await
+                        .map(|id| (id, true)),
+                };
+                made.inspect_err(|_| at(member.name().to_string()))
             }
         })
         .buffered(AT_ONCE)
@@ -260,6 +269,7 @@ pub(super) async fn restore(
                 async move {
                     restore_library(client, id, &member.library, found.is_some(), kept, stored)
                         .await
+                        .inspect_err(|_| at(tf("{name}'s library", &[("name", member.name())])))
                 }
             })
             .buffered(AT_ONCE)
@@ -274,6 +284,12 @@ pub(super) async fn restore(
                 client
                     .share_meal_plan(&members[0], &stored.plan, &members)
                     .await
+                    .inspect_err(|_| {
+                        at(tf(
+                            "the meal plan of {date}",
+                            &[("date", &stored.plan.date)],
+                        ))
+                    })
             }
         })
         .buffered(AT_ONCE)
