@@ -3,6 +3,7 @@
 //! into a Blob without the whole file in wasm memory. Pure: tested natively.
 
 pub mod csv;
+pub mod difference;
 pub mod household;
 pub mod json;
 pub mod list;

@@ -20,6 +20,7 @@ use larder_contract::member_data::MEAL_PLANS_FILE_KEY;
 use larder_contract::validate::{check_object, Extra, Problems};
 use serde_json::{Map, Value};
 
+pub use super::difference::Difference;
 use super::household::{FORMAT, VERSION};
 use super::restore_library::{library_of, Library};
 
@@ -326,19 +327,6 @@ fn meal_is_complete(meal: &larder_api::types::Meal) -> bool {
     ]
     .iter()
     .all(|text| !text.trim().is_empty())
-}
-
-/// A field whose value in the file and in the service's answer differ.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Difference {
-    /// Whose field: the household, a member's name, a member's plan of a day.
-    pub whose: String,
-    /// The field, dotted (`profile.allergies`).
-    pub field: String,
-    /// In the file.
-    pub in_file: String,
-    /// As the service answers it.
-    pub answered: String,
 }
 
 /// Absent, `null`, `""`, `[]` and `{}` are all "nothing": the service may answer any of them

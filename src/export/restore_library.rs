@@ -15,7 +15,7 @@ use larder_contract::member_data::{ADAPTED_RECIPES, FAVORITES, SAVED_ITEMS, SAVE
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::restore::Difference;
+use super::difference::Difference;
 
 /// A member's library as a file holds it (each entry with what the service needs to store it).
 #[derive(Clone, Debug, Default, PartialEq)]
