@@ -49,19 +49,37 @@ pub trait Page: Clone + Send + Sync + 'static {
 /// its own): `split_entry!(household_pages, draw_own, OwnHousehold => |data| view! { <MyHousehold
 /// data/> })` declares `async fn draw_own(data: OwnHousehold)`, in the split build the module's
 /// entry (`wasm_split`, named as given and fallible), elsewhere a plain call.
+///
+/// Nothing is drawn when the owner it is drawn under no longer reaches the app (the page that
+/// asked for a [`Later`] piece went while its module came: its owner was dropped): drawing
+/// there would look up the app's context through a parent that is gone and panic, and a panic
+/// in a task leaves the app's executor stuck (a journey met it under load: the router never
+/// changed page again).
 #[macro_export]
 macro_rules! split_entry {
     ($group:ident, $entry:ident, $data:ty => $draw:expr) => {
         #[cfg(feature = "split")]
         #[::leptos::wasm_split::wasm_split($group, fallible, wasm_split_path = ::leptos::wasm_split)]
         fn $entry(data: $data) -> ::std::result::Result<::leptos::prelude::AnyView, $crate::lazy::ChunkFailed> {
+            if !$crate::lazy::reaches_the_app() {
+                return ::std::result::Result::Ok(::leptos::prelude::IntoAny::into_any(()));
+            }
             ::std::result::Result::Ok(::leptos::prelude::IntoAny::into_any(($draw)(data)))
         }
         #[cfg(not(feature = "split"))]
         async fn $entry(data: $data) -> ::std::result::Result<::leptos::prelude::AnyView, $crate::lazy::ChunkFailed> {
+            if !$crate::lazy::reaches_the_app() {
+                return ::std::result::Result::Ok(::leptos::prelude::IntoAny::into_any(()));
+            }
             ::std::result::Result::Ok(::leptos::prelude::IntoAny::into_any(($draw)(data)))
         }
     };
+}
+
+/// Whether the current owner still reaches the app's context (the client the app provides at
+/// its root): false under an owner whose page was dropped.
+pub fn reaches_the_app() -> bool {
+    use_context::<crate::ApiClient>().is_some()
 }
 
 /// Each group's module, by name: the split build makes one module per name, whoever marks it

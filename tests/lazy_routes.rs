@@ -63,3 +63,48 @@ fn data_made_under_the_views_own_owner_is_not_kept_by_itself() {
         "no owner keeps itself alive"
     );
 }
+
+fn client() -> larder::ApiClient {
+    let base = match option_env!("LARDER_TEST_SERVER") {
+        Some(url) => url,
+        None => panic!("LARDER_TEST_SERVER is set by `cargo xtask test`"),
+    };
+    let config = larder::config::parse(
+        Some(&format!(
+            r#"{{"data_api_base": "{base}", "system_api_base": "{base}"}}"#
+        )),
+        "http://unused",
+    )
+    .unwrap()
+    .client;
+    larder_api::Client::new(larder_api::transport::gloo::GlooTransport, config)
+}
+
+// A piece drawn as `Later` draws one, needing the app's context as every page does.
+larder::split_entry!(test_piece, draw_piece, u32 => |n: u32| {
+    let _client = expect_context::<larder::ApiClient>();
+    n.to_string()
+});
+
+/// Polls a future that is ready at once (the non-split entry has nothing to wait for).
+fn at_once<F: std::future::Future>(future: F) -> F::Output {
+    use futures::FutureExt;
+    future.now_or_never().expect("ready at once")
+}
+
+#[wasm_bindgen_test]
+fn a_piece_whose_page_went_while_its_module_came_is_not_drawn() {
+    let app = Owner::new();
+    app.with(|| provide_context(client()));
+    let page = app.with(Owner::new);
+    let piece = page.with(Owner::new);
+    assert!(piece.with(larder::lazy::reaches_the_app));
+    assert!(piece.with(|| at_once(draw_piece(1))).is_ok());
+
+    // The page goes (the person moved on) while the piece's task still holds its owner.
+    page.cleanup();
+    drop(page);
+    assert!(!piece.with(larder::lazy::reaches_the_app));
+    // Drawing now would panic on the missing context; nothing is drawn instead.
+    assert!(piece.with(|| at_once(draw_piece(2))).is_ok());
+}
