@@ -1,7 +1,7 @@
 //! A member's library in a household file (saved items, favourites, adapted recipes and saved
 //! meal plans, production.md §10.3) as a restore puts it back, and its comparison with what the
 //! service answers afterwards. Pure: tested natively here; the requests are
-//! `household::restore`'s.
+//! `household::restore_run`'s.
 //!
 //! Every write is one a second try may repeat: saved items, favourites and adapted recipes are
 //! PUTs (the service keeps one of each), and a saved meal plan is sent by value with the plan it
@@ -92,10 +92,23 @@ pub fn plan_is_saved(plan: &SavedMealPlan, existing: &[SavedMealPlan]) -> bool {
 }
 
 fn same_saved_plan(a: &SavedMealPlan, b: &SavedMealPlan) -> bool {
-    a.name.trim() == b.name.trim()
-        && a.breakfast == b.breakfast
-        && a.lunch == b.lunch
-        && a.dinner == b.dinner
+    a.name.trim() == b.name.trim() && meals(a) == meals(b)
+}
+
+/// A saved plan's three meals as the service stores them: a meal's keys holding `null` are
+/// dropped on the way in, so they are not compared.
+fn meals(plan: &SavedMealPlan) -> Value {
+    let meal = |m: &larder_api::types::Meal| match serde_json::to_value(m) {
+        Ok(Value::Object(fields)) => {
+            Value::Object(fields.into_iter().filter(|(_, v)| !v.is_null()).collect())
+        }
+        _ => Value::Null,
+    };
+    Value::Array(vec![
+        meal(&plan.breakfast),
+        meal(&plan.lunch),
+        meal(&plan.dinner),
+    ])
 }
 
 fn missing(whose: &str, field: &str, in_file: String) -> Difference {
@@ -211,9 +224,6 @@ pub fn library_differences(whose: &str, file: &Library, read: &ReadLibrary) -> V
             };
             claimed[at] = true;
             let got = &plans[at];
-            let meals = |p: &SavedMealPlan| {
-                serde_json::to_value([&p.breakfast, &p.lunch, &p.dinner]).unwrap_or(Value::Null)
-            };
             let reasoning = |p: &SavedMealPlan| p.reasoning.clone().unwrap_or_default();
             for (what, a, b) in [
                 ("meals", meals(wanted).to_string(), meals(got).to_string()),
@@ -355,5 +365,12 @@ mod tests {
         there.breakfast.title = "Eggs".into();
         assert!(!plan_is_saved(plan, &[there]));
         assert!(!plan_is_saved(plan, &[]));
+        // A meal's null key is dropped by the service: the plan read back is still this one.
+        let mut with_null = plan.clone();
+        with_null
+            .breakfast
+            .extra
+            .insert("image_url".into(), Value::Null);
+        assert!(plan_is_saved(&with_null, std::slice::from_ref(plan)));
     }
 }

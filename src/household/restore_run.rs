@@ -365,20 +365,30 @@ pub(super) async fn restore(
     })
 }
 
-/// The kinds of library the service turned out not to keep (a bare 404 or 405 for the route):
-/// no more requests of that kind go out.
+/// What is known of a kind of library at the service: nothing yet, kept (an entry of it was
+/// stored), or absent (its route answered a bare 404 or 405 before any was stored).
+#[derive(Clone, Copy, Default, PartialEq)]
+enum Known {
+    #[default]
+    Unknown,
+    Kept,
+    Absent,
+}
+
+/// The kinds of library the service keeps, as its answers show: an absent kind gets no more
+/// requests, and its entries are counted as not restored.
 #[derive(Default)]
 struct Kept {
-    saved_items: Cell<bool>,
-    favorites: Cell<bool>,
-    adapted_recipes: Cell<bool>,
-    saved_meal_plans: Cell<bool>,
+    saved_items: Cell<Known>,
+    favorites: Cell<Known>,
+    adapted_recipes: Cell<Known>,
+    saved_meal_plans: Cell<Known>,
 }
 
 impl Kept {
     /// Whether the service keeps `kind` as far as anyone knows (until it answers otherwise).
-    fn keeps(kind: &Cell<bool>) -> bool {
-        !kind.get()
+    fn keeps(kind: &Cell<Known>) -> bool {
+        kind.get() != Known::Absent
     }
 
     /// The entries of the file of kinds the service does not keep.
@@ -394,7 +404,7 @@ impl Kept {
                     (self.saved_meal_plans.get(), l.saved_meal_plans.len()),
                 ]
                 .iter()
-                .filter(|(absent, _)| *absent)
+                .filter(|(known, _)| *known == Known::Absent)
                 .map(|(_, n)| n)
                 .sum::<usize>()
             })
@@ -402,11 +412,36 @@ impl Kept {
     }
 }
 
-/// Notes an answer: `None` (the route is absent) marks `kind` not kept; else one more stored.
-fn noted(answer: Option<Value>, kind: &Cell<bool>, stored: &dyn Fn()) {
+/// Whether `error` refuses one entry only (a 4xx other than authentication, throttling and a
+/// timeout: a value the service will not store, a member's list full): that entry stays
+/// unstored, the comparison lists it, and the restore goes on. Anything else stops it.
+fn refused_alone(error: &ApiError) -> bool {
+    matches!(error.status(), Some(status) if (400..500).contains(&status)
+        && ![401, 403, 408, 429].contains(&status))
+}
+
+/// Notes one write's answer: stored; the route absent (the kind is, unless an entry of it was
+/// stored already: then only this entry is left for the comparison); refused alone; or the
+/// error that stops the restore.
+fn noted(
+    answer: Result<Option<Value>, ApiError>,
+    kind: &Cell<Known>,
+    stored: &dyn Fn(),
+) -> Result<(), ApiError> {
     match answer {
-        Some(_) => stored(),
-        None => kind.set(true),
+        Ok(Some(_)) => {
+            kind.set(Known::Kept);
+            stored();
+            Ok(())
+        }
+        Ok(None) => {
+            if kind.get() != Known::Kept {
+                kind.set(Known::Absent);
+            }
+            Ok(())
+        }
+        Err(error) if refused_alone(&error) => Ok(()),
+        Err(error) => Err(error),
     }
 }
 
@@ -425,20 +460,20 @@ async fn restore_library(
         if Kept::keeps(&kept.saved_items) {
             let answer = client
                 .save_item(member_id, &item.item_type, &item.item_ref)
-                .await?;
-            noted(answer, &kept.saved_items, stored);
+                .await;
+            noted(answer, &kept.saved_items, stored)?;
         }
     }
     for favorite in &library.favorites {
         if Kept::keeps(&kept.favorites) {
-            let answer = client.add_favorite(member_id, &favorite.recipe_id).await?;
-            noted(answer, &kept.favorites, stored);
+            let answer = client.add_favorite(member_id, &favorite.recipe_id).await;
+            noted(answer, &kept.favorites, stored)?;
         }
     }
     for recipe in &library.adapted_recipes {
         if Kept::keeps(&kept.adapted_recipes) {
-            let answer = client.put_adapted_recipe(member_id, recipe).await?;
-            noted(answer, &kept.adapted_recipes, stored);
+            let answer = client.put_adapted_recipe(member_id, recipe).await;
+            noted(answer, &kept.adapted_recipes, stored)?;
         }
     }
     if library.saved_meal_plans.is_empty() || !Kept::keeps(&kept.saved_meal_plans) {
@@ -448,7 +483,7 @@ async fn restore_library(
         match client.saved_meal_plans(member_id).await? {
             Some(there) => there,
             None => {
-                kept.saved_meal_plans.set(true);
+                kept.saved_meal_plans.set(Known::Absent);
                 return Ok(());
             }
         }
@@ -460,8 +495,8 @@ async fn restore_library(
             continue;
         }
         if Kept::keeps(&kept.saved_meal_plans) {
-            let answer = client.save_meal_plan_copy(member_id, saved).await?;
-            noted(answer, &kept.saved_meal_plans, stored);
+            let answer = client.save_meal_plan_copy(member_id, saved).await;
+            noted(answer, &kept.saved_meal_plans, stored)?;
         }
     }
     Ok(())

@@ -75,6 +75,9 @@ test('at 390 px wide with the largest text, and at 200 % text, pages do not scro
       ['/households/allergies', 'h1'],
     ] as const) {
       await goInApp(page, path);
+      // The page asked for, not the one before it (several share a heading, a table or a
+      // form): one navigation at a time.
+      await expect(page).toHaveURL(new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
       await expect(page.locator(ready).first()).toBeVisible();
       const sideways = await sidewaysScroll(page);
       expect(sideways, `${path}, ${size} text`).toBeLessThanOrEqual(0);
@@ -85,7 +88,10 @@ test('at 390 px wide with the largest text, and at 200 % text, pages do not scro
       ['/households?limit=10&offset=0', 'table.records tbody a[href*="/households/"]'],
       [null, 'a[href*="/members/"]'],
     ] as const) {
-      if (list) await goInApp(page, list);
+      if (list) {
+        await goInApp(page, list);
+        await expect(page).toHaveURL(new RegExp(`${list.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+      }
       const first = page.locator(link).first();
       await expect(first).toBeVisible();
       const href = (await first.getAttribute('href'))!;

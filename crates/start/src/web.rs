@@ -44,8 +44,6 @@ thread_local! {
     static STARTED: RefCell<Option<Started>> = const { RefCell::new(None) };
 }
 
-/// Whether a press of "Sign in" has begun: the provider's silent sign-in then stays away (its
-/// redirect would take the page, and the press, with it).
 /// This page's random part of its request ids (drawn at the first request) and the count.
 static REQUEST_SESSION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 static REQUESTS_SENT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
@@ -63,6 +61,8 @@ fn next_request_id() -> String {
     correlation::request_id(session, REQUESTS_SENT.fetch_add(1, Relaxed) + 1)
 }
 
+/// Whether a press of "Sign in" has begun: the provider's silent sign-in then stays away (its
+/// redirect would take the page, and the press, with it).
 static PRESS_BEGUN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Whether a press of "Sign in" has begun on this page.
