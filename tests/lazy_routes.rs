@@ -10,6 +10,9 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+mod support;
+use support::client;
+
 /// A route's data, made under `owner` as the router's preload makes it.
 fn data_under(owner: &Owner) -> (DataOwner, RwSignal<u32>) {
     owner.with(|| (DataOwner::current(), RwSignal::new(7)))
@@ -62,22 +65,6 @@ fn data_made_under_the_views_own_owner_is_not_kept_by_itself() {
         None,
         "no owner keeps itself alive"
     );
-}
-
-fn client() -> larder::ApiClient {
-    let base = match option_env!("LARDER_TEST_SERVER") {
-        Some(url) => url,
-        None => panic!("LARDER_TEST_SERVER is set by `cargo xtask test`"),
-    };
-    let config = larder::config::parse(
-        Some(&format!(
-            r#"{{"data_api_base": "{base}", "system_api_base": "{base}"}}"#
-        )),
-        "http://unused",
-    )
-    .unwrap()
-    .client;
-    larder_api::Client::new(larder_api::transport::gloo::GlooTransport, config)
 }
 
 // A piece drawn as `Later` draws one, needing the app's context as every page does.
