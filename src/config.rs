@@ -168,13 +168,7 @@ thread_local! {
 pub fn use_settings(config: &Config) {
     PICTURE_HOSTS.with(|h| *h.borrow_mut() = config.picture_hosts.clone());
     CONSENT_VERSION.with(|v| *v.borrow_mut() = Some(config.consent_version.clone()));
-    let provider = config.oidc.as_ref().map(|oidc| {
-        let origin = oidc.origin();
-        origin
-            .split_once("://")
-            .map_or(origin, |(_, host)| host)
-            .to_string()
-    });
+    let provider = config.oidc.as_ref().map(|oidc| oidc.host().to_string());
     PROVIDER_HOST.with(|p| *p.borrow_mut() = provider);
 }
 

@@ -231,21 +231,16 @@ pub(super) async fn restore(
                         if !member_is_whole(member, existing) {
                             complete_member(client, &id, member).await?;
                         }
-                        Ok::<_, ApiError>((id, false))
+                        Ok::<_, ApiError>(id)
                     }
-                    None => create_member(client, household_id, member, &created)
-                        .await
-                        .map(|id| (id, true)),
+                    None => create_member(client, household_id, member, &created).await,
                 };
                 made.inspect_err(|_| at(member.name().to_string()))
             }
         })
         .buffered(AT_ONCE)
-        .try_collect::<Vec<(String, bool)>>()
-        .await?
-        .into_iter()
-        .map(|(id, _)| id)
-        .collect();
+        .try_collect()
+        .await?;
     let kept = Kept::default();
     let library_total = plan.library_entries();
     if library_total != 0 {

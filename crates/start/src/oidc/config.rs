@@ -158,6 +158,13 @@ impl Settings {
             .map_or(self.issuer.len(), |i| after_scheme + i);
         &self.issuer[..end]
     }
+
+    /// The issuer's host (and port), as "Sign in with <provider>" names the provider in the
+    /// start-up module's form and in the console's session-ended dialog.
+    pub fn host(&self) -> &str {
+        let origin = self.origin();
+        origin.split_once("://").map_or(origin, |(_, host)| host)
+    }
 }
 
 #[cfg(test)]
@@ -184,6 +191,7 @@ mod tests {
             "https://auth.example.org/realms/master/.well-known/openid-configuration"
         );
         assert_eq!(settings.origin(), "https://auth.example.org");
+        assert_eq!(settings.host(), "auth.example.org");
         let slash = Settings::new("https://auth.example.org/", "c", None).unwrap();
         assert_eq!(slash.issuer, "https://auth.example.org/", "kept as written");
         assert_eq!(

@@ -194,11 +194,7 @@ fn add_button(settings: &Settings, form: &Element) {
     };
     let _ = button.set_attribute("type", "button");
     let _ = button.set_attribute("class", "provider");
-    let host = settings
-        .origin()
-        .split("://")
-        .nth(1)
-        .unwrap_or(settings.origin());
+    let host = settings.host();
     let text = super::t("Sign in with {provider}").replace("{provider}", host);
     button.set_text_content(Some(&text));
     let on_click = Closure::<dyn Fn()>::new(|| {
