@@ -22,7 +22,7 @@ use crate::export::browser::{now_utc, offer, today_local, zip_blob, BlobFile};
 use crate::export::household::{plan_days, Output, PlanDaysProblem, Writer, MAX_PLAN_DAYS};
 use crate::i18n::format::number;
 use crate::i18n::{t, tf, tn};
-use crate::lazy::ChunkFailed;
+use crate::lazy::{ChunkFailed, Later};
 use crate::ApiClient;
 
 /// Members read per request: with production's largest profiles and pictures a page stays
@@ -259,7 +259,9 @@ fn members_counted(done: u64, total: Option<u64>) -> String {
     }
 }
 
-/// "Download my data" as JSON or CSV (zip), with progress, Cancel and "Try again".
+/// "Download my data" as JSON or CSV (zip), with progress, Cancel and "Try again", from a
+/// module of its own (`household_tools`): the export's code is not in the module a household
+/// page's bookmark waits for (issue 37), and comes while the page is read.
 #[component]
 pub fn DownloadMyData(
     /// The household whose data is saved.
@@ -270,6 +272,32 @@ pub fn DownloadMyData(
     members: Option<usize>,
     /// The household as the page holds it; without it, `households/{id}` is read.
     #[prop(optional)]
+    household: Option<Household>,
+) -> impl IntoView {
+    let of = DownloadOf {
+        household_id,
+        members,
+        household,
+    };
+    view! { <Later data=of entry=draw_download_my_data/> }
+}
+
+/// What [`DownloadMyData`] was given, for its module.
+#[derive(Clone)]
+struct DownloadOf {
+    household_id: String,
+    members: Option<usize>,
+    household: Option<Household>,
+}
+
+crate::split_entry!(household_tools, draw_download_my_data, DownloadOf => |of: DownloadOf| view! {
+    <DownloadMyDataHere household_id=of.household_id members=of.members household=of.household/>
+});
+
+#[component]
+fn DownloadMyDataHere(
+    household_id: String,
+    members: Option<usize>,
     household: Option<Household>,
 ) -> impl IntoView {
     let known = StoredValue::new(household);

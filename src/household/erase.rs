@@ -15,6 +15,7 @@ use crate::household::download_my_data::BeforeYouDelete;
 use crate::household::shares::SharedLinks;
 use crate::i18n::format::number;
 use crate::i18n::{t, tf, value_label};
+use crate::lazy::Later;
 use crate::session::Session;
 use crate::ApiClient;
 
@@ -23,9 +24,19 @@ use crate::ApiClient;
 static NOT_OFFERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// The account section and its dialog, for a signed-in person (machine clients have no account
-/// to erase). With the owner's household, the dialog first offers to download its data.
+/// to erase). With the owner's household, the dialog first offers to download its data. From
+/// a module of its own (`household_tools`), as it sits below the household page's own work.
 #[component]
 pub fn EraseAccount(#[prop(optional)] household: Option<Household>) -> impl IntoView {
+    view! { <Later data=household entry=draw_account_section/> }
+}
+
+crate::split_entry!(household_tools, draw_account_section, Option<Household> => |household| view! {
+    <AccountSection household/>
+});
+
+#[component]
+fn AccountSection(household: Option<Household>) -> impl IntoView {
     let session = expect_context::<Session>();
     let username = session
         .identity

@@ -18,7 +18,7 @@ use anyhow::{bail, Context, Result};
 use crate::files::{on_both_cores, walk};
 use crate::process::{command, exec, root};
 
-use larder_start::build::{bundle, START_OUT_NAME};
+use larder_start::build::{bundle, START_OUT_NAME, START_PROVIDER_OUT_NAME};
 
 /// The wasm-bindgen output's name: `larder.js` and `larder_bg.wasm`.
 const OUT_NAME: &str = "larder";
@@ -92,6 +92,41 @@ pub const START_CARGO_ARGS: [&str; 10] = [
     "--release",
 ];
 
+/// The start-up module with the identity provider's sign-in (feature `provider`), which the
+/// one inside the page hands the start to when config.json names a provider.
+const START_PROVIDER_CARGO_ARGS: [&str; 10] = [
+    "build",
+    "--package",
+    "larder-start",
+    "--bin",
+    "larder-start",
+    "--features",
+    "provider",
+    "--target",
+    "wasm32-unknown-unknown",
+    "--release",
+];
+
+/// One build of the start-up module, through wasm-bindgen into `stage` as `out_name`. The two
+/// builds write the same file under target/, so they run one after the other.
+fn start_module(cargo_args: &[&str], out_name: &str, stage: &Path) -> Result<()> {
+    exec(&mut command("cargo", cargo_args))?;
+    let start_module = root().join("target/wasm32-unknown-unknown/release/larder-start.wasm");
+    exec(&mut command(
+        "wasm-bindgen",
+        &[
+            "--target",
+            "web",
+            "--no-typescript",
+            "--out-name",
+            out_name,
+            "--out-dir",
+            path_str(stage)?,
+            path_str(&start_module)?,
+        ],
+    ))
+}
+
 /// Builds the split console into `dist/<folder>` and returns the folder's name.
 pub fn build(dist: &Path) -> Result<Build> {
     let target = root().join("target/split");
@@ -139,25 +174,13 @@ pub fn build(dist: &Path) -> Result<Build> {
         ],
     ))?;
 
-    eprintln!("split: the start-up module (crates/start)");
-    exec(&mut command("cargo", &START_CARGO_ARGS))?;
-    let start_module = root().join("target/wasm32-unknown-unknown/release/larder-start.wasm");
-    exec(&mut command(
-        "wasm-bindgen",
-        &[
-            "--target",
-            "web",
-            "--no-typescript",
-            "--out-name",
-            START_OUT_NAME,
-            "--out-dir",
-            path_str(&stage)?,
-            path_str(&start_module)?,
-        ],
-    ))?;
+    eprintln!("split: the start-up modules (crates/start): inside the page, and with the provider's sign-in");
+    start_module(&START_CARGO_ARGS, START_OUT_NAME, &stage)?;
+    start_module(&START_PROVIDER_CARGO_ARGS, START_PROVIDER_OUT_NAME, &stage)?;
 
     let mut modules = vec![
         stage.join(format!("{START_OUT_NAME}_bg.wasm")),
+        stage.join(format!("{START_PROVIDER_OUT_NAME}_bg.wasm")),
         stage.join(format!("{OUT_NAME}_bg.wasm")),
     ];
     modules.extend(split.split_modules.iter().cloned());

@@ -90,7 +90,17 @@ async function loadConsole(split) {
   return larder;
 }
 
-export { loadConsole };
+// A console whose config.json names an identity provider: the start-up module built with the
+// provider's sign-in (`start_oidc`), started with config.json's text. The module inside the page
+// is built without it (half its size) and hands the start over to this one (issue 37's bytes
+// before "Sign in" works); a rejection leaves the password form to the module in the page.
+async function startProvider(config) {
+  const { default: start, run } = await import("./start_oidc.js");
+  await start({ module_or_path: own("start_oidc_bg.wasm") });
+  run(loadConsole, undefined, config);
+}
+
+export { loadConsole, startProvider };
 
 // The page's inline start sets STARTED once its module runs. Without it, the policy refused the
 // inline script (a policy header that does not carry this build's hashes: docs/hosting.md) or
@@ -103,5 +113,5 @@ if (!globalThis[__STARTED__]) {
   document.head.append(style);
   const { default: start, run } = await import("./start.js");
   await start({ module_or_path: own("start_bg.wasm") });
-  run(loadConsole);
+  run(loadConsole, startProvider);
 }

@@ -13,7 +13,7 @@
 //!    the script and style by their hashes. `js/boot.js` starts the same module from its files
 //!    when a policy refuses the inline one (a round trip later).
 //! 2. **config.json** (preloaded by the page). The module (`src/web.rs`, the binary: no serde,
-//!    no Leptos, ~18 KB brotli) reads it and the catalog ([`config`], [`language`]), then makes
+//!    no Leptos, ~24 KB brotli) reads it and the catalog ([`config`], [`language`]), then makes
 //!    "Sign in" work: ~24 KB on the wire before it (third round: 977 → 566 ms against the
 //!    console's own module making the form work). It is the form's only driver: without what
 //!    it needs (a broken config.json, no start-up catalog) it leaves the page to the console,
@@ -27,8 +27,11 @@
 //! 4. **The press**: what the form lacks is said at once ([`login::missing`]); the sign-in goes
 //!    out ([`login::request`], the API client builds its own from the same [`login::fields`]) and
 //!    a refusal is said at once ([`login::failure_detail`]), without waiting for the console.
-//!    **Or at the identity provider** (config.json's `oidc`, issue 42): `src/web/oidc.rs` runs
-//!    the redirect legs of the pure core [`oidc`]: on load a silent sign-in (`prompt=none`, a
+//!    **Or at the identity provider** (config.json's `oidc`, issue 42): a build of this module
+//!    with the feature `provider`, a file of its own (`start_oidc_bg.wasm`, fetched by
+//!    `js/boot.js`'s `startProvider`), to which the module in the page hands the start when it
+//!    reads `oidc` (the provider's code had doubled the module: 55 → 34 KB brotli of page
+//!    without it). There `src/web/oidc.rs` runs the redirect legs of the pure core [`oidc`]: on load a silent sign-in (`prompt=none`, a
 //!    top-level redirect) or, back from the provider, the answer checked, the code exchanged
 //!    and the ID token's signature checked by WebCrypto; "Sign in with <provider>" beside the
 //!    form. The one-time values wait in `js/oidc-worker.js` (a service worker, memory only);

@@ -15,6 +15,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, spawn_local, JsFuture};
 use web_sys::{Element, HtmlButtonElement, HtmlInputElement, RequestInit, Response};
 
+#[cfg(feature = "provider")]
 mod oidc;
 mod preview;
 mod reading;
@@ -66,6 +67,7 @@ fn next_request_id() -> String {
 static PRESS_BEGUN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Whether a press of "Sign in" has begun on this page.
+#[cfg(feature = "provider")]
 fn press_begun() -> bool {
     PRESS_BEGUN.load(std::sync::atomic::Ordering::Relaxed)
 }
@@ -90,10 +92,16 @@ fn apply_display(window: &web_sys::Window, document: &web_sys::Document) {
 /// Runs the form; `load_console(group)` fetches and starts the console's module (with the
 /// files of `group`, the split module of the page the sign-in will land on) and resolves to its
 /// exports. Called without a group, it fetches the console's main module alone.
+///
+/// `start_provider(config)` fetches and runs the start-up module built with the identity
+/// provider's sign-in (feature `provider`), for a console whose config.json names one: this
+/// module, inside every page, is built without it, as most consoles sign in by password and
+/// the provider's code would double the bytes before "Sign in" works (issue 37). That module
+/// is started with config.json's text, which it then does not fetch again.
 #[wasm_bindgen]
-pub fn run(load_console: Function) {
+pub fn run(load_console: Function, start_provider: Option<Function>, config: Option<String>) {
     spawn_local(async move {
-        if begin(&load_console).await.is_none() {
+        if begin(&load_console, start_provider, config).await.is_none() {
             // Something this module does not read (a broken config.json, no start-up texts for
             // the language): the console's module shows its own sign-in page, or what is wrong.
             let _ = load_console.call0(&JsValue::UNDEFINED);
@@ -101,19 +109,29 @@ pub fn run(load_console: Function) {
     });
 }
 
-async fn begin(load_console: &Function) -> Option<()> {
+async fn begin(
+    load_console: &Function,
+    start_provider: Option<Function>,
+    config: Option<String>,
+) -> Option<()> {
     let window = web_sys::window()?;
     let document = window.document()?;
     apply_display(&window, &document);
     let shell = document.get_element_by_id(form::SHELL)?;
     // config.json is preloaded by index.html. The start-up catalog is inside the built page;
     // a page without it (an older build) has it preloaded beside config.json.
-    let config = window.fetch_with_str(CONFIG);
+    let config = match config {
+        Some(text) => Ok(JsValue::from(text)),
+        None => Err(window.fetch_with_str(CONFIG)),
+    };
     let start_texts = match catalog_in_page(&document) {
         Some(text) => Ok(JsValue::from(text)),
         None => Err(window.fetch_with_str(language::START_CATALOG)),
     };
-    let config = config_text(config).await?;
+    let config = match config {
+        Ok(text) => text,
+        Err(fetching) => config_text(fetching).await?,
+    };
     let start_texts = match start_texts {
         Ok(text) => text,
         Err(fetching) => text_of(JsFuture::from(fetching).await.ok()?).await,
@@ -121,6 +139,17 @@ async fn begin(load_console: &Function) -> Option<()> {
     let file = match config.as_string() {
         Some(text) => JSON::parse(&text).ok()?.dyn_into::<Object>().ok()?,
         None => Object::new(),
+    };
+    let provider_failed = match start_provider {
+        Some(start_provider)
+            if cfg!(not(feature = "provider")) && field(&file, "oidc").is_some() =>
+        {
+            if provider_module(&start_provider, &config).await {
+                return Some(());
+            }
+            true
+        }
+        _ => false,
     };
     let origin = window.location().origin().ok()?;
     // The console's rules (`larder_start::config`); what breaks them, the console says.
@@ -171,14 +200,34 @@ async fn begin(load_console: &Function) -> Option<()> {
     wire_kind_switch();
     enable(&sign_in_form);
     // With an identity provider: its button, and a sign-in coming back or a silent one.
+    #[cfg(feature = "provider")]
     if let Some(settings) = field(&file, "oidc").and_then(oidc::settings) {
         oidc::start(settings, &sign_in_form);
+    }
+    if provider_failed {
+        // The password form works; the provider's sign-in did not come.
+        show_error(
+            &t("Sign-in failed"),
+            &t(larder_start::oidc::Failure::Unavailable(0).text()),
+        );
     }
     // The console's module comes once the enabled form is painted: fetched earlier, it
     // competes with this module for the line.
     after_paint().await;
     let _ = console();
     Some(())
+}
+
+/// Hands the start to the module with the provider's sign-in; false when it did not come
+/// (offline, or a deploy removed it): this module then runs the password form.
+async fn provider_module(start_provider: &Function, config: &JsValue) -> bool {
+    let Ok(started) = start_provider.call1(&JsValue::UNDEFINED, config) else {
+        return false;
+    };
+    match started.dyn_into::<Promise>() {
+        Ok(started) => JsFuture::from(started).await.is_ok(),
+        Err(_) => false,
+    }
 }
 
 /// A start-up text in the chosen language (the key is the English text).

@@ -9,6 +9,10 @@ pub mod page;
 
 /// The start-up module's output name: `start.js` and `start_bg.wasm` (this crate's binary).
 pub const START_OUT_NAME: &str = "start";
+/// The start-up module built with the identity provider's sign-in (feature `provider`):
+/// `start_oidc.js` and `start_oidc_bg.wasm`, fetched by `boot.js`'s `startProvider` only for a
+/// console whose config.json names a provider.
+pub const START_PROVIDER_OUT_NAME: &str = "start_oidc";
 /// The global the start inside the page ([`page`]) sets once its module runs; `boot.js`
 /// ([`bundle`]) starts the module from its files without it.
 pub const STARTED: &str = "larderStartedInPage";

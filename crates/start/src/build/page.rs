@@ -107,7 +107,8 @@ fn inline_script(glue: &str, at: &str) -> Result<String> {
         "{glue}\n{{const b=document.getElementById(\"{MODULE_IN_PAGE}\").textContent,\
          u=new Uint8Array(b.length);for(let i=0;i<b.length;i++)u[i]=b.charCodeAt(i)-256;\
          {init}({{module:u}});globalThis.{STARTED}=1;\
-         {run}(s=>import(\"{at}/boot.js\").then(m=>m.loadConsole(s)))}}"
+         {run}(s=>import(\"{at}/boot.js\").then(m=>m.loadConsole(s)),\
+         c=>import(\"{at}/boot.js\").then(m=>m.startProvider(c)))}}"
     ))
 }
 
@@ -171,6 +172,9 @@ mod tests {
         let script = between(&head, "<script type=\"module\">", "</script>");
         assert!(script.starts_with("let w;"));
         assert!(script.contains("n({module:u});globalThis.larderStartedInPage=1;run(s=>import(\"/console/larder-0123/boot.js\")"));
+        // A console with a provider: the start goes to the module built with its sign-in.
+        assert!(script
+            .contains(",c=>import(\"/console/larder-0123/boot.js\").then(m=>m.startProvider(c)))"));
         assert_eq!(parts.inline.script, vec![sha256(script)]);
         assert_eq!(parts.inline.style, vec![sha256("form{color:red}")]);
         // The digest of the empty text, as every CSP implementation spells it.

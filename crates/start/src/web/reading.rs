@@ -133,8 +133,11 @@ pub(super) fn acceptable(file: &Object, catalogs: &Object) -> Option<()> {
                 config::timeout_ms(value.as_f64()?)?;
             }
             "default_language" => known(&value)?,
-            // The core's rules (`larder_start::oidc::config`), as the console reads them.
+            // The core's rules (`larder_start::oidc::config`), as the console reads them, in
+            // the module with the provider's sign-in; without it (that module did not come),
+            // the password form runs and the provider is not asked.
             "oidc" => {
+                #[cfg(feature = "provider")]
                 super::oidc::settings(value)?;
             }
             // Each entry by the contract's rule, as the console reads it (may be empty).
