@@ -205,10 +205,11 @@ async fn begin(
         oidc::start(settings, &sign_in_form);
     }
     if provider_failed {
-        // The password form works; the provider's sign-in did not come.
+        // The password form works; the provider's sign-in did not come (the words of the
+        // core's `Failure::Unavailable`, a literal for the start-up catalog's check).
         show_error(
             &t("Sign-in failed"),
-            &t(larder_start::oidc::Failure::Unavailable(0).text()),
+            &t("The identity provider is not answering. Try again in a moment."),
         );
     }
     // The console's module comes once the enabled form is painted: fetched earlier, it
