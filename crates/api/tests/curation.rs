@@ -253,6 +253,10 @@ fn each_refused_row_of_an_editorial_run_names_its_id_and_the_services_reason() {
             {"id": "g-2", "error": "version conflict"},
             {"id": "g-3", "reason": "locked"},
             {"id": "g-4", "cause": {"type": "x"}},
+            // A shard that failed the search under the update (the engine's search failure:
+            // no row id, its reason an object).
+            {"index": "guidelines", "shard": 0, "node": "n1",
+             "reason": {"type": "search_phase_execution_exception", "reason": "all shards failed"}},
             "a refusal in words only",
         ],
     }))
@@ -272,6 +276,7 @@ fn each_refused_row_of_an_editorial_run_names_its_id_and_the_services_reason() {
             refusal(Some("g-3"), "locked"),
             // Nothing readable as a reason: the failure as sent, never nothing.
             refusal(Some("g-4"), r#"{"cause":{"type":"x"},"id":"g-4"}"#),
+            refusal(None, "all shards failed"),
             refusal(None, "a refusal in words only"),
         ]
     );

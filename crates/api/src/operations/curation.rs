@@ -181,6 +181,14 @@ impl EditorialOutcome {
                             .and_then(text)
                     })
                     .or_else(|| failure.get("reason").and_then(text))
+                    // A shard's search failure (production passes the engine's list on as it
+                    // is, wisefood-data-api's `update_by_query`): its reason is an object.
+                    .or_else(|| {
+                        failure
+                            .get("reason")
+                            .and_then(|r| r.get("reason"))
+                            .and_then(text)
+                    })
                     .or_else(|| text(failure))
                     .unwrap_or_else(|| failure.to_string());
                 Refusal { id, reason }
