@@ -93,19 +93,11 @@ pub const START_CARGO_ARGS: [&str; 10] = [
 ];
 
 /// The start-up module with the identity provider's sign-in (feature `provider`), which the
-/// one inside the page hands the start to when config.json names a provider.
-const START_PROVIDER_CARGO_ARGS: [&str; 10] = [
-    "build",
-    "--package",
-    "larder-start",
-    "--bin",
-    "larder-start",
-    "--features",
-    "provider",
-    "--target",
-    "wasm32-unknown-unknown",
-    "--release",
-];
+/// one inside the page hands the start to when config.json names a provider: the same compile
+/// with that feature.
+fn start_provider_cargo_args() -> [&'static str; 10] {
+    START_CARGO_ARGS.map(|arg| if arg == "web" { "provider" } else { arg })
+}
 
 /// One build of the start-up module, through wasm-bindgen into `stage` as `out_name`. The two
 /// builds write the same file under target/, so they run one after the other.
@@ -176,7 +168,11 @@ pub fn build(dist: &Path) -> Result<Build> {
 
     eprintln!("split: the start-up modules (crates/start): inside the page, and with the provider's sign-in");
     start_module(&START_CARGO_ARGS, START_OUT_NAME, &stage)?;
-    start_module(&START_PROVIDER_CARGO_ARGS, START_PROVIDER_OUT_NAME, &stage)?;
+    start_module(
+        &start_provider_cargo_args(),
+        START_PROVIDER_OUT_NAME,
+        &stage,
+    )?;
 
     let mut modules = vec![
         stage.join(format!("{START_OUT_NAME}_bg.wasm")),
@@ -290,5 +286,22 @@ fn path_str(path: &Path) -> Result<&str> {
     match path.to_str() {
         Some(text) => Ok(text),
         None => bail!("{} is not UTF-8", path.display()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_provider_build_is_the_start_up_build_with_its_feature() {
+        let args = super::start_provider_cargo_args();
+        let features = args.iter().position(|a| *a == "--features").unwrap();
+        assert_eq!(args[features + 1], "provider");
+        assert!(!args.contains(&"web"));
+        let same = |a: &[&str]| {
+            a.iter()
+                .filter(|x| **x != "web" && **x != "provider")
+                .count()
+        };
+        assert_eq!(same(&args), same(&super::START_CARGO_ARGS));
     }
 }
