@@ -231,6 +231,29 @@ test('a password press while the provider is still being asked goes on, and the 
   expect(forms).toEqual([]);
 });
 
+test('typing while the provider is still being asked keeps the silent sign-in away, and what was typed stays', async ({ page }) => {
+  // Without a session at the provider, a silent sign-in would leave the page and come back
+  // with login_required: the page anew, the typed name gone.
+  await page.route(discovery(), async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await route.fallback();
+  });
+  const atIssuer: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame() && frame.url().startsWith(issuer)) atIssuer.push(frame.url());
+  });
+  await page.goto('./');
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeEnabled();
+  await page.getByLabel('Username').fill('admin');
+  // Past the discovery's answer: the provider's button, and still what was typed.
+  await expect(providerButton(page)).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByLabel('Username')).toHaveValue('admin');
+  expect(atIssuer, 'the page never went to the provider').toEqual([]);
+  await page.getByLabel('Password').fill('admin-demo');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByText('Signed in as admin')).toBeVisible();
+});
+
 test('renewals go to the provider; one it refuses mid-session opens "Your session has ended", whose provider button brings the page back signed in', async ({ page }) => {
   // The browser's clock moves past the access token's renewal (provider.mjs: 300 s) without waiting.
   await page.clock.install();

@@ -10,6 +10,8 @@
 //! silent sign-in (`prompt=none`, a top-level redirect) asks whether the provider's session is
 //! alive, returning to the page asked for with its query. `login_required` shows the form.
 
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array, JSON};
 use larder_start::oidc::callback::{self, Callback};
 use larder_start::oidc::config::Settings;
@@ -142,6 +144,11 @@ pub(super) fn start(settings: Settings, form: &Element) {
         return;
     };
     let form = form.clone();
+    // Typing while the provider is asked keeps the silent sign-in away too: its redirect would
+    // take the page, and what was typed, with it (a bench met a press lost that way).
+    let on_input = Closure::<dyn Fn()>::new(|| TYPED.store(true, Relaxed));
+    let _ = form.add_event_listener_with_callback("input", on_input.as_ref().unchecked_ref());
+    on_input.forget();
     spawn_local(async move {
         let provider = match discover(settings, console).await {
             Ok(provider) => provider,
@@ -150,8 +157,9 @@ pub(super) fn start(settings: Settings, form: &Element) {
         };
         PROVIDER.with(|p| *p.borrow_mut() = Some(provider.clone()));
         let answer = Callback::read(&arrival.fragment);
-        if let (Ok(None), true) = (&answer, super::press_begun()) {
-            // A password press came while the provider was being asked: it goes on, here.
+        if let (Ok(None), true) = (&answer, super::press_begun() || TYPED.load(Relaxed)) {
+            // A password press, or typing, came while the provider was being asked: the
+            // password sign-in goes on, here.
             return add_button(&provider.settings, &form);
         }
         if let Ok(None) = answer {
@@ -180,6 +188,9 @@ pub(super) fn start(settings: Settings, form: &Element) {
         }
     });
 }
+
+/// Whether the person typed into the form on this page (see [`start`]).
+static TYPED: AtomicBool = AtomicBool::new(false);
 
 thread_local! {
     static PROVIDER: std::cell::RefCell<Option<Provider>> = const { std::cell::RefCell::new(None) };
