@@ -166,7 +166,7 @@ pub fn build(dist: &Path) -> Result<Build> {
         ],
     ))?;
 
-    eprintln!("split: the start-up modules (crates/start): inside the page, and with the provider's sign-in");
+    eprintln!("split: the start-up modules (crates/start): the page's, and the provider's");
     start_module(&START_CARGO_ARGS, START_OUT_NAME, &stage)?;
     start_module(
         &start_provider_cargo_args(),

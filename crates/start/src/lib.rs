@@ -31,8 +31,9 @@
 //!    with the feature `provider`, a file of its own (`start_oidc_bg.wasm`, fetched by
 //!    `js/boot.js`'s `startProvider`), to which the module in the page hands the start when it
 //!    reads `oidc` (the provider's code had doubled the module: 55 → 34 KB brotli of page
-//!    without it). There `src/web/oidc.rs` runs the redirect legs of the pure core [`oidc`]: on load a silent sign-in (`prompt=none`, a
-//!    top-level redirect) or, back from the provider, the answer checked, the code exchanged
+//!    without it). There `src/web/oidc.rs` runs the redirect legs of the pure core [`oidc`]:
+//!    on load a silent sign-in (`prompt=none`, a top-level redirect; not once the person typed
+//!    or pressed Sign in) or, back from the provider, the answer checked, the code exchanged
 //!    and the ID token's signature checked by WebCrypto; "Sign in with <provider>" beside the
 //!    form. The one-time values wait in `js/oidc-worker.js` (a service worker, memory only);
 //!    the console's `provider_signed_in` takes the tokens (renewed by the API client's
