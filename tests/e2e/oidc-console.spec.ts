@@ -175,6 +175,32 @@ test('the provider\'s sign-in comes as a start-up module of its own; when it can
   await expect(page.getByText('Signed in as admin')).toBeVisible();
 });
 
+test('a line that stalls on the provider\'s module leaves the password form working after 30 s, and the late module does not start', async ({ page }) => {
+  test.setTimeout(90_000);
+  // The module's glue held (a stalled line, not a refusal), let through once the limit passed.
+  let held: (() => Promise<void>) | undefined;
+  await page.route('**/start_oidc.js', (route) => { held = () => route.continue(); });
+  const asked: string[] = [];
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname.split('/').pop()!));
+  await page.goto('./');
+  await expect.poll(() => held !== undefined).toBe(true);
+  // The module's bytes are asked for beside its glue, not once the glue came.
+  await expect.poll(() => asked.includes('start_oidc_bg.wasm')).toBe(true);
+  // Meanwhile the form waits.
+  await expect(page.getByRole('button', { name: 'Starting…' })).toBeDisabled();
+  const signIn = page.getByRole('button', { name: 'Sign in', exact: true });
+  await expect(page.getByRole('alert')).toContainText('The identity provider is not answering', { timeout: 45_000 });
+  await expect(signIn).toBeEnabled();
+  await held!();
+  await page.waitForTimeout(1_000);
+  await expect(providerButton(page)).toHaveCount(0);
+  await expect(page.getByRole('alert')).toHaveCount(1);
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill('admin-demo');
+  await signIn.click();
+  await expect(page.getByText('Signed in as admin')).toBeVisible();
+});
+
 test('a provider that goes down during the code exchange ends on the sign-in form, saying so', async ({ page }) => {
   await page.goto('./');
   await page.route(`${issuer}/token`, (route) => route.abort('connectionreset'));

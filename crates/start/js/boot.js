@@ -94,9 +94,22 @@ async function loadConsole(split) {
 // provider's sign-in (`start_oidc`), started with config.json's text. The module inside the page
 // is built without it (half its size) and hands the start over to this one (issue 37's bytes
 // before "Sign in" works); a rejection leaves the password form to the module in the page.
+// The module's bytes are asked for beside its glue (one after the other they cost a round trip
+// more), and both have PROVIDER_WAIT_MS: on a line that stalls, the password form works then,
+// and a module arriving later does not start.
+const PROVIDER_WAIT_MS = 30000;
+
 async function startProvider(config) {
-  const { default: start, run } = await import("./start_oidc.js");
-  await start({ module_or_path: own("start_oidc_bg.wasm") });
+  const signal = AbortSignal.timeout(PROVIDER_WAIT_MS);
+  const late = new Promise((_, reject) => {
+    signal.addEventListener("abort", () => reject(signal.reason));
+  });
+  late.catch(() => {});
+  const module = fetch(own("start_oidc_bg.wasm"), { signal });
+  module.catch(() => {});
+  const { default: start, run } = await Promise.race([import("./start_oidc.js"), late]);
+  await Promise.race([start({ module_or_path: module }), late]);
+  if (signal.aborted) throw signal.reason;
   run(loadConsole, undefined, config);
 }
 

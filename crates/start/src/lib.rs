@@ -28,10 +28,10 @@
 //!    out ([`login::request`], the API client builds its own from the same [`login::fields`]) and
 //!    a refusal is said at once ([`login::failure_detail`]), without waiting for the console.
 //!    **Or at the identity provider** (config.json's `oidc`, issue 42): a build of this module
-//!    with the feature `provider`, a file of its own (`start_oidc_bg.wasm`, fetched by
-//!    `js/boot.js`'s `startProvider`), to which the module in the page hands the start when it
-//!    reads `oidc` (the provider's code had doubled the module: 55 → 34 KB brotli of page
-//!    without it). There `src/web/oidc.rs` runs the redirect legs of the pure core [`oidc`]:
+//!    with the feature `provider`, a file of its own (`start_oidc_bg.wasm`, fetched beside its
+//!    glue by `js/boot.js`'s `startProvider`, 30 s at most), to which the module in the page
+//!    hands the start when it reads `oidc` (the provider's code had doubled the module: 55 → 34
+//!    KB brotli of page without it). There `src/web/oidc.rs` runs the redirect legs of the pure core [`oidc`]:
 //!    on load a silent sign-in (`prompt=none`, a top-level redirect; not once the person typed
 //!    or pressed Sign in) or, back from the provider, the answer checked, the code exchanged
 //!    and the ID token's signature checked by WebCrypto; "Sign in with <provider>" beside the

@@ -345,6 +345,9 @@ async fn complete(provider: &Provider, answer: &Callback) -> Result<(), Failure>
         &code,
         &pending.verifier,
     );
+    // The provider's keys are asked for beside the code's exchange, not after it: one round trip
+    // less before the console has its token (issue 37, run P).
+    let keys = ask(&provider.endpoints.jwks, None);
     let (status, body) = fetch(&request.url, Some(&request.body))
         .await
         .ok_or(Failure::Unavailable(0))?;
@@ -354,13 +357,15 @@ async fn complete(provider: &Provider, answer: &Callback) -> Result<(), Failure>
         .id_token
         .as_deref()
         .ok_or(Failure::Malformed("id_token"))?;
-    check_id_token(provider, id_token, &pending.nonce, now / 1000).await?;
+    check_id_token(provider, keys, id_token, &pending.nonce, now / 1000).await?;
     hand_over(provider, &body, id_token, &pending.return_to).await
 }
 
-/// The ID token: signed by a published key (WebCrypto), then its claims.
+/// The ID token: signed by a published key (WebCrypto; `keys`, the provider's key set asked
+/// for), then its claims.
 async fn check_id_token(
     provider: &Provider,
+    keys: Option<Promise>,
     id_token: &str,
     nonce: &str,
     now_s: u64,
@@ -373,9 +378,8 @@ async fn check_id_token(
     let claims = text(&jwt.payload)
         .and_then(|t| parse(&t))
         .ok_or(Failure::Malformed("id_token"))?;
-    let (status, body) = fetch(&provider.endpoints.jwks, None)
-        .await
-        .ok_or(Failure::Unavailable(0))?;
+    let keys = keys.ok_or(Failure::Unavailable(0))?;
+    let (status, body) = answer(keys).await.ok_or(Failure::Unavailable(0))?;
     if status != 200 {
         return Err(Failure::Unavailable(status));
     }
@@ -499,6 +503,10 @@ async fn subtle(name: &str, arguments: &Array) -> Option<JsValue> {
 
 /// One message to the carrier (`put` with a value, `take` without), its answer's `value`
 /// (`null` when it holds nothing under `key`); `None` when there is no carrier.
+///
+/// Only a `put` registers the worker. Back from the provider the worker that took the values
+/// is there already, and registering it again starts an update check that took 1.7 to 2.3 s
+/// on the bench's phone line before the code exchange could begin (issue 37, run P).
 async fn carrier(op: &str, key: &str, value: Option<&str>) -> Option<JsValue> {
     let window = web_sys::window()?;
     let container = Reflect::get(&window.navigator(), &"serviceWorker".into()).ok()?;
@@ -509,9 +517,15 @@ async fn carrier(op: &str, key: &str, value: Option<&str>) -> Option<JsValue> {
         let method: Function = Reflect::get(target, &name.into()).ok()?.dyn_into().ok()?;
         method.apply(target, arguments).ok()?.dyn_into().ok()
     };
-    JsFuture::from(call(&container, "register", &Array::of1(&WORKER.into()))?)
-        .await
-        .ok()?;
+    let registered = match value {
+        Some(_) => call(&container, "register", &Array::of1(&WORKER.into()))?,
+        None => call(&container, "getRegistration", &Array::new())?,
+    };
+    let registration = JsFuture::from(registered).await.ok()?;
+    if registration.is_undefined() {
+        // No worker, so nothing was kept for this page.
+        return None;
+    }
     let ready = JsFuture::from(
         Reflect::get(&container, &"ready".into())
             .ok()?
@@ -559,6 +573,12 @@ fn parse(text: &str) -> Option<JsFields> {
 /// A GET, or a POST of a form (`body`); its status and text. No custom header: the provider is
 /// another origin, and a simple request needs no preflight.
 async fn fetch(url: &str, body: Option<&str>) -> Option<(u16, String)> {
+    answer(ask(url, body)?).await
+}
+
+/// A request sent now; its answer is read by [`answer`]. A failure no one waits for any more
+/// (the exchange before it failed) is not reported as uncaught.
+fn ask(url: &str, body: Option<&str>) -> Option<Promise> {
     let init = RequestInit::new();
     if let Some(body) = body {
         init.set_method("POST");
@@ -570,9 +590,16 @@ async fn fetch(url: &str, body: Option<&str>) -> Option<(u16, String)> {
     init.set_signal(Some(&web_sys::AbortSignal::timeout_with_u32(
         larder_start::login::TIMEOUT_MS,
     )));
-    let window = web_sys::window()?;
-    let answer = JsFuture::from(window.fetch_with_str_and_init(url, &init)).await;
-    let response: Response = answer.ok()?.dyn_into().ok()?;
+    let asked = web_sys::window()?.fetch_with_str_and_init(url, &init);
+    let ignore = Closure::<dyn FnMut(JsValue)>::new(|_| {});
+    let _ = asked.catch(&ignore);
+    ignore.forget();
+    Some(asked)
+}
+
+/// An answer's status and text; `None` when none came.
+async fn answer(asked: Promise) -> Option<(u16, String)> {
+    let response: Response = JsFuture::from(asked).await.ok()?.dyn_into().ok()?;
     let text = JsFuture::from(response.text().ok()?).await.ok()?;
     Some((response.status(), text.as_string()?))
 }
