@@ -23,11 +23,13 @@
 //! 2. The provider's discovery document (`Settings::discovery_url`):
 //!    [`discovery::Endpoints::read`].
 //! 3. Before the redirect: 64 random bytes make a [`pending::Pending`] (`state`, `nonce`, the
-//!    verifier, the page to return to); its [`pending::Pending::to_text`] goes to the carrier
-//!    (the same-origin service worker, `crates/start/js/oidc-worker.js`, keyed by `state`),
-//!    [`authorize::url`] is where the tab goes (`prompt=none` for a silent sign-in).
+//!    verifier, the page to return to, the issuer's endpoints); its
+//!    [`pending::Pending::to_text`] goes to the carrier (the same-origin service worker,
+//!    `crates/start/js/oidc-worker.js`, keyed by `state`), [`authorize::url`] is where the tab
+//!    goes (`prompt=none` for a silent sign-in).
 //! 4. Back at [`redirect_uri`]: [`callback::Callback::read`] the fragment, clear it from the
-//!    history entry, take the pending values by the answer's `state`, [`callback::check`].
+//!    history entry, take the pending values by the answer's `state` (their endpoints stand in
+//!    for step 2 when config.json still names their issuer), [`callback::check`].
 //! 5. [`token::code_request`] (a form POST, no preflight); its answer [`token::read_answer`].
 //! 6. The ID token: [`id_token::split`], [`id_token::choose_key`] among the provider's keys,
 //!    WebCrypto verifies ([`id_token::Alg`] names its parameters), [`id_token::check_claims`].

@@ -3,7 +3,13 @@
 //! at rest (issue 42: no web storage, IndexedDB, cookies or URLs). The carrier is the
 //! same-origin service worker (`crates/start/js/oidc-worker.js`), which holds
 //! [`Pending::to_text`] in memory under the `state` and gives it back once.
+//!
+//! The provider's endpoints travel with them: back from the provider the page reads them here
+//! instead of asking the discovery document again (a round trip before the code's exchange,
+//! about 165 ms on the bench's phone line; issue 37, run P).
 
+use super::config::provider_url;
+use super::discovery::Endpoints;
 use super::{base64url, form, pkce};
 
 /// The random bytes a sign-in needs (`crypto.getRandomValues`): 16 for `state`, 16 for `nonce`,
@@ -14,8 +20,8 @@ pub const RANDOM_BYTES: usize = 64;
 pub const PENDING_TTL_MS: u64 = 10 * 60 * 1000;
 /// Longest [`Pending::to_text`] read back.
 const MAX_TEXT: usize = 4096;
-/// The format's version, first in the text.
-const VERSION: &str = "1";
+/// The format's version, first in the text (2: with the provider's endpoints).
+const VERSION: &str = "2";
 
 /// A sign-in under way.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,12 +40,24 @@ pub struct Pending {
     /// Whether this is a silent sign-in (`prompt=none`): a `login_required` answer then shows
     /// the sign-in form without an error.
     pub silent: bool,
+    /// The issuer the sign-in went to (config.json's `oidc.issuer` then) and its endpoints as
+    /// its discovery document named them; read back without them when they made the text
+    /// longer than the carrier keeps (the page then asks the discovery document again).
+    pub issuer: String,
+    pub endpoints: Option<Endpoints>,
 }
 
 impl Pending {
     /// A new sign-in from [`RANDOM_BYTES`] random bytes, returning to `return_to` (a path inside
-    /// the console; anything else returns to its start page, `/`).
-    pub fn new(random: &[u8; RANDOM_BYTES], return_to: &str, now_ms: u64, silent: bool) -> Pending {
+    /// the console; anything else returns to its start page, `/`), at `issuer`'s `endpoints`.
+    pub fn new(
+        random: &[u8; RANDOM_BYTES],
+        return_to: &str,
+        now_ms: u64,
+        silent: bool,
+        issuer: &str,
+        endpoints: &Endpoints,
+    ) -> Pending {
         let mut verifier = [0u8; 32];
         verifier.copy_from_slice(&random[32..]);
         Pending {
@@ -51,7 +69,14 @@ impl Pending {
                 .to_string(),
             created_ms: now_ms,
             silent,
+            issuer: issuer.to_string(),
+            endpoints: Some(endpoints.clone()),
         }
+    }
+
+    /// The endpoints, when the sign-in went to `issuer` (config.json may have changed since).
+    pub fn endpoints_of(&self, issuer: &str) -> Option<&Endpoints> {
+        self.endpoints.as_ref().filter(|_| self.issuer == issuer)
     }
 
     /// Whether it is older than [`PENDING_TTL_MS`] at `now_ms` (or from the future).
@@ -59,10 +84,10 @@ impl Pending {
         now_ms < self.created_ms || now_ms - self.created_ms > PENDING_TTL_MS
     }
 
-    /// The text the carrier holds.
+    /// The text the carrier holds (at most 4 KB: the endpoints are left out of a longer one).
     pub fn to_text(&self) -> String {
         let created = self.created_ms.to_string();
-        form::encode_pairs([
+        let own = [
             ("v", VERSION),
             ("state", self.state.as_str()),
             ("nonce", self.nonce.as_str()),
@@ -70,7 +95,25 @@ impl Pending {
             ("return_to", self.return_to.as_str()),
             ("created", created.as_str()),
             ("silent", if self.silent { "1" } else { "0" }),
-        ])
+        ];
+        let Some(endpoints) = &self.endpoints else {
+            return form::encode_pairs(own);
+        };
+        let with_endpoints = form::encode_pairs(own.into_iter().chain([
+            ("issuer", self.issuer.as_str()),
+            ("authorization", endpoints.authorization.as_str()),
+            ("token", endpoints.token.as_str()),
+            ("jwks", endpoints.jwks.as_str()),
+            (
+                "end_session",
+                endpoints.end_session.as_deref().unwrap_or_default(),
+            ),
+            ("iss", if endpoints.iss_in_answers { "1" } else { "0" }),
+        ]));
+        match with_endpoints.len() <= MAX_TEXT {
+            true => with_endpoints,
+            false => form::encode_pairs(own),
+        }
     }
 
     /// The values of [`Pending::to_text`]; `None` for any other text (another version, a value
@@ -85,6 +128,14 @@ impl Pending {
             return None;
         }
         let random_text = |text: &str| text.len() == 22 && base64url::decode(text).is_some();
+        let flag = |key| match get(key)? {
+            "1" => Some(true),
+            "0" => Some(false),
+            _ => None,
+        };
+        // Checked again as discovery checked them: the carrier is the console's, but a value
+        // read back is still input.
+        let endpoint = |key| get(key).filter(|url| provider_url(url)).map(String::from);
         let pending = Pending {
             state: get("state").filter(|s| random_text(s))?.to_string(),
             nonce: get("nonce").filter(|s| random_text(s))?.to_string(),
@@ -93,10 +144,23 @@ impl Pending {
                 .to_string(),
             return_to: super::return_path::inside(get("return_to")?)?.to_string(),
             created_ms: get("created")?.parse().ok()?,
-            silent: match get("silent")? {
-                "1" => true,
-                "0" => false,
-                _ => return None,
+            silent: flag("silent")?,
+            issuer: match get("issuer") {
+                None => String::new(),
+                Some(issuer) => Some(issuer).filter(|url| provider_url(url))?.to_string(),
+            },
+            endpoints: match get("issuer") {
+                None => None,
+                Some(_) => Some(Endpoints {
+                    authorization: endpoint("authorization")?,
+                    token: endpoint("token")?,
+                    jwks: endpoint("jwks")?,
+                    end_session: match get("end_session")? {
+                        "" => None,
+                        _ => Some(endpoint("end_session")?),
+                    },
+                    iss_in_answers: flag("iss")?,
+                }),
             },
         };
         Some(pending)
@@ -113,6 +177,23 @@ pub fn is_state(state: &str) -> bool {
 mod tests {
     use super::*;
 
+    const ISSUER: &str = "https://id.example/realms/master";
+
+    fn endpoints() -> Endpoints {
+        let at = |path: &str| format!("{ISSUER}/protocol/openid-connect/{path}");
+        Endpoints {
+            authorization: at("auth"),
+            token: at("token"),
+            jwks: at("certs"),
+            end_session: Some(at("logout")),
+            iss_in_answers: true,
+        }
+    }
+
+    fn new(return_to: &str, now_ms: u64, silent: bool) -> Pending {
+        Pending::new(&random(), return_to, now_ms, silent, ISSUER, &endpoints())
+    }
+
     fn random() -> [u8; RANDOM_BYTES] {
         let mut bytes = [0u8; RANDOM_BYTES];
         for (i, b) in bytes.iter_mut().enumerate() {
@@ -123,12 +204,7 @@ mod tests {
 
     #[test]
     fn made_from_random_bytes_and_read_back_exactly() {
-        let pending = Pending::new(
-            &random(),
-            "/records/articles?q=vitamin%20d&limit=10",
-            1_000,
-            true,
-        );
+        let pending = new("/records/articles?q=vitamin%20d&limit=10", 1_000, true);
         assert_eq!(pending.state.len(), 22);
         assert_eq!(pending.nonce.len(), 22);
         assert_ne!(pending.state, pending.nonce);
@@ -140,9 +216,62 @@ mod tests {
         );
         let other = Pending {
             silent: false,
+            endpoints: Some(Endpoints {
+                end_session: None,
+                iss_in_answers: false,
+                ..endpoints()
+            }),
             ..pending
         };
         assert_eq!(Pending::from_text(&other.to_text()), Some(other));
+    }
+
+    #[test]
+    fn the_endpoints_come_back_for_the_issuer_they_were_read_from() {
+        let pending = Pending::from_text(&new("/", 0, true).to_text()).unwrap();
+        assert_eq!(pending.endpoints_of(ISSUER), Some(&endpoints()));
+        assert_eq!(
+            pending.endpoints_of("https://other.example/realms/master"),
+            None
+        );
+    }
+
+    #[test]
+    fn endpoints_too_long_for_the_carrier_are_left_out() {
+        let long = format!("{ISSUER}/{}", "p".repeat(1900));
+        let pending = Pending::new(
+            &random(),
+            "/",
+            0,
+            false,
+            ISSUER,
+            &Endpoints {
+                authorization: long.clone(),
+                token: long.clone(),
+                ..endpoints()
+            },
+        );
+        let text = pending.to_text();
+        assert!(text.len() <= MAX_TEXT, "{}", text.len());
+        let read = Pending::from_text(&text).unwrap();
+        assert_eq!(read.endpoints, None);
+        assert_eq!(read.endpoints_of(ISSUER), None);
+        assert_eq!(read.state, pending.state);
+    }
+
+    #[test]
+    fn an_endpoint_that_is_no_provider_url_is_nothing() {
+        let good = new("/", 0, false).to_text();
+        for (from, to) in [
+            ("token=https", "token=javascript"),
+            ("jwks=https%3A%2F%2F", "jwks=ftp%3A%2F%2F"),
+            ("end_session=https", "end_session=data"),
+            ("issuer=https", "issuer=http"),
+        ] {
+            let changed = good.replacen(from, to, 1);
+            assert_ne!(changed, good, "{from}");
+            assert_eq!(Pending::from_text(&changed), None, "{to}");
+        }
     }
 
     #[test]
@@ -153,13 +282,9 @@ mod tests {
             "/\\evil.example",
             "/../x",
         ] {
-            assert_eq!(
-                Pending::new(&random(), outside, 0, false).return_to,
-                "/",
-                "{outside}"
-            );
+            assert_eq!(new(outside, 0, false).return_to, "/", "{outside}");
         }
-        let text = Pending::new(&random(), "/household", 0, false)
+        let text = new("/household", 0, false)
             .to_text()
             .replace("return_to=%2Fhousehold", "return_to=%2F%2Fevil.example");
         assert_eq!(Pending::from_text(&text), None);
@@ -167,10 +292,11 @@ mod tests {
 
     #[test]
     fn any_other_text_is_nothing() {
-        let good = Pending::new(&random(), "/", 5, false).to_text();
+        let good = new("/", 5, false).to_text();
         assert!(Pending::from_text(&good).is_some());
         for (from, to) in [
-            ("v=1", "v=2"),
+            ("v=2", "v=1"),
+            ("iss=1", "iss=yes"),
             ("silent=0", "silent=yes"),
             ("created=5", "created=-5"),
             ("&nonce=", "&nonce=x&old="),
@@ -187,7 +313,7 @@ mod tests {
 
     #[test]
     fn ten_minutes_at_most() {
-        let pending = Pending::new(&random(), "/", 1_000_000, false);
+        let pending = new("/", 1_000_000, false);
         assert!(!pending.expired(1_000_000));
         assert!(!pending.expired(1_000_000 + PENDING_TTL_MS));
         assert!(pending.expired(1_000_001 + PENDING_TTL_MS));

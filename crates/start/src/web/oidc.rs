@@ -150,13 +150,34 @@ pub(super) fn start(settings: Settings, form: &Element) {
     let _ = form.add_event_listener_with_callback("input", on_input.as_ref().unchecked_ref());
     on_input.forget();
     spawn_local(async move {
-        let provider = match discover(settings, console).await {
-            Ok(provider) => provider,
-            // The password form still works.
-            Err(failure) => return said(&failure),
+        let answer = Callback::read(&arrival.fragment);
+        if let Ok(Some(_)) | Err(_) = answer {
+            // The answer leaves the address and the history entry before anything else.
+            forget_fragment(&window);
+        }
+        // Back from the provider: the values this tab left with, its endpoints among them (no
+        // second discovery before the code's exchange).
+        let pending = match &answer {
+            Ok(Some(answer)) => take_pending(answer).await,
+            _ => None,
+        };
+        let carried = pending
+            .as_ref()
+            .and_then(|p| p.endpoints_of(&settings.issuer))
+            .cloned();
+        let provider = match carried {
+            Some(endpoints) => Provider {
+                settings,
+                endpoints,
+                console,
+            },
+            None => match discover(settings, console).await {
+                Ok(provider) => provider,
+                // The password form still works.
+                Err(failure) => return said(&failure),
+            },
         };
         PROVIDER.with(|p| *p.borrow_mut() = Some(provider.clone()));
-        let answer = Callback::read(&arrival.fragment);
         if let (Ok(None), true) = (&answer, super::press_begun() || TYPED.load(Relaxed)) {
             // A password press, or typing, came while the provider was being asked: the
             // password sign-in goes on, here.
@@ -173,13 +194,9 @@ pub(super) fn start(settings: Settings, form: &Element) {
             return;
         }
         add_button(&provider.settings, &form);
-        if let Ok(Some(_)) | Err(_) = answer {
-            // The answer leaves the address and the history entry before anything else.
-            forget_fragment(&window);
-        }
         match answer {
             Ok(Some(answer)) => {
-                if let Err(failure) = complete(&provider, &answer).await {
+                if let Err(failure) = complete(&provider, &answer, pending).await {
                     said(&failure);
                 }
             }
@@ -282,7 +299,14 @@ async fn go(provider: &Provider, return_to: &str, silent: bool) -> Result<(), Fa
         .ok_or(Failure::Malformed("crypto"))?
         .copy_to(&mut random);
     let now = js_sys::Date::now() as u64;
-    let pending = Pending::new(&random, return_to, now, silent);
+    let pending = Pending::new(
+        &random,
+        return_to,
+        now,
+        silent,
+        &provider.settings.issuer,
+        &provider.endpoints,
+    );
     let digest = subtle(
         "digest",
         &Array::of2(
@@ -319,16 +343,19 @@ async fn go(provider: &Provider, return_to: &str, silent: bool) -> Result<(), Fa
     Ok(())
 }
 
-/// Back from the provider: the pending values by the answer's `state`, the checks, the code
+/// The values the carrier held for the answer's `state` (given back once).
+async fn take_pending(answer: &Callback) -> Option<Pending> {
+    let text = carrier("take", answer.pending_key()?, None).await?;
+    Pending::from_text(&text.as_string()?)
+}
+
+/// Back from the provider, with the `pending` values taken for the answer: the checks, the code
 /// exchanged, the ID token checked, and the console handed the tokens.
-async fn complete(provider: &Provider, answer: &Callback) -> Result<(), Failure> {
-    let pending = match answer.pending_key() {
-        Some(key) => carrier("take", key, None)
-            .await
-            .and_then(|text| text.as_string())
-            .and_then(|text| Pending::from_text(&text)),
-        None => None,
-    };
+async fn complete(
+    provider: &Provider,
+    answer: &Callback,
+    pending: Option<Pending>,
+) -> Result<(), Failure> {
     let now = js_sys::Date::now() as u64;
     let code = callback::check(
         answer,

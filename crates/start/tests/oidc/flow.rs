@@ -44,7 +44,14 @@ fn pending(silent: bool) -> Pending {
     for (i, b) in random.iter_mut().enumerate() {
         *b = (i as u8).wrapping_mul(29).wrapping_add(3);
     }
-    Pending::new(&random, "/records/articles?q=iron", NOW_MS, silent)
+    Pending::new(
+        &random,
+        "/records/articles?q=iron",
+        NOW_MS,
+        silent,
+        ISSUER,
+        &endpoints(),
+    )
 }
 
 const CONSOLE: &str = "http://127.0.0.1:8080/console/";
