@@ -48,6 +48,26 @@ test('signing in with the identity provider opens the page asked for, with nothi
   expect(page.url()).not.toMatch(/[#?&](code|state)=/);
 });
 
+test('back from the provider, the code is exchanged without asking its discovery document again, and its keys are asked for beside the exchange', async ({ page }) => {
+  await page.goto('./');
+  await expect(providerButton(page)).toBeVisible();
+  const seen: string[] = [];
+  page.on('request', (r) => {
+    if (r.url() === discovery()) seen.push('discovery asked');
+    if (r.url() === `${issuer}/jwks`) seen.push('keys asked');
+  });
+  page.on('requestfinished', (r) => { if (r.url() === `${issuer}/token`) seen.push('code exchanged'); });
+  // The exchange answers 500 ms late: the keys are asked for meanwhile, not after it.
+  await page.route(`${issuer}/token`, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await route.fallback();
+  });
+  await providerButton(page).click();
+  await atProvider(page, 'curator');
+  await expect(page.getByText('Signed in as curator')).toBeVisible();
+  expect(seen).toEqual(['keys asked', 'code exchanged']);
+});
+
 test('a reload comes back signed in at the same page and query, without a form', async ({ page, baseURL }) => {
   await page.goto('./');
   await providerButton(page).click();
