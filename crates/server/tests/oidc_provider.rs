@@ -233,7 +233,14 @@ impl Console {
     fn begin(&self, silent: bool) -> (Pending, String) {
         let mut random = [0u8; RANDOM_BYTES];
         rand::thread_rng().fill_bytes(&mut random);
-        let pending = Pending::new(&random, "/household", now_ms(), silent);
+        let pending = Pending::new(
+            &random,
+            "/household",
+            now_ms(),
+            silent,
+            &self.settings.issuer,
+            &self.endpoints,
+        );
         let digest: [u8; 32] = Sha256::digest(pending.verifier.as_bytes()).into();
         let url = authorize::url(
             &self.endpoints,

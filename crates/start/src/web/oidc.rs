@@ -373,7 +373,7 @@ async fn complete(
         &pending.verifier,
     );
     // The provider's keys are asked for beside the code's exchange, not after it: one round trip
-    // less before the console has its token (issue 37, run P).
+    // less before the console has its token (issue 37, run Q).
     let keys = ask(&provider.endpoints.jwks, None);
     let (status, body) = fetch(&request.url, Some(&request.body))
         .await

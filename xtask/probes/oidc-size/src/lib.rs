@@ -43,7 +43,14 @@ mod flow {
         let Ok(endpoints) = Endpoints::read(&document, &settings) else {
             return 2;
         };
-        let pending = Pending::new(random, "/records", now_ms, false);
+        let pending = Pending::new(
+            random,
+            "/records",
+            now_ms,
+            false,
+            &settings.issuer,
+            &endpoints,
+        );
         let redirect = "https://console.example.org/";
         let url = authorize::url(
             &endpoints,
