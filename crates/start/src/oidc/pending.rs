@@ -145,9 +145,10 @@ impl Pending {
             return_to: super::return_path::inside(get("return_to")?)?.to_string(),
             created_ms: get("created")?.parse().ok()?,
             silent: flag("silent")?,
+            // Both absent from a text the endpoints would have made too long (`to_text`).
             issuer: match get("issuer") {
                 None => String::new(),
-                Some(issuer) => Some(issuer).filter(|url| provider_url(url))?.to_string(),
+                Some(_) => endpoint("issuer")?,
             },
             endpoints: match get("issuer") {
                 None => None,
