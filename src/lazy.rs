@@ -127,9 +127,43 @@ groups! {
 }
 
 /// Fetches `group`'s module in the background, for a page people are likely to open next (the
-/// remembered link's while people type, a member's from their household).
+/// remembered link's while people type, a member's from their household), once the page being
+/// drawn is on screen.
 pub async fn prefetch(group: Group) {
+    after_paint().await;
     let _ = load(group).await;
+}
+
+/// Resolves once the browser has painted the frame being built now (a frame's callback, then a
+/// task after it), or after 100 ms where no frame comes (a tab in the background).
+///
+/// Why: a module's fetch starts one request per part it needs (some 30 for the member pages,
+/// as many for the household's tools), each costing the page's thread a little. Started while
+/// the household page was drawn, they held its first paint back by 50 to 75 ms on the bench's
+/// phone line (a trace of issue 37's press 2 s after "Sign in" works).
+pub async fn after_paint() {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use std::cell::Cell;
+        use std::rc::Rc;
+        use std::time::Duration;
+
+        let (send, painted) = futures::channel::oneshot::channel::<()>();
+        // Sent once, by whichever comes first.
+        let send = Rc::new(Cell::new(Some(send)));
+        let fire = {
+            let send = Rc::clone(&send);
+            move || {
+                if let Some(send) = send.take() {
+                    let _ = send.send(());
+                }
+            }
+        };
+        let after_frame = fire.clone();
+        request_animation_frame(move || set_timeout(after_frame, Duration::ZERO));
+        set_timeout(fire, Duration::from_millis(100));
+        let _ = painted.await;
+    }
 }
 
 /// A page only a signed-in person sees: its data is made, its module fetched and the page
@@ -297,6 +331,9 @@ where
         failed.set(None);
         // With this component's owner: the piece drawn belongs here.
         leptos::task::spawn_local_scoped(async move {
+            // Its module's requests wait for the page around it to be on screen.
+            #[cfg(feature = "split")]
+            after_paint().await;
             let Some(data) = data.try_get_value() else {
                 return;
             };

@@ -110,7 +110,12 @@ pub async fn take_over(config: Option<String>) {
     if let Ok(config) = crate::config::parse(config.as_deref(), &origin()) {
         crate::config::use_settings(&config);
         client.set_config(config.client);
-        choose::prepare(config.default_language, config.languages);
+        let lang = choose::prepare(config.default_language, config.languages);
+        // Once the frame is painted: the form stays as quick to type in.
+        wasm_bindgen_futures::spawn_local(async move {
+            crate::lazy::after_paint().await;
+            crate::i18n::format::warm(lang);
+        });
     }
     if let Some(landing) = landing() {
         wasm_bindgen_futures::spawn_local(crate::lazy::prefetch(landing.group));

@@ -43,8 +43,8 @@ pub async fn start(default: Option<Lang>, offered: Vec<Lang>) {
 }
 
 /// Picks the language the start-up module chose by the same rule and starts fetching its
-/// whole catalog, for [`ready`] (English has none to wait for).
-pub fn prepare(default: Option<Lang>, offered: Vec<Lang>) {
+/// whole catalog, for [`ready`] (English has none to wait for). Returns the language picked.
+pub fn prepare(default: Option<Lang>, offered: Vec<Lang>) -> Lang {
     let lang = choose(default, offered);
     if lang == Lang::En {
         show(lang, Catalog::default());
@@ -52,6 +52,7 @@ pub fn prepare(default: Option<Lang>, offered: Vec<Lang>) {
         PENDING.set(Some(lang));
         fetch_the_rest();
     }
+    lang
 }
 
 /// Starts fetching the whole catalog of the language the form shows, if it is still to come.

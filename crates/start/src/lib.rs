@@ -23,7 +23,9 @@
 //!    the group's parts in one answer, read as it streams (`js/boot.js`, `js/read_bundle.js`,
 //!    [`build::bundle`]; fourth round: a bookmark 3,123 → 2,557 ms, 35 requests → 4, the parts
 //!    15 % smaller compressed together). The console takes over ([`form::TAKEN`]): config,
-//!    language, the group's module ahead (`larder::start::take_over`).
+//!    language, the group's module ahead (`larder::start::take_over`), and, once the frame is
+//!    painted, the language's `Intl` formatters (a page's first `Intl` object costs 25 to 40 ms:
+//!    not after the press).
 //! 4. **The press**: what the form lacks is said at once ([`login::missing`]); the sign-in goes
 //!    out ([`login::request`], the API client builds its own from the same [`login::fields`]) and
 //!    a refusal is said at once ([`login::failure_detail`]), without waiting for the console.
@@ -45,7 +47,10 @@
 //! 6. **The hand-over** (`pressed`): the console's client reads those answers as its own,
 //!    makes the signed-in person (`larder::session`: the early reads are theirs, taken once by
 //!    the page they are for) and mounts; the landing route's `data()` takes the household read,
-//!    its `view()` draws the page from the group's module (`larder::lazy`).
+//!    its `view()` draws the page from the group's module (`larder::lazy`). What the page
+//!    fetches ahead (its tools' module, the member page's) is asked for once it is painted
+//!    (`larder::lazy::after_paint`: asked for while it was drawn, some 60 requests held its first
+//!    paint back by 50 to 75 ms).
 //!
 //! Not kept: renaming the glue's hashed import names short (issue 24's fifth round). Issue 37's
 //! A/B in one run (`cargo xtask bench --only start --before`): 2.9 KB and about 12 ms before

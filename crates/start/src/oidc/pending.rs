@@ -127,7 +127,6 @@ impl Pending {
         if get("v")? != VERSION {
             return None;
         }
-        let random_text = |text: &str| text.len() == 22 && base64url::decode(text).is_some();
         let flag = |key| match get(key)? {
             "1" => Some(true),
             "0" => Some(false),
@@ -137,8 +136,8 @@ impl Pending {
         // read back is still input.
         let endpoint = |key| get(key).filter(|url| provider_url(url)).map(String::from);
         let pending = Pending {
-            state: get("state").filter(|s| random_text(s))?.to_string(),
-            nonce: get("nonce").filter(|s| random_text(s))?.to_string(),
+            state: get("state").filter(|s| is_random(s))?.to_string(),
+            nonce: get("nonce").filter(|s| is_random(s))?.to_string(),
             verifier: get("verifier")
                 .filter(|s| pkce::is_verifier(s))?
                 .to_string(),
@@ -171,7 +170,12 @@ impl Pending {
 /// Whether `state` has the form of this core's states (22 base64url characters): an answer's
 /// `state` of another form is not looked up in the carrier at all.
 pub fn is_state(state: &str) -> bool {
-    state.len() == 22 && base64url::decode(state).is_some()
+    is_random(state)
+}
+
+/// The form of the state and the nonce this core makes: 16 random bytes, 22 base64url characters.
+fn is_random(text: &str) -> bool {
+    text.len() == 22 && base64url::decode(text).is_some()
 }
 
 #[cfg(test)]
