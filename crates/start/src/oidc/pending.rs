@@ -135,23 +135,12 @@ impl Pending {
         // Checked again as discovery checked them: the carrier is the console's, but a value
         // read back is still input.
         let endpoint = |key| get(key).filter(|url| provider_url(url)).map(String::from);
-        let pending = Pending {
-            state: get("state").filter(|s| is_random(s))?.to_string(),
-            nonce: get("nonce").filter(|s| is_random(s))?.to_string(),
-            verifier: get("verifier")
-                .filter(|s| pkce::is_verifier(s))?
-                .to_string(),
-            return_to: super::return_path::inside(get("return_to")?)?.to_string(),
-            created_ms: get("created")?.parse().ok()?,
-            silent: flag("silent")?,
-            // Both absent from a text the endpoints would have made too long (`to_text`).
-            issuer: match get("issuer") {
-                None => String::new(),
-                Some(_) => endpoint("issuer")?,
-            },
-            endpoints: match get("issuer") {
-                None => None,
-                Some(_) => Some(Endpoints {
+        // Both absent from a text the endpoints would have made too long (`to_text`).
+        let (issuer, endpoints) = match get("issuer") {
+            None => (String::new(), None),
+            Some(_) => (
+                endpoint("issuer")?,
+                Some(Endpoints {
                     authorization: endpoint("authorization")?,
                     token: endpoint("token")?,
                     jwks: endpoint("jwks")?,
@@ -161,7 +150,19 @@ impl Pending {
                     },
                     iss_in_answers: flag("iss")?,
                 }),
-            },
+            ),
+        };
+        let pending = Pending {
+            state: get("state").filter(|s| is_random(s))?.to_string(),
+            nonce: get("nonce").filter(|s| is_random(s))?.to_string(),
+            verifier: get("verifier")
+                .filter(|s| pkce::is_verifier(s))?
+                .to_string(),
+            return_to: super::return_path::inside(get("return_to")?)?.to_string(),
+            created_ms: get("created")?.parse().ok()?,
+            silent: flag("silent")?,
+            issuer,
+            endpoints,
         };
         Some(pending)
     }
