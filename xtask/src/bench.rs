@@ -4,18 +4,23 @@
 
 mod exports;
 mod load;
+mod native;
 mod oidc_size;
 mod pages;
 mod peer;
 mod restore;
 mod silent;
+mod sizes;
 
-use pages::{browser, download, list, numbers, start, DOWNLOAD_BYTES};
+use native::{decode, server_figures};
+pub use native::{decode_command, server_command};
+use pages::{download, list, start, DOWNLOAD_BYTES};
+use sizes::first_load;
 
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use serde_json::{json, Value};
 
 use crate::process::{command, exec, root, Server};
@@ -422,217 +427,6 @@ fn finish(out: &Path, figures: &[Figure], not_measured: &[String]) -> Result<()>
     let path = out.join("report.json");
     std::fs::write(&path, serde_json::to_string_pretty(&report)?)?;
     eprintln!("report: {}", path.display());
-    Ok(())
-}
-
-/// The split build's files, raw, gzip -9 and brotli 11: the start-up set (`index.html`, which
-/// carries the start-up module, its glue, style and catalog, and the loader it runs) and every
-/// module loaded later, each on its own.
-fn first_load(dist: &Path) -> Result<Vec<Figure>> {
-    let folder = std::fs::read_dir(dist)?
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .find(|p| {
-            p.is_dir()
-                && p.file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with("larder-"))
-        })
-        .context("no larder-<hash> folder in the build")?;
-    let mut names: Vec<String> = std::fs::read_dir(&folder)?
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| [".wasm", ".js", ".css"].iter().any(|ext| n.ends_with(ext)))
-        .collect();
-    names.sort();
-    // What comes before "Sign in" works: the page and the loader it runs. The console's main
-    // module (larder_bg.wasm, in a bundle `parts_*.wasm` with a landing's parts), its glue
-    // (larder.js, __wasm_split.js) and its style sheet (larder.css) come afterwards, fetched by
-    // the start-up module. The start-up files (start_bg.wasm, start.js, start.css) are what the
-    // page carries, fetched only when a policy refuses the page's own script (larder_start::build::page).
-    let mut totals = [0.0; 3];
-    let page = sizes_kb(&std::fs::read(dist.join("index.html"))?)?;
-    add_to(&mut totals, page);
-    let mut figures = vec![size_figure(
-        "index.html",
-        page,
-        "at start (the page, with the start-up module, its glue, style and catalog)",
-    )];
-    let carried = ["start_bg.wasm", "start.js", "start.css"];
-    for name in &names {
-        let sizes = sizes_kb(&std::fs::read(folder.join(name))?)?;
-        let at_start = name == "boot.js";
-        if at_start {
-            add_to(&mut totals, sizes);
-        }
-        let when = if at_start {
-            "at start"
-        } else if carried.contains(&name.as_str()) {
-            "inside index.html; this file only when a policy refuses the page's script"
-        } else if name.starts_with(larder_start::build::bundle::FILE_PREFIX) {
-            "the main module and a landing's parts in one file, after \"Sign in\" works"
-        } else {
-            "loaded when needed"
-        };
-        figures.push(size_figure(name, sizes, when));
-    }
-    for (i, encoding) in ["raw", "gzip -9", "brotli"].iter().enumerate() {
-        figures.push(
-            Figure::new(
-                format!("size: start-up set, {encoding}"),
-                "KB",
-                vec![totals[i]],
-            )
-            .note(if i == 1 { "target 180 KB" } else { "" }),
-        );
-    }
-    Ok(figures)
-}
-
-/// A file's size in KB: raw, gzip -9 and brotli.
-fn sizes_kb(raw: &[u8]) -> Result<[f64; 3]> {
-    Ok([
-        raw.len() as f64 / 1000.0,
-        crate::dist::gzip(raw)?.len() as f64 / 1000.0,
-        crate::dist::brotli(raw)?.len() as f64 / 1000.0,
-    ])
-}
-
-fn add_to(totals: &mut [f64; 3], sizes: [f64; 3]) {
-    for (total, size) in totals.iter_mut().zip(sizes) {
-        *total += size;
-    }
-}
-
-/// The "size: NAME, gzip -9" figure, with raw and brotli in its note and when it is loaded.
-fn size_figure(name: &str, sizes: [f64; 3], when: &str) -> Figure {
-    Figure::new(format!("size: {name}, gzip -9"), "KB", vec![sizes[1]]).note(format!(
-        "{:.1} raw, {:.1} brotli; {when}",
-        sizes[0], sizes[2]
-    ))
-}
-
-/// Runs an internal xtask command in an optimised build (`--profile server`), its errors shown
-/// as they come; its output.
-fn optimised_xtask(args: &[&str]) -> Result<Vec<u8>> {
-    eprintln!(
-        "$ cargo run --profile server -p xtask -- {}",
-        args.join(" ")
-    );
-    let mut cargo_args = vec![
-        "run",
-        "--quiet",
-        "--profile",
-        "server",
-        "--package",
-        "xtask",
-        "--",
-    ];
-    cargo_args.extend_from_slice(args);
-    let out = command("cargo", &cargo_args)
-        .stderr(std::process::Stdio::inherit())
-        .output()
-        .with_context(|| format!("running the optimised {}", args[0]))?;
-    if !out.status.success() {
-        bail!("the optimised {} failed ({})", args[0], out.status);
-    }
-    Ok(out.stdout)
-}
-
-/// Decode runs (natively and in Node).
-const DECODE_RUNS: usize = 15;
-
-/// larder-api's `Article` (and the console's generic `Record`) from the same bytes, natively in
-/// an optimised build (`--profile server`: a debug build would measure serde unoptimised),
-/// beside Node's JSON.parse.
-fn decode(bytes: &[u8], file: &Path) -> Result<Vec<Figure>> {
-    let path = file.to_str().context("path")?;
-    let runs = DECODE_RUNS.to_string();
-    let out = optimised_xtask(&["bench-decode", path, &runs])?;
-    let native: Value = serde_json::from_slice(&out)?;
-    let parsed = browser(&["parse", path, &runs])?;
-    let js = Figure::new(
-        "decode 10,000 articles: JSON.parse (Node)",
-        "ms",
-        numbers(&parsed["parse_ms"]),
-    )
-    .note(format!("{:.1} MB of JSON", bytes.len() as f64 / 1e6));
-    Ok(vec![
-        Figure::new(
-            "decode 10,000 articles: larder-api Article (native)",
-            "ms",
-            numbers(&native["article_ms"]),
-        )
-        .versus(&js),
-        Figure::new(
-            "decode 10,000 articles: larder-api Record (native)",
-            "ms",
-            numbers(&native["record_ms"]),
-        )
-        .versus(&js),
-        js,
-    ])
-}
-
-/// The server figures, from an optimised build of the load generator: it shares the machine's
-/// cores with the server, and a debug build of it (what `cargo xtask` runs) would cap the
-/// throughput it measures (about 3,400 GET/s against 9,000 optimised, same server).
-fn server_figures(origin: &str, articles: &Path) -> Result<Vec<Figure>> {
-    let path = articles.to_str().context("path")?;
-    let out = optimised_xtask(&["bench-server", origin, path])?;
-    let figures: Vec<Value> = serde_json::from_slice(&out)?;
-    Ok(figures
-        .iter()
-        .map(|figure| {
-            Figure::new(
-                figure["name"].as_str().unwrap_or_default(),
-                if figure["unit"] == "req/s" {
-                    "req/s"
-                } else {
-                    "ms"
-                },
-                numbers(&figure["samples"]),
-            )
-            .note(figure["note"].as_str().unwrap_or_default())
-        })
-        .collect())
-}
-
-/// `cargo xtask bench-server ORIGIN FILE` (run by the bench in an optimised build): search
-/// latency and GET throughput against the server at ORIGIN; FILE holds the articles the warm
-/// GET load reads. Prints the figures as JSON.
-pub fn server_command(args: &[String]) -> Result<()> {
-    let [origin, file] = args else {
-        bail!("usage: cargo xtask bench-server ORIGIN FILE");
-    };
-    let bytes = std::fs::read(file)?;
-    let figures = tokio::runtime::Runtime::new()?.block_on(load::server_figures(origin, &bytes))?;
-    let figures: Vec<Value> = figures.iter().map(Figure::to_json).collect();
-    println!("{}", serde_json::to_string(&figures)?);
-    Ok(())
-}
-
-/// `cargo xtask bench-decode FILE RUNS` (run by the bench in an optimised build): times
-/// decoding the file as `Vec<Article>` and as `Vec<Record>`; prints JSON.
-pub fn decode_command(args: &[String]) -> Result<()> {
-    let [file, runs] = args else {
-        bail!("usage: cargo xtask bench-decode FILE RUNS");
-    };
-    let bytes = std::fs::read(file)?;
-    let runs: usize = runs.parse()?;
-    let (mut typed, mut generic) = (Vec::new(), Vec::new());
-    for _ in 0..runs {
-        let at = Instant::now();
-        let articles: Vec<larder_api::Article> = serde_json::from_slice(&bytes)?;
-        typed.push(at.elapsed().as_secs_f64() * 1000.0);
-        let at = Instant::now();
-        let records: Vec<larder_api::Record> = serde_json::from_slice(&bytes)?;
-        generic.push(at.elapsed().as_secs_f64() * 1000.0);
-        if articles.len() != DECODED || records.len() != DECODED {
-            bail!("decoded {} articles, not {DECODED}", articles.len());
-        }
-        std::hint::black_box((articles, records));
-    }
-    println!("{}", json!({"article_ms": typed, "record_ms": generic}));
     Ok(())
 }
 

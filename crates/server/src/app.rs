@@ -16,7 +16,7 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::predicate::{DefaultPredicate, Predicate};
 use tower_http::compression::CompressionLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
-use tower_http::services::{ServeDir, ServeFile};
+use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
@@ -81,9 +81,9 @@ pub fn router(state: SharedState, apis: Apis, own: &[SocketAddr]) -> Router {
             let console = ServeDir::new(dir)
                 .precompressed_br()
                 .precompressed_gzip()
-                .fallback(console_pages(dir.join("index.html")));
+                .fallback(crate::static_files::console_pages(dir.join("index.html")));
             let console = crate::static_files::guard(dir.clone(), console);
-            let policy = console_policy(&state.options, dir, own);
+            let policy = crate::static_files::console_policy(&state.options, dir, own);
             // The policy governs documents; on a module, style sheet or JSON file a browser
             // ignores it, and its 250 bytes came with each of the 40-odd files a bookmark to
             // the household loads on a phone line (issue 24).
@@ -121,7 +121,7 @@ pub fn router(state: SharedState, apis: Apis, own: &[SocketAddr]) -> Router {
                 crate::faults::inject,
             ));
     }
-    app.layer(middleware::from_fn(cache_headers))
+    app.layer(middleware::from_fn(crate::static_files::cache_headers))
         .layer(SetResponseHeaderLayer::overriding(
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
@@ -495,96 +495,6 @@ fn data_routes(dialect: &Dialect) -> Router<SharedState> {
         )
 }
 
-/// The policy the console's pages are sent with: `connect-src` takes the API origins of the
-/// build's `config.json` and a separate systemic address, `img-src` its `picture_hosts`, and
-/// with its identity provider (`oidc.issuer`) `connect-src` and `form-action` take the
-/// provider's origin; the rest is the policy `cargo xtask dist` writes into the page (its
-/// inline hashes included), plus `frame-ancestors 'none'`.
-fn console_policy(
-    options: &crate::Options,
-    dir: &std::path::Path,
-    own: &[SocketAddr],
-) -> HeaderValue {
-    let mut origins: Vec<String> = Vec::new();
-    let mut provider = None;
-    let mut pictures: Vec<String> = Vec::new();
-    if let Ok(text) = std::fs::read_to_string(dir.join("config.json")) {
-        if let Ok(config) = serde_json::from_str::<Value>(&text) {
-            for key in ["data_api_base", "system_api_base"] {
-                if let Some(origin) = config[key].as_str().and_then(origin_of) {
-                    origins.push(origin);
-                }
-            }
-            provider = config["oidc"]["issuer"].as_str().and_then(origin_of);
-            // The console loads member pictures from these hosts only; the policy follows
-            // (entries that are not host names are left out by the policy itself).
-            let key = larder_contract::hosting::PICTURE_HOSTS_KEY;
-            for host in config[key].as_array().into_iter().flatten() {
-                pictures.extend(host.as_str().map(str::to_string));
-            }
-        }
-    }
-    if options.system_addr.is_some() {
-        for addr in own {
-            origins.push(format!("http://{addr}"));
-        }
-    }
-    origins.sort();
-    origins.dedup();
-    // The start-up set's inline script and style, allowed by the hashes the build wrote into the
-    // page's own policy: a header without them would refuse what the page allows.
-    let page = std::fs::read_to_string(dir.join("index.html")).unwrap_or_default();
-    let inline = larder_contract::hosting::Inline::of_page(&page);
-    let policy = larder_contract::hosting::policy_with_provider(
-        &origins,
-        &pictures,
-        provider.as_deref(),
-        &inline,
-        true,
-    );
-    HeaderValue::from_str(&policy)
-        .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"))
-}
-
-/// `https://api.example.org/x` → `https://api.example.org`.
-fn origin_of(url: &str) -> Option<String> {
-    let (scheme, rest) = url.split_once("://")?;
-    let host = rest.split(['/', '?', '#']).next()?;
-    (!host.is_empty() && matches!(scheme, "http" | "https")).then(|| format!("{scheme}://{host}"))
-}
-
-/// Paths that are not files are pages of the console (deep links): they get index.html. A path
-/// that names a missing file (an old asset, an absent config.json) is a plain 404, so the console
-/// and browsers are never handed HTML in place of a file.
-fn console_pages(
-    index: std::path::PathBuf,
-) -> impl tower::Service<
-    Request,
-    Response = Response,
-    Error = std::convert::Infallible,
-    Future = impl Send,
-> + Clone {
-    tower::service_fn(move |request: Request| {
-        let index = index.clone();
-        async move {
-            let file = request.uri().path().rsplit('/').next().unwrap_or_default();
-            if file.contains('.') {
-                return Ok((axum::http::StatusCode::NOT_FOUND, "Not found").into_response());
-            }
-            // The build's own brotli (quality 11) rather than the compression layer's quick one:
-            // the page carries the start-up set, and on a phone line 6 KB are 30 ms (issue 24).
-            let page = ServeFile::new(index)
-                .precompressed_br()
-                .precompressed_gzip();
-            let served = tower::ServiceExt::oneshot(page, request).await;
-            Ok(match served {
-                Ok(response) => response.into_response(),
-                Err(never) => match never {},
-            })
-        }
-    })
-}
-
 async fn unknown_route(request: Request) -> ApiError {
     routing_miss(&request, ErrorKind::NotFound, Said::NoRoute)
 }
@@ -636,42 +546,6 @@ async fn request_context(
         dialect: state.dialect,
     };
     REQUEST.scope(context, next.run(request)).await
-}
-
-/// Hashed assets never change; index.html always may, and so may what is missing today. trunk names them `name-<hash>.ext`;
-/// `cargo xtask dist` puts them in a folder `larder-<hash>/` under their own names.
-async fn cache_headers(request: Request, next: Next) -> Response {
-    let path = request.uri().path().to_string();
-    let mut response = next.run(request).await;
-    if path.starts_with("/api/") {
-        return response;
-    }
-    let hashed_name = |name: &str| {
-        name.rsplit_once('-').is_some_and(|(_, hash)| {
-            hash.len() >= 16 && hash.chars().all(|c| c.is_ascii_hexdigit())
-        })
-    };
-    let mut segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    let file = segments.pop().unwrap_or_default();
-    let stem = file.rsplit_once('.').map_or("", |(stem, _)| stem);
-    // A page (index.html for a deep link) is never kept, whatever its path looks like.
-    let page = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|t| t.as_bytes().starts_with(b"text/html"));
-    // Only what was found is kept: a 404 under a hashed name may be served by the next build.
-    let found = response.status().is_success() || response.status() == StatusCode::NOT_MODIFIED;
-    let hashed =
-        found && !page && (hashed_name(stem) || segments.iter().any(|folder| hashed_name(folder)));
-    let value = if hashed {
-        "public, max-age=31536000, immutable"
-    } else {
-        "no-cache"
-    };
-    response
-        .headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
-    response.into_response()
 }
 
 fn cors(origins: &[String], own: &[SocketAddr]) -> CorsLayer {
