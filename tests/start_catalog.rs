@@ -10,17 +10,28 @@ use std::path::PathBuf;
 use larder::i18n::start_keys::START_KEYS;
 use larder::i18n::{Catalog, Entry, Lang};
 
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
 fn read(path: &str) -> String {
-    std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
+    std::fs::read_to_string(root().join(path)).unwrap()
 }
 
 /// A source file's top-level functions: name and body (comments left out), in order.
 fn functions(source: &str) -> Vec<(String, String)> {
     let mut found: Vec<(String, String)> = Vec::new();
     for line in source.lines() {
-        let header = ["pub async fn ", "pub fn ", "async fn ", "fn "]
-            .iter()
-            .find_map(|start| line.strip_prefix(start));
+        let header = [
+            "pub async fn ",
+            "pub fn ",
+            "pub(super) async fn ",
+            "pub(super) fn ",
+            "async fn ",
+            "fn ",
+        ]
+        .iter()
+        .find_map(|start| line.strip_prefix(start));
         if let Some(rest) = header {
             let name: String = rest
                 .chars()
@@ -136,10 +147,22 @@ fn every_text_the_start_up_module_shows_is_in_the_start_up_catalog() {
 fn start_up_module_keys() -> BTreeSet<String> {
     let start: BTreeSet<String> = START_KEYS.iter().map(|k| k.to_string()).collect();
     let mut all = BTreeSet::new();
-    let web = read("crates/start/src/web.rs")
-        + &read("crates/start/src/web/reading.rs")
-        + &read("crates/start/src/web/preview.rs")
-        + &read("crates/start/src/web/oidc.rs");
+    // web.rs and every file under web/, however the module is split.
+    let mut files = vec![PathBuf::from("crates/start/src/web.rs")];
+    let mut folders = vec![PathBuf::from("crates/start/src/web")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(root().join(&folder)).unwrap() {
+            let path = folder.join(entry.unwrap().file_name());
+            if root().join(&path).is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() > 4, "the start-up module's files: {files:?}");
+    let web: String = files.iter().map(|f| read(&f.to_string_lossy())).collect();
     for (name, body) in functions(&web) {
         let (keys, dynamic) = literal_keys(&body);
         for key in &keys {
@@ -156,7 +179,7 @@ fn start_up_module_keys() -> BTreeSet<String> {
         );
         all.extend(keys);
     }
-    for key in ["Sign in", "Members"] {
+    for key in ["Sign in", "Members", "Request id:"] {
         assert!(all.contains(key), "the reading of web.rs found its texts");
     }
     all
