@@ -4,9 +4,11 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
 
 use larder::i18n::{placeholders, Catalog, Entry, Lang};
+
+mod source_files;
+use source_files::{root, sources};
 
 /// Texts that are the same in every language: names and notations, not words.
 const SAME_EVERYWHERE: &[&str] = &[
@@ -28,21 +30,6 @@ const SAME_EVERYWHERE: &[&str] = &[
 enum Use {
     Text,
     Plural,
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn sources(dir: &Path, into: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            sources(&path, into);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            into.push(path);
-        }
-    }
 }
 
 /// A Rust string literal starting at `text` (just after the opening quote), unescaped.

@@ -5,14 +5,12 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 use larder::i18n::start_keys::START_KEYS;
 use larder::i18n::{Catalog, Entry, Lang};
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+mod source_files;
+use source_files::{root, sources};
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(root().join(path)).unwrap()
@@ -148,21 +146,14 @@ fn start_up_module_keys() -> BTreeSet<String> {
     let start: BTreeSet<String> = START_KEYS.iter().map(|k| k.to_string()).collect();
     let mut all = BTreeSet::new();
     // web.rs and every file under web/, however the module is split.
-    let mut files = vec![PathBuf::from("crates/start/src/web.rs")];
-    let mut folders = vec![PathBuf::from("crates/start/src/web")];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(root().join(&folder)).unwrap() {
-            let path = folder.join(entry.unwrap().file_name());
-            if root().join(&path).is_dir() {
-                folders.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                files.push(path);
-            }
-        }
-    }
+    let mut files = vec![root().join("crates/start/src/web.rs")];
+    sources(&root().join("crates/start/src/web"), &mut files);
     files.sort();
     assert!(files.len() > 4, "the start-up module's files: {files:?}");
-    let web: String = files.iter().map(|f| read(&f.to_string_lossy())).collect();
+    let web: String = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
     for (name, body) in functions(&web) {
         let (keys, dynamic) = literal_keys(&body);
         for key in &keys {
