@@ -146,42 +146,10 @@ impl Records<'_> {
             &mut serde_json::Map<String, Value>,
         ) -> rusqlite::Result<bool>,
     ) -> rusqlite::Result<usize> {
-        let changed = self.store.transaction_indexed(
-            |tx| {
-                let mut changed = Vec::with_capacity(ids.len());
-                let mut read = tx.prepare_cached(
-                    "SELECT rowid, doc FROM records WHERE id = ?1 AND collection = ?2",
-                )?;
-                let mut write =
-                    tx.prepare_cached("UPDATE records SET doc = ?2 WHERE rowid = ?1")?;
-                for id in ids {
-                    let Some((rid, text)) = read
-                        .query_row(params![id, collection.path], |row| {
-                            Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
-                        })
-                        .optional()?
-                    else {
-                        continue;
-                    };
-                    let Ok(Value::Object(mut doc)) = serde_json::from_str::<Value>(&text) else {
-                        continue;
-                    };
-                    if !change(tx, id, &mut doc)? {
-                        continue;
-                    }
-                    let doc = Value::Object(doc);
-                    write.execute(params![rid, stored(&doc)?])?;
-                    changed.push((rid, doc));
-                }
-                Ok(changed)
-            },
-            |index, changed| {
-                for (rid, doc) in changed {
-                    index.put(*rid, collection, parent_of(collection, doc), doc);
-                }
-            },
-        )?;
-        Ok(changed.len())
+        self.each(collection, ids, |tx, id, doc| match doc {
+            Some(doc) => change(tx, id, doc),
+            None => Ok(false),
+        })
     }
 
     /// Changes records of one collection by id in one transaction, each as `decide` says:
@@ -192,6 +160,21 @@ impl Records<'_> {
         collection: &'static Collection,
         ids: &[String],
         mut decide: impl FnMut(&str, Option<&mut serde_json::Map<String, Value>>) -> bool,
+    ) -> rusqlite::Result<usize> {
+        self.each(collection, ids, |_, id, doc| Ok(decide(id, doc)))
+    }
+
+    /// The loop of both: each record read inside one transaction (`None` when it is gone or is
+    /// not an object), handed to `change`, written back and re-indexed when it says so.
+    fn each(
+        &self,
+        collection: &'static Collection,
+        ids: &[String],
+        mut change: impl FnMut(
+            &rusqlite::Transaction<'_>,
+            &str,
+            Option<&mut serde_json::Map<String, Value>>,
+        ) -> rusqlite::Result<bool>,
     ) -> rusqlite::Result<usize> {
         let changed = self.store.transaction_indexed(
             |tx| {
@@ -207,15 +190,16 @@ impl Records<'_> {
                             Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
                         })
                         .optional()?;
-                    let Some((rid, text)) = found else {
-                        decide(id, None);
+                    let read_back =
+                        found.and_then(|(rid, text)| match serde_json::from_str::<Value>(&text) {
+                            Ok(Value::Object(doc)) => Some((rid, doc)),
+                            _ => None,
+                        });
+                    let Some((rid, mut doc)) = read_back else {
+                        change(tx, id, None)?;
                         continue;
                     };
-                    let Ok(Value::Object(mut doc)) = serde_json::from_str::<Value>(&text) else {
-                        decide(id, None);
-                        continue;
-                    };
-                    if !decide(id, Some(&mut doc)) {
+                    if !change(tx, id, Some(&mut doc))? {
                         continue;
                     }
                     let doc = Value::Object(doc);
