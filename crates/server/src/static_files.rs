@@ -5,8 +5,9 @@
 //! `ServeDir` blocks `..` but follows symlinks and serves `.env`, `.git/` and the like. A path
 //! with a segment starting with `.` (however percent-encoded) is a 404, and so is a path
 //! passing through a symlink anywhere under the folder, or whose precompressed `.br`/`.gz` twin
-//! is one (also when the file itself does not exist: ServeDir serves a twin alone). Refusing every symlink is the simplest rule that cannot leak outside the folder; a
-//! deployment that wants links can copy the files instead (the folder itself may be a link).
+//! is one (also when the file itself does not exist: ServeDir serves a twin alone). Refusing
+//! every symlink is the simplest rule that cannot leak outside the folder; a deployment that
+//! wants links can copy the files instead (the folder itself may be a link).
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

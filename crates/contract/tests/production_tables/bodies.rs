@@ -1,4 +1,5 @@
-//! What production refuses on create, its bulk bodies and its household schemas, against the contract.
+//! What production refuses on create, its bulk bodies and its household schemas, against the
+//! contract.
 
 use super::*;
 

@@ -1,6 +1,6 @@
 //! Demo guides with guidelines and a text artifact, a textbook (`library/textbook.rs`: its
-//! structure tree and passages), and food composition tables. Children are only added with a new parent, so a
-//! second run changes nothing.
+//! structure tree and passages), and food composition tables. Children are only added with a
+//! new parent, so a second run changes nothing.
 
 use larder_contract::collections::{
     ARTIFACTS, FCTABLES, GUIDELINES, GUIDES, ORGANIZATIONS, RCOLLECTIONS,

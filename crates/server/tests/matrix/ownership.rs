@@ -1,4 +1,5 @@
-//! Ownership: no caller reads, changes or deletes what another household or member holds, on any route.
+//! Ownership: no caller reads, changes or deletes what another household or member holds, on
+//! any route.
 
 use super::*;
 

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::{interpret, Client, Notice, Session};
-use crate::machinery::auth::{token_from_answer, Credentials, Identity, Token};
+use crate::machinery::auth::{token_from_answer, Credentials, Identity, ProviderGrant, Token};
 use crate::machinery::config::Api;
 use crate::machinery::error::ApiError;
 use crate::machinery::request::{Method, Request};
@@ -75,7 +75,7 @@ impl<T: Transport> Client<T> {
 
     /// The sign-in at the identity provider, when that is how the session signed in (for its
     /// sign-out, and for other tabs).
-    pub async fn provider_grant(&self) -> Option<crate::machinery::auth::ProviderGrant> {
+    pub async fn provider_grant(&self) -> Option<ProviderGrant> {
         match &self.inner.session.lock().await.credentials {
             Some(Credentials::Provider(grant)) => Some(grant.clone()),
             _ => None,
