@@ -4,6 +4,8 @@
 //! `oidc_provider.rs`.
 
 mod common;
+#[path = "oidc/local_accounts.rs"]
+mod local_accounts;
 #[path = "common/oidc.rs"]
 mod provider;
 

@@ -104,7 +104,9 @@ pub fn claim(
     password: &str,
 ) -> anyhow::Result<Claimed> {
     let guest_role = larder_contract::roles::GUEST;
-    if guest.kind != AccountKind::User {
+    // A person the identity provider vouches for is never one of this server's guests, even
+    // when their provider username is a guest's name here.
+    if guest.kind != AccountKind::User || guest.from_provider() {
         return Ok(Claimed::NotGuest);
     }
     match registry.get(AccountKind::User, &guest.name) {
