@@ -107,8 +107,9 @@ fn profile_input(p: &Map<String, Value>) -> ProfileInput {
     }
 }
 
-/// The member created with its profile. Production's `POST members` keeps only the profile's
-/// dietary groups and preferences: allergies and properties follow in a `PATCH`.
+/// The member created with its profile. Production's `POST members` keeps the profile's dietary
+/// groups, preferences and allergies but never its properties: they follow in a `PATCH` (which
+/// sends the allergies again, harmless).
 async fn create_member(
     client: &ApiClient,
     household_id: &str,

@@ -305,9 +305,12 @@ fn member_and_profile_routes() {
     assert_eq!(
         body(&requests[1]),
         json!({"household_id": "h1", "name": "Ann", "age_group": "adult",
-               "profile": {"dietary_groups": ["vegan"], "nutritional_preferences": {}}})
+               "profile": {"dietary_groups": ["vegan"]}})
     );
     assert_eq!(body(&requests[3]), json!({"age_group": "senior"}));
+    // No preferences to set, none sent: production's POST is an upsert that would replace a
+    // profile's preferences with `{}` had the key been sent.
+    assert_eq!(body(&requests[6]), json!({"dietary_groups": ["vegan"]}));
     assert_eq!(body(&requests[7]), json!({"dietary_groups": ["halal"]}));
 }
 

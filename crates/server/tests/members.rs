@@ -50,6 +50,41 @@ async fn a_created_member_joins_its_household() {
 }
 
 #[tokio::test]
+async fn a_profile_nested_in_a_new_member_keeps_its_allergies_as_production_does() {
+    // Production's `POST members` stores the nested profile's allergies (its `POST households`
+    // does not, and neither keeps `properties`).
+    let server = TestServer::start(&["--demo", "--user", "zoe:zoe-secret-1"]).await;
+    let (noah, noahs_id, _) = with_mia(&server).await;
+    let profile = json!({"allergies": ["milk"], "dietary_groups": ["vegetarian"], "properties": {"note": "x"}});
+    let member = server
+        .call(
+            "POST",
+            "members",
+            Some(&noah),
+            Some(json!({"household_id": noahs_id, "name": "Ada", "age_group": "child", "profile": profile})),
+        )
+        .await;
+    assert_eq!(member.status, 201, "{}", member.body);
+    let kept = &member.body["result"]["profile"];
+    assert_eq!(kept["allergies"], json!(["milk"]), "{kept}");
+    assert_eq!(kept["dietary_groups"], json!(["vegetarian"]));
+    assert_eq!(kept["properties"], json!({}));
+    let household = server
+        .call(
+            "POST",
+            "households",
+            Some(&server.login("zoe", "zoe-secret-1").await),
+            Some(json!({"name": "Zoe's", "members": [{"name": "Ben", "age_group": "adult", "profile": profile}]})),
+        )
+        .await;
+    assert_eq!(household.status, 201, "{}", household.body);
+    let ben = &household.body["result"]["members"][0]["profile"];
+    assert_eq!(ben["allergies"], json!([]), "{ben}");
+    assert_eq!(ben["dietary_groups"], json!(["vegetarian"]));
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn members_list_by_household_in_pages() {
     let server = TestServer::demo().await;
     let (noah, noahs_id, member) = with_mia(&server).await;

@@ -207,7 +207,10 @@ impl MemberChanges {
 pub struct ProfileInput {
     /// Dietary groups.
     pub dietary_groups: Vec<String>,
-    /// Nutritional preferences, free-form.
+    /// Nutritional preferences, free-form. Not sent when empty: production's `POST` is an upsert
+    /// that replaces the preferences of a profile there is whenever the key is sent, and
+    /// creates a new profile with none when it is not.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub nutritional_preferences: Map<String, Value>,
     /// Allergies.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -127,10 +127,18 @@ pub fn largest_field(changes: &Map<String, Value>) -> &str {
         .map_or("profile", |(field, _)| field.as_str())
 }
 
+/// What production keeps of a profile nested in a member of `POST households`
+/// (`api/v1/households.py`: the preferences and dietary groups, its allergies dropped).
+pub const KEPT_IN_A_NEW_HOUSEHOLD: &[&str] = &["nutritional_preferences", "dietary_groups"];
+/// What production keeps of a profile nested in `POST members` (`api/v1/household_members.py`,
+/// `_create_member_profile_in_session`: the allergies too; never `properties`).
+pub const KEPT_IN_A_NEW_MEMBER: &[&str] =
+    &["nutritional_preferences", "dietary_groups", "allergies"];
+
 /// A new member document for `household_id` from a checked member body, its profile included
-/// when sent (of which production keeps only the preferences and dietary groups); 422 when that
-/// profile is larger than [`MAX_PROFILE_BYTES`].
-pub fn new_member(household_id: &str, map: &Map<String, Value>) -> ApiResult<Value> {
+/// when sent (of which production keeps the fields in `kept`); 422 when that profile is larger
+/// than [`MAX_PROFILE_BYTES`].
+pub fn new_member(household_id: &str, map: &Map<String, Value>, kept: &[&str]) -> ApiResult<Value> {
     let id = uuid::Uuid::new_v4().to_string();
     let mut member = json!({
         "id": id,
@@ -143,7 +151,7 @@ pub fn new_member(household_id: &str, map: &Map<String, Value>) -> ApiResult<Val
     if let Some(Value::Object(profile)) = map.get("profile") {
         let kept: Map<String, Value> = profile
             .iter()
-            .filter(|(k, _)| matches!(k.as_str(), "nutritional_preferences" | "dietary_groups"))
+            .filter(|(k, _)| kept.contains(&k.as_str()))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         member["profile"] = bounded_profile(profile_doc(&id, &kept, None, false), "profile")?;
@@ -183,7 +191,7 @@ pub async fn create(
             .into_iter()
             .flatten()
             .filter_map(Value::as_object)
-            .map(|member| new_member(&id, member))
+            .map(|member| new_member(&id, member, KEPT_IN_A_NEW_HOUSEHOLD))
             .collect::<ApiResult<_>>()?;
         let timestamp = now();
         let household = json!({

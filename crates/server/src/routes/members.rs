@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 
 use super::households::{
     bounded_profile, check_access, check_household, largest_field, new_member, profile_doc,
-    systemic_body,
+    systemic_body, KEPT_IN_A_NEW_MEMBER,
 };
 use super::{blocking, Page};
 use crate::auth::{Caller, Identity};
@@ -105,7 +105,7 @@ pub async fn create(
             .unwrap_or_default()
             .to_string();
         check_household(&state, &identity, &household_id)?;
-        let member = new_member(&household_id, &body)?;
+        let member = new_member(&household_id, &body, KEPT_IN_A_NEW_MEMBER)?;
         let stored = state
             .store
             .households()
