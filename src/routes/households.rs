@@ -62,6 +62,7 @@ fn EveryHousehold() -> impl IntoView {
         <h1>{move || t("Households")}</h1>
         <p><A href=crate::hosting::link("/households/allergies")>{move || t("Allergy audit")}</A>
             " "<span class="hint">{move || t("members whose allergies the meal planner cannot enforce")}</span></p>
+        <p class="hint">{move || t("Production lists only the households the administrator owns, so there this list shows those alone.")}</p>
         <SearchForm asked/>
         <Transition fallback=|| view! { <Loading what=k("Loading households…")/> }>
             {move || households.get().map(|result| match result {

@@ -18,6 +18,8 @@ test('a cold link to an administrator page signs in and lands on it, query and a
   await expect(page).toHaveURL(/\/households\?limit=10&offset=10$/);
   await expect(page.getByRole('heading', { name: 'Households', level: 1 })).toBeVisible();
   await expect(page.getByLabel('Per page')).toHaveValue('10');
+  // Production's list is the administrator's own households: the page says so.
+  await expect(page.getByText('Production lists only the households the administrator owns, so there this list shows those alone.')).toBeVisible();
 });
 
 test('someone without the role sees "Not allowed" and which role the page needs', async ({ page }) => {

@@ -22,7 +22,7 @@ test('guideline facets: labelled in the record, the form and the list; ages in m
   await visit(page, `/records/guidelines/${made.id}`);
   const fields = page.locator('dl.fields');
   await expect(fields.locator('.field-row', { hasText: 'Life stage' }).locator('.chip')).toHaveText(['Infancy', 'Early childhood']);
-  await expect(fields.locator('.field-row', { hasText: 'Guideline type' }).locator('dd')).toHaveText('Food based');
+  await expect(fields.locator('.field-row', { hasText: 'Guideline type' }).locator('dd')).toHaveText('Food-based');
   await expect(fields.locator('.field-row', { hasText: 'Age min months' }).locator('dd')).toHaveText('6 months');
   await expect(fields.locator('.field-row', { hasText: 'Age max months' }).locator('dd')).toHaveText('3 years');
 
@@ -31,7 +31,7 @@ test('guideline facets: labelled in the record, the form and the list; ages in m
   const stages = page.getByRole('group', { name: 'Life stage' });
   await expect(stages.getByRole('checkbox', { name: 'Early childhood' })).toBeChecked();
   await expect(stages.getByRole('checkbox', { name: 'Pregnancy' })).not.toBeChecked();
-  await expect(page.getByLabel('Guideline type').locator('option:checked')).toHaveText('Food based');
+  await expect(page.getByLabel('Guideline type').locator('option:checked')).toHaveText('Food-based');
   // An age range upside down is caught here.
   await page.getByLabel('Age max months').fill('3');
   await page.getByRole('button', { name: 'Save changes' }).click();

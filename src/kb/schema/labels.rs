@@ -3,7 +3,7 @@
 //! two years, else in years, as production's own front end shows them. Pure: the views ask it
 //! which words to use and fill them from the catalog.
 
-use larder_contract::collections::guidelines::{AGE_BOUNDS, LABELLED_FACETS};
+use larder_contract::collections::guidelines::{AGE_BOUNDS, ENGLISH_FACET_LABELS, LABELLED_FACETS};
 
 /// Months from which an age reads in years.
 pub const YEARS_FROM_MONTHS: i64 = 24;
@@ -47,8 +47,20 @@ pub fn age(field: &str, months: i64) -> Option<Age> {
     })
 }
 
-/// `value` of `field` in the console's language: a facet value by its label (English: the
-/// value in words, capitalised), anything else as stored.
+/// The English label of `value` of `field`: production's own where it has one, else the value
+/// in words, capitalised.
+pub fn english_facet_value(field: &str, value: &str) -> String {
+    ENGLISH_FACET_LABELS
+        .iter()
+        .find(|(name, known, _)| *name == field && *known == value)
+        .map_or_else(
+            || crate::i18n::capitalized(&value.replace('_', " ")),
+            |(_, _, label)| label.to_string(),
+        )
+}
+
+/// `value` of `field` in the console's language: a facet value by its label (English:
+/// [`english_facet_value`]), anything else as stored.
 pub fn facet_value(field: &str, value: &str) -> String {
     match label_key(field, value) {
         Some(key) => {
@@ -56,7 +68,7 @@ pub fn facet_value(field: &str, value: &str) -> String {
             if text != key {
                 text
             } else {
-                crate::i18n::capitalized(&value.replace('_', " "))
+                english_facet_value(field, value)
             }
         }
         None => value.to_string(),
@@ -124,6 +136,13 @@ mod tests {
     }
 
     #[test]
+    fn every_english_label_is_of_a_labelled_value() {
+        for (field, value, _) in ENGLISH_FACET_LABELS {
+            assert!(label_key(field, value).is_some(), "{field}:{value}");
+        }
+    }
+
+    #[test]
     fn ages_read_in_months_below_two_years_else_in_years() {
         assert_eq!(age("age_min_months", 0), Some(Age::Months(0)));
         assert_eq!(age("age_min_months", 23), Some(Age::Months(23)));
@@ -143,7 +162,7 @@ mod tests {
         );
         assert_eq!(
             reading("guideline_type", &json!("food_based")),
-            "Food based"
+            "Food-based"
         );
         assert_eq!(reading("age_max_months", &json!(36)), "3 years");
         assert_eq!(
@@ -160,6 +179,11 @@ mod tests {
             "Early childhood"
         );
         assert_eq!(facet_value("life_stage", "toddlerhood"), "toddlerhood");
+        // Production's own labels where they are not the words (wisefood-ui).
+        assert_eq!(facet_value("life_stage", "lactation"), "Breastfeeding");
+        assert_eq!(facet_value("audience", "caregiver"), "Carers");
+        assert_eq!(facet_value("guideline_type", "behavioral"), "Behavioural");
+        assert_eq!(facet_value("setting", "workplace"), "Workplace");
         assert_eq!(age_text("age_min_months", 6).as_deref(), Some("6 months"));
         assert_eq!(age_text("age_min_months", 1).as_deref(), Some("1 month"));
         assert_eq!(age_text("age_max_months", 216).as_deref(), Some("18 years"));

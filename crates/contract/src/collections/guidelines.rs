@@ -69,6 +69,22 @@ pub const LABELLED_FACETS: [(&str, &[&str]); 4] = [
     ("audience", AUDIENCE),
 ];
 
+/// Production's own English labels of facet values where they are not the value in words
+/// (wisefood-ui `app/utils/guidelineFacets.ts`, production.md §10.5): `(field, value, label)`.
+/// Every other value of [`LABELLED_FACETS`] reads in English as its words, capitalised.
+pub const ENGLISH_FACET_LABELS: [(&str, &str, &str); 10] = [
+    ("life_stage", "lactation", "Breastfeeding"),
+    ("life_stage", "older_adulthood", "Older adults"),
+    ("guideline_type", "food_based", "Food-based"),
+    ("guideline_type", "nutrient_based", "Nutrient-based"),
+    ("guideline_type", "behavioral", "Behavioural"),
+    ("audience", "caregiver", "Carers"),
+    ("audience", "individual", "Individuals"),
+    ("audience", "health_professional", "Health professionals"),
+    ("audience", "policy_maker", "Policy makers"),
+    ("audience", "educator", "Educators"),
+];
+
 /// The age bounds, in months (shown in months below two years, else in years).
 pub const AGE_BOUNDS: [&str; 2] = ["age_min_months", "age_max_months"];
 
