@@ -30,9 +30,6 @@ use records::RecordCache;
 /// shown stale.
 const FRESH_MS: f64 = 20_000.0;
 
-/// How long a tab whose session another tab ended waits before loading the sign-in page.
-const ENDED_ELSEWHERE_RELOAD_MS: u64 = 1_500;
-
 /// The reads the start-up module started the moment the person's token arrived.
 pub struct Early {
     at_ms: f64,
@@ -247,11 +244,9 @@ impl Session {
         }
         client.sign_out().await;
         self.person.set(None);
-        // The sign-in page loads anew a moment later: at once, its silent sign-in could reach
-        // the provider before the other tab's sign-out did, and sign in again.
-        let sign_in = format!("{}/sign-in", crate::hosting::base_path());
-        larder_api::transport::Transport::sleep(client.transport(), ENDED_ELSEWHERE_RELOAD_MS)
-            .await;
+        // The sign-in page after a sign-out asks the provider nothing: the other tab's sign-out
+        // may not have reached it yet.
+        let sign_in = larder_start::oidc::signed_out::sign_in_page(&crate::hosting::base_path());
         if let Some(window) = web_sys::window() {
             let _ = window.location().replace(&sign_in);
         }
@@ -277,7 +272,9 @@ impl Session {
                 return;
             }
         }
-        let sign_in = format!("{}/sign-in", crate::hosting::base_path());
+        // No sign-out at the provider (a password session, or a provider without one): its
+        // session may live on, and the sign-in page must not sign the person straight back in.
+        let sign_in = larder_start::oidc::signed_out::sign_in_page(&crate::hosting::base_path());
         if let Some(window) = web_sys::window() {
             let _ = window.location().replace(&sign_in);
         }

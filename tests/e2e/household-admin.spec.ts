@@ -190,5 +190,5 @@ test('on a phone the header folds into a menu and every page\'s title is in the 
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeHidden();
   await menu.click();
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/sign-in$/);
+  await expect(page).toHaveURL(/\/sign-in\?signed-out$/);
 });

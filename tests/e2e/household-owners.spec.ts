@@ -219,7 +219,7 @@ test("household owners: signing out forgets the first-household guide, and the n
   await removeHousehold(request, 'family18', PASSWORD);
   await startGuide(page, request, 'family17', 'Left at step two');
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/sign-in$/);
+  await expect(page).toHaveURL(/\/sign-in\?signed-out$/);
   expect(await guideKey(page)).toBeNull();
 
   // Another owner, in the same tab and without a reload.
@@ -247,7 +247,7 @@ test('household owners: erasing the account forgets the first-household guide', 
   // Forgotten as soon as the account is gone, before "Sign out" is pressed.
   expect(await guideKey(page)).toBeNull();
   await dialog.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/sign-in$/);
+  await expect(page).toHaveURL(/\/sign-in\?signed-out$/);
 });
 
 test('household owners: a failed erasure keeps the typed name and the account', async ({ page, request }) => {
@@ -287,7 +287,7 @@ test('household owners: erasing an account after typing the name shows the answe
   await expect(dialog.locator('.erase-answer')).toContainText('Households deleted');
   await expect(dialog.locator('.retained li').first()).toBeVisible();
   await dialog.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/sign-in$/);
+  await expect(page).toHaveURL(/\/sign-in\?signed-out$/);
 
   // The account can no longer sign in, and its household is gone.
   const login = await request.post(api('system/login'), { data: { username: 'family24', password: PASSWORD } });

@@ -102,7 +102,7 @@ test('an owner creates a household, sets a profile, edits, deletes a member, sig
   await page.getByRole('alertdialog').getByRole('button', { name: 'Delete household' }).click();
   await expect(page.getByRole('heading', { name: 'Create your household' })).toBeVisible();
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/sign-in$/);
+  await expect(page).toHaveURL(/\/sign-in\?signed-out$/);
 });
 
 test('a save that the service rejects keeps the form content and shows the error', async ({ page, request }) => {

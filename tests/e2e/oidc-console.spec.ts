@@ -104,11 +104,41 @@ test('a new tab of a signed-in console opens signed in; signing out in one signs
   // The first tab hears it on the tabs' channel and signs out too.
   await expect(page.getByText('Signed in as')).toHaveCount(0);
   await expect(providerButton(page)).toBeVisible();
-  // The provider's session ended too: a reload finds none.
-  await page.reload();
+  // The first tab landed on the sign-in page after a sign-out, which asks the provider
+  // nothing; the provider's session ended too: a load that asks finds none.
+  await expect(page).toHaveURL(/\/sign-in\?signed-out$/);
+  await page.goto('./');
   await expect(providerButton(page)).toBeVisible();
   await expect(page.getByText('Signed in as')).toHaveCount(0);
   await second.close();
+});
+
+test('a password sign-out beside a live provider session stays signed out: its sign-in page asks the provider nothing', async ({ page }) => {
+  await page.goto('./');
+  await providerButton(page).click();
+  await atProvider(page, 'olivia');
+  await expect(page.getByText('Signed in as olivia')).toBeVisible();
+  // Loads that leave for the provider (the silent sign-in's redirect among them).
+  const toProvider: string[] = [];
+  page.on('request', (r) => { if (r.isNavigationRequest() && r.url().startsWith(issuer)) toProvider.push(r.url()); });
+  // The sign-in page after a sign-out: the form, the provider's button, no silent sign-in.
+  await page.goto('sign-in?signed-out');
+  await expect(providerButton(page)).toBeVisible();
+  expect(toProvider).toEqual([]);
+  // A password sign-in there, then "Sign out": the same page again, still signed out, though
+  // the provider's session lives (nothing ended it).
+  await page.getByLabel('Username').fill('olivia');
+  await page.getByLabel('Password').fill('olivia-demo');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByText('Signed in as olivia')).toBeVisible();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/sign-in\?signed-out$/);
+  await expect(providerButton(page)).toBeVisible();
+  await expect(page.getByText('Signed in as')).toHaveCount(0);
+  expect(toProvider).toEqual([]);
+  // The provider's session did live: a load that may ask signs in without a password.
+  await page.goto('./');
+  await expect(page.getByText('Signed in as olivia')).toBeVisible();
 });
 
 test('an answer this tab did not ask for ends on the sign-in form, saying so, with nothing in the address', async ({ page, baseURL }) => {

@@ -108,7 +108,7 @@ test('an administrator signs out and a reader signs in, in the same tab: nothing
     expect(shown).toMatchObject({ wasm: true, heap: true });
 
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await expect(page).toHaveURL(/\/sign-in$/);
+    await expect(page).toHaveURL(/\/sign-in\?signed-out$/);
     await typeCredentials(page, 'noah');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByText(`Signed in as ${userName('noah')}`)).toBeVisible();

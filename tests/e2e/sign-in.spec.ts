@@ -35,7 +35,7 @@ test('a curator signs in, sees the articles, and signs out', async ({ page }) =>
   expect(new Set(sent.map((r) => r.id)).size).toBe(sent.length);
 
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/sign-in$/);
+  await expect(page).toHaveURL(/\/sign-in\?signed-out$/);
   await expect(page.getByText('Signed in as')).toHaveCount(0);
 });
 

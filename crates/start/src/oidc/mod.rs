@@ -51,6 +51,7 @@ pub mod logout;
 pub mod pending;
 pub mod pkce;
 pub mod return_path;
+pub mod signed_out;
 pub mod token;
 
 pub use fields::Fields;

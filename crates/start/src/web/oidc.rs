@@ -8,7 +8,8 @@
 //! On load with config.json's `oidc`: back from the provider (a `code` or `error` in the
 //! fragment), the fragment leaves the history entry first and the sign-in completes; otherwise a
 //! silent sign-in (`prompt=none`, a top-level redirect) asks whether the provider's session is
-//! alive, returning to the page asked for with its query. `login_required` shows the form.
+//! alive, returning to the page asked for with its query. `login_required` shows the form. The
+//! sign-in page opened by a sign-out asks nothing (`larder_start::oidc::signed_out`).
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
@@ -97,6 +98,8 @@ struct Arrival {
     fragment: String,
     /// The page asked for, inside the console, with its query.
     return_to: String,
+    /// Whether this load may ask the provider silently (not right after a sign-out).
+    silent: bool,
 }
 
 fn arrival(window: &web_sys::Window) -> Option<(Arrival, String)> {
@@ -112,6 +115,7 @@ fn arrival(window: &web_sys::Window) -> Option<(Arrival, String)> {
     if !inside.starts_with('/') {
         inside.insert(0, '/');
     }
+    let silent = larder_start::oidc::signed_out::silent_allowed(&inside, &search);
     let return_to = if inside.starts_with("/sign-in") {
         // The sign-in page's `next`, when it is a page inside.
         web_sys::UrlSearchParams::new_with_str(&search)
@@ -130,6 +134,7 @@ fn arrival(window: &web_sys::Window) -> Option<(Arrival, String)> {
         Arrival {
             fragment,
             return_to,
+            silent,
         },
         redirect_uri(&origin, &base_path),
     ))
@@ -184,7 +189,7 @@ pub(super) fn start(settings: Settings, form: &Element) {
             // password sign-in goes on, here.
             return add_button(&provider.settings, &form);
         }
-        if let Ok(None) = answer {
+        if let (Ok(None), true) = (&answer, arrival.silent) {
             // The silent sign-in: the form waits (what is typed would be lost on the way).
             super::set_button(&super::t("Signing in…"), true);
             if let Err(failure) = go(&provider, &arrival.return_to, true).await {
