@@ -140,7 +140,7 @@ async fn handed_session(client: &ApiClient) -> Option<Person> {
         .await
         .ok()?;
     let identity = identity.or(asked)?;
-    crate::session::tabs::keep_handed(client.clone(), valid_for_ms);
+    crate::session::tabs::keep_handed(client.clone(), valid_for_ms, identity.clone());
     Some(Person::new(identity, Early::at_sign_in(None)))
 }
 

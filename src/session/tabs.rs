@@ -160,17 +160,23 @@ pub async fn ask(client: &ApiClient) -> Option<Handed> {
     answer
 }
 
-/// Keeps a handed session alive: shortly before its token runs out, asks the other tabs again
-/// and takes the fresh one; stops when none answers (the session then ends as a lost one).
-pub fn keep_handed(client: ApiClient, valid_for_ms: u64) {
+/// Keeps a handed session of `person` alive: shortly before its token runs out, asks the other
+/// tabs again and takes the fresh one; stops when none answers, or when the answer is someone
+/// else's (the tab that handed it signed in again as another person): the session then ends as a
+/// lost one, and this tab never sends another person's token under the name it shows.
+pub fn keep_handed(client: ApiClient, valid_for_ms: u64, person: Identity) {
     wasm_bindgen_futures::spawn_local(async move {
         let mut valid_for_ms = valid_for_ms;
         loop {
             let wait = valid_for_ms.saturating_sub(ASK_AGAIN_BEFORE_MS).max(1_000);
             client.transport().sleep(wait).await;
-            let Some((token, fresh, _)) = ask(&client).await else {
+            let Some((token, fresh, answered)) = ask(&client).await else {
                 return;
             };
+            // An answer that says no one is not theirs either.
+            if !answered.is_some_and(|answered| answered.is_same_person(&person)) {
+                return;
+            }
             if !client.is_signed_in().await {
                 return;
             }

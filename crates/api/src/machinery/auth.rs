@@ -305,6 +305,14 @@ pub struct Identity {
     pub source: IdentitySource,
 }
 
+impl Identity {
+    /// Whether `other` is the same person or machine client (the same username and client id;
+    /// the roles may have changed between two reads).
+    pub fn is_same_person(&self, other: &Identity) -> bool {
+        self.username == other.username && self.client_id == other.client_id
+    }
+}
+
 /// Where an [`Identity`] was read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum IdentitySource {
@@ -416,6 +424,21 @@ mod tests {
 
     fn answer(result: Value) -> HttpResponse {
         HttpResponse::json(200, &json!({ "success": true, "result": result }))
+    }
+
+    #[test]
+    fn the_same_person_whatever_their_roles_and_no_one_else() {
+        let who = |username: Option<&str>, client_id: Option<&str>, role: &str| Identity {
+            authenticated: true,
+            username: username.map(Into::into),
+            client_id: client_id.map(Into::into),
+            roles: vec![role.into()],
+            ..Identity::default()
+        };
+        let olivia = who(Some("olivia"), None, "user");
+        assert!(olivia.is_same_person(&who(Some("olivia"), None, "admin")));
+        assert!(!olivia.is_same_person(&who(Some("admin"), None, "admin")));
+        assert!(!olivia.is_same_person(&who(None, Some("olivia"), "user")));
     }
 
     #[test]
