@@ -19,6 +19,7 @@ struct ConfigFile {
     picture_hosts: Option<Vec<String>>,
     oidc: Option<OidcFile>,
     consent_version: Option<String>,
+    share_page: Option<String>,
 }
 
 /// config.json's `oidc`: the identity provider people sign in with (issue 42).
@@ -45,6 +46,9 @@ pub struct Config {
     pub oidc: Option<larder_start::oidc::config::Settings>,
     /// The privacy notice's version the console asks people to accept (`users/me/consent`).
     pub consent_version: String,
+    /// The page that shows a shared plan to anyone (`share_page`, with `{token}`), when the file
+    /// names one; else a link is the service's own public read.
+    pub share_page: Option<String>,
 }
 
 /// What a correct file looks like, shown when the file is wrong.
@@ -125,8 +129,18 @@ pub fn parse(text: Option<&str>, page_origin: &str) -> Result<Config, String> {
             version
         }
     };
+    let share_page = match file.share_page.as_deref() {
+        None => None,
+        Some(value) => Some(larder_start::config::share_page(value).ok_or_else(|| {
+            let url = value.trim();
+            format!(
+                "share_page must be an absolute http(s) URL with {{token}} once, got \"{url}\"."
+            )
+        })?),
+    };
     Ok(Config {
         oidc,
+        share_page,
         client: ClientConfig {
             data_base: base(file.data_api_base, "data_api_base")?,
             system_base: base(file.system_api_base, "system_api_base")?,
@@ -161,6 +175,7 @@ thread_local! {
     static PICTURE_HOSTS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
     static CONSENT_VERSION: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
     static PROVIDER_HOST: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    static SHARE_PAGE: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Puts `config`'s page-wide settings in use: the picture hosts (read by every member picture)
@@ -170,6 +185,13 @@ pub fn use_settings(config: &Config) {
     CONSENT_VERSION.with(|v| *v.borrow_mut() = Some(config.consent_version.clone()));
     let provider = config.oidc.as_ref().map(|oidc| oidc.host().to_string());
     PROVIDER_HOST.with(|p| *p.borrow_mut() = provider);
+    SHARE_PAGE.with(|p| *p.borrow_mut() = config.share_page.clone());
+}
+
+/// The page that shows a shared plan to anyone, with `{token}` in it, when config.json names
+/// one.
+pub fn share_page() -> Option<String> {
+    SHARE_PAGE.with(|p| p.borrow().clone())
 }
 
 /// The identity provider's host as "Sign in with <provider>" names it (the start-up module's
@@ -256,6 +278,16 @@ mod tests {
         assert_eq!(config.consent_version, "1.0");
         let chosen = parse(Some(r#"{"consent_version": " 2.1 "}"#), "https://c").unwrap();
         assert_eq!(chosen.consent_version, "2.1");
+        assert_eq!(config.share_page, None);
+        let shared = parse(
+            Some(r#"{"share_page": "https://app.example.org/shared/{token}"}"#),
+            "https://c",
+        )
+        .unwrap();
+        assert_eq!(
+            shared.share_page.as_deref(),
+            Some("https://app.example.org/shared/{token}")
+        );
         let hosts = parse(
             Some(r#"{"picture_hosts": ["Pictures.Example.org", "*.cdn.example"]}"#),
             "https://c",
@@ -279,9 +311,10 @@ mod tests {
         let keys: Vec<&str> = example.keys().map(String::as_str).collect();
         // The identity provider is left out of the example: a service without one is the
         // common case, and a copied issuer would send people to a provider that is not theirs.
+        // So is the share page: a copied one would send shared plans to a site not theirs.
         let mut ours: Vec<&str> = larder_start::config::KEYS
             .into_iter()
-            .filter(|key| *key != "oidc")
+            .filter(|key| !matches!(*key, "oidc" | "share_page"))
             .collect();
         ours.sort();
         let mut keys = keys;
@@ -298,6 +331,10 @@ mod tests {
             (r#"{"data_api_base": "ftp://x"}"#, "data_api_base must be"),
             (r#"{"timeout_seconds": -1}"#, "timeout_seconds"),
             (r#"{"languages": ["en", "de"]}"#, "\"de\" is not a language"),
+            (
+                r#"{"share_page": "https://app.example.org/shared/"}"#,
+                "share_page must be an absolute http(s) URL with {token} once",
+            ),
             (r#"{"default_language": "fr"}"#, "\"fr\" is not a language"),
             (r#"{"languages": []}"#, "at least one"),
             (

@@ -59,11 +59,12 @@ fn LinksTable(links: Vec<ShareLink>, reload: Callback<()>) -> impl IntoView {
     }
     let client = expect_context::<ApiClient>();
     let toasts = expect_context::<Toasts>();
+    let share_page = crate::config::share_page();
     let when = |stamp: &Option<String>| stamp.as_deref().map(date).unwrap_or_else(|| "—".into());
     let rows = links
         .into_iter()
         .map(|link| {
-            let url = client.public_share_url(&link.token);
+            let url = client.public_share_url(&link.token, share_page.as_deref());
             let state = if link.revoked {
                 t("Revoked")
             } else if link.live {
@@ -180,11 +181,11 @@ pub fn ShareMealPlan(plan_id: String, member_id: String) -> impl IntoView {
     let failed = RwSignal::new(None::<larder_api::ApiError>);
     let not_offered = RwSignal::new(false);
     let share = Action::new_local(move |_: &()| {
-        let client = client.clone();
+        let (client, share_page) = (client.clone(), crate::config::share_page());
         let request = larder_api::shares::NewShare::meal_plan(&plan_id, &member_id);
         async move {
             let created = client.create_share(&request).await;
-            created.map(|c| c.map(|c| client.public_share_url(&c.token)))
+            created.map(|c| c.map(|c| client.public_share_url(&c.token, share_page.as_deref())))
         }
     });
     Effect::new(move || match share.value().get() {

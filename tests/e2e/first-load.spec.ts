@@ -495,3 +495,12 @@ test.describe('in Greek', () => {
     await expect(page.getByRole('alert')).toContainText('Δώστε όνομα χρήστη και κωδικό πρόσβασης.');
   });
 });
+
+test('config.json with every key the console takes (a consent version, a share page) still lets the start-up module drive the form', async ({ page }) => {
+  await page.route('**/config.json', (route) => route.fulfill({
+    json: { consent_version: '2.0', share_page: 'https://share.example.org/shared/{token}', timeout_seconds: 30 },
+  }));
+  await page.goto('sign-in');
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeEnabled();
+  await expect(page.locator('#boot-shell')).toHaveAttribute('data-start', '');
+});

@@ -152,6 +152,24 @@ test('a meal plan shared by link: its public read shows the dishes, Your account
   expect((await request.get(url)).status()).toBe(404);
 });
 
+test('with config.json\'s share_page, a shared plan\'s link is the operator\'s page for it, not the service\'s JSON', async ({ page, request }) => {
+  await page.route('**/config.json', (route) => route.fulfill({ json: { share_page: 'https://share.example.org/shared/{token}?from=larder' } }));
+  const m = await household(request);
+  await store(request, m.Ann, 'Paged');
+  await openMember(page, m.Ann);
+  await today(page).getByRole('button', { name: 'Share this meal plan' }).click();
+  if (realprod) {
+    await expect(today(page).getByText('The service does not offer share links.')).toBeVisible();
+    return;
+  }
+  const link = today(page).getByTestId('shared-plan-link');
+  await expect(link).toBeVisible();
+  const listed = await request.get(api('shares'), { headers: await headers(request) });
+  expect(listed.ok(), await listed.text()).toBeTruthy();
+  const [newest] = (await listed.json()).result.shares;
+  expect(await link.getAttribute('href')).toBe(`https://share.example.org/shared/${newest.token}?from=larder`);
+});
+
 test('meal plans: a revoke that fails says why in the service\'s words and changes nothing on screen', async ({ page, request }) => {
   const m = await household(request);
   const stored = await store(request, m.Ann, 'Kept', [m.Ben]);

@@ -258,8 +258,13 @@ fn share_links_are_listed_created_and_revoked() {
         Err(ApiError::Decode { .. })
     ));
     assert_eq!(
-        client.public_share_url("a/b"),
+        client.public_share_url("a/b", None),
         "http://sys/api/v1/shares/public/a%2Fb"
+    );
+    // The operator's page (config.json's `share_page`), the token in its place, escaped.
+    assert_eq!(
+        client.public_share_url("a/b", Some("https://app.example.org/shared/{token}?from=x")),
+        "https://app.example.org/shared/a%2Fb?from=x"
     );
 }
 

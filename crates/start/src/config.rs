@@ -3,7 +3,7 @@
 //! console takes too; it uses the system API's base and the timeout for the sign-in it sends.
 
 /// The keys config.json may hold; any other makes the file wrong.
-pub const KEYS: [&str; 8] = [
+pub const KEYS: [&str; 9] = [
     "data_api_base",
     "system_api_base",
     "timeout_seconds",
@@ -14,7 +14,21 @@ pub const KEYS: [&str; 8] = [
     "consent_version",
     // The identity provider (`crate::oidc::config`): `{issuer, client_id, scopes?}`.
     "oidc",
+    // Where a share link is read ([`share_page`]).
+    "share_page",
 ];
+
+/// What stands for a link's token in `share_page`.
+pub const TOKEN_PLACEHOLDER: &str = "{token}";
+
+/// `share_page` as config.json gives it: the address of the page that shows a shared plan to
+/// anyone, with [`TOKEN_PLACEHOLDER`] once where the link's token goes (production's own front
+/// end reads links at `<its address>/shared/{token}`); trimmed, absolute http(s); `None`
+/// otherwise.
+pub fn share_page(value: &str) -> Option<String> {
+    let url = base_url(value)?;
+    (url.matches(TOKEN_PLACEHOLDER).count() == 1).then_some(url)
+}
 
 /// A base URL as config.json gives it: trimmed, and absolute http(s); `None` otherwise.
 pub fn base_url(value: &str) -> Option<String> {
@@ -49,6 +63,23 @@ mod tests {
             "javascript:alert(1)",
         ] {
             assert_eq!(base_url(wrong), None, "{wrong}");
+        }
+    }
+
+    #[test]
+    fn a_share_page_is_an_address_with_one_place_for_the_token() {
+        assert_eq!(
+            share_page(" https://app.example.org/shared/{token} ").as_deref(),
+            Some("https://app.example.org/shared/{token}")
+        );
+        assert!(share_page("https://app.example.org/s?t={token}&from=larder").is_some());
+        for wrong in [
+            "https://app.example.org/shared/",
+            "https://app.example.org/{token}/{token}",
+            "/shared/{token}",
+            "javascript:alert('{token}')",
+        ] {
+            assert_eq!(share_page(wrong), None, "{wrong}");
         }
     }
 

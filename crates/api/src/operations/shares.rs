@@ -104,11 +104,18 @@ struct Listed {
 }
 
 impl<T: Transport> Client<T> {
-    /// The public address of a link (`GET shares/public/{token}` on the systemic API), the
-    /// page anyone opens without an account.
-    pub fn public_share_url(&self, token: &str) -> String {
-        let path = format!("shares/public/{}", path_segment(token));
-        self.config().url(Api::System, &path, &[])
+    /// The address of a link: `page` (config.json's `share_page`, the page that shows a shared
+    /// plan, its `{token}` filled) when there is one, else the service's own public read
+    /// (`GET shares/public/{token}` on the systemic API: the plan as JSON).
+    pub fn public_share_url(&self, token: &str, page: Option<&str>) -> String {
+        let token = path_segment(token);
+        match page {
+            Some(page) => page.replacen("{token}", &token, 1),
+            None => {
+                let path = format!("shares/public/{token}");
+                self.config().url(Api::System, &path, &[])
+            }
+        }
     }
 
     /// `GET shares?limit=`: the caller's own links, newest first (`limit` clamped to 1–200).

@@ -280,6 +280,9 @@ async fn discover(settings: Settings, console: String) -> Result<Provider, Failu
     if status != 200 {
         return Err(Failure::Unavailable(status));
     }
+    if body.len() > larder_start::oidc::MAX_ANSWER {
+        return Err(Failure::TooLarge);
+    }
     let document = parse(&body).ok_or(Failure::Discovery("not JSON"))?;
     let endpoints = Endpoints::read(&document, &settings)?;
     Ok(Provider {
@@ -384,7 +387,10 @@ async fn complete(
     let (status, body) = fetch(&request.url, Some(&request.body))
         .await
         .ok_or(Failure::Unavailable(0))?;
-    let parsed = parse(&body);
+    // Not parsed when larger than an answer may be (`read_answer` then refuses it).
+    let parsed = (body.len() <= larder_start::oidc::MAX_ANSWER)
+        .then(|| parse(&body))
+        .flatten();
     let tokens = token::read_answer(status, body.len(), parsed.as_ref())?;
     let id_token = tokens
         .id_token

@@ -112,8 +112,9 @@ pub(super) fn choose(window: &web_sys::Window, file: &Object, catalogs: &Object)
 
 /// Whether the console takes config.json as `file` (`larder::config::parse`'s rules): only known
 /// keys; absolute http(s) bases; a timeout of at most 600 s; languages the console has (English
-/// and the start-up catalog's), at least one when listed; picture hosts by the contract's rule.
-/// Otherwise the console says what is wrong, in place of the form.
+/// and the start-up catalog's), at least one when listed; picture hosts by the contract's rule;
+/// a consent version of 1 to 16 characters; a share page with one `{token}`. Otherwise the
+/// console says what is wrong, in place of the form.
 pub(super) fn acceptable(file: &Object, catalogs: &Object) -> Option<()> {
     let known = |tag: &JsValue| {
         let code = language::primary(&tag.as_string()?);
@@ -147,13 +148,23 @@ pub(super) fn acceptable(file: &Object, catalogs: &Object) -> Option<()> {
                     larder_contract::hosting::picture_host(&host.as_string()?)?;
                 }
             }
-            _ => {
+            "consent_version" => {
+                let chars = value.as_string()?.trim().chars().count();
+                let most = larder_contract::account::MAX_CONSENT_VERSION_CHARS as usize;
+                (1..=most).contains(&chars).then_some(())?;
+            }
+            "share_page" => {
+                config::share_page(&value.as_string()?)?;
+            }
+            "languages" => {
                 let list: Array = value.dyn_into().ok()?;
                 (list.length() > 0).then_some(())?;
                 for tag in list.iter() {
                     known(&tag)?;
                 }
             }
+            // A key this match does not check yet: the console decides.
+            _ => return None,
         }
     }
     Some(())
