@@ -2,21 +2,25 @@
 //! which collections carry embeddings, and the bounds of an embedding backfill.
 
 use crate::collections::{
-    ARTICLES, ARTIFACTS, FCTABLES, GUIDELINES, GUIDES, TEXTBOOKS, TEXTBOOK_PASSAGES,
+    ARTICLES, ARTIFACTS, FCTABLES, GUIDELINES, GUIDES, ORGANIZATIONS, RCOLLECTIONS, TEXTBOOKS,
+    TEXTBOOK_PASSAGES,
 };
 use crate::Collection;
 
 /// Documents one backfill may process (`max_docs`, 1 to this; the default when none is sent).
 pub const MAX_BACKFILL_DOCS: u32 = 10_000;
 
-/// A collection as the status page names its search index, in production's order.
-pub const INDICES: [(&Collection, &str); 7] = [
+/// A collection as the status page names its search index, in production's order (production
+/// also reports `persons` and `rag_chunks`, which this service does not keep).
+pub const INDICES: [(&Collection, &str); 9] = [
+    (&RCOLLECTIONS, "rcollections"),
     (&GUIDES, "guides"),
     (&GUIDELINES, "guidelines"),
     (&TEXTBOOKS, "textbooks"),
     (&TEXTBOOK_PASSAGES, "textbook_passages"),
     (&ARTIFACTS, "artifacts"),
     (&ARTICLES, "articles"),
+    (&ORGANIZATIONS, "organizations"),
     (&FCTABLES, "fctables"),
 ];
 
