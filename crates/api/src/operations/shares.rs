@@ -110,7 +110,7 @@ impl<T: Transport> Client<T> {
     pub fn public_share_url(&self, token: &str, page: Option<&str>) -> String {
         let token = path_segment(token);
         match page {
-            Some(page) => page.replacen("{token}", &token, 1),
+            Some(page) => page.replacen(larder_start::config::TOKEN_PLACEHOLDER, &token, 1),
             None => {
                 let path = format!("shares/public/{token}");
                 self.config().url(Api::System, &path, &[])
