@@ -58,13 +58,16 @@ fn EveryHousehold() -> impl IntoView {
             .unwrap_or(0)
     });
     let total = Signal::derive(move || households.get().and_then(|r| r.ok()).and_then(|h| h.total));
+    // The Transition keeps the last answer on screen while the next loads; aria-busy says it is old.
+    let (reloading, set_reloading) = signal(false);
     view! {
         <h1>{move || t("Households")}</h1>
         <p><A href=crate::hosting::link("/households/allergies")>{move || t("Allergy audit")}</A>
             " "<span class="hint">{move || t("members whose allergies the meal planner cannot enforce")}</span></p>
         <p class="hint">{move || t("Production lists only the households the administrator owns, so there this list shows those alone.")}</p>
         <SearchForm asked/>
-        <Transition fallback=|| view! { <Loading what=k("Loading households…")/> }>
+        <div class="listing" aria-busy=move || reloading.get().to_string()>
+        <Transition fallback=|| view! { <Loading what=k("Loading households…")/> } set_pending=set_reloading>
             {move || households.get().map(|result| match result {
                 Err(error) => view! { <ErrorView error retry=move |_| households.refetch()/> }.into_any(),
                 Ok(listing) => {
@@ -83,6 +86,7 @@ fn EveryHousehold() -> impl IntoView {
                 }
             })}
         </Transition>
+        </div>
         <Pager page shown total longest=ONE_REQUEST/>
     }
 }

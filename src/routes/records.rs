@@ -320,6 +320,8 @@ fn Listing(
     });
     // The rows chosen on this list, for its bulk actions, keys and toolbar (components::selection).
     let selection = Selection::provide();
+    // The Transition keeps the last rows on screen while the next load; aria-busy says they are old.
+    let (reloading, set_reloading) = signal(false);
     view! {
         {schema.collection.routes.search.by_reference().then(|| view! { <SearchBar schema state/> })}
         // Only the chosen rows when some are, else every match (a whole search chosen is that).
@@ -327,8 +329,9 @@ fn Listing(
         <BulkBar schema state total shown changed=Callback::new(move |_| rows.refetch())/>
         <ListChanges schema shown=stamps refresh=Callback::new(move |_| rows.refetch())/>
         <ListKeys/>
-        <div class="records-body" class:with-facets=move || rows.with(|r| matches!(r, Some(Ok((_, Rows::Found { .. })))))>
-            <Transition fallback=|| view! { <Loading what=k("Loading…")/> }>
+        <div class="records-body" class:with-facets=move || rows.with(|r| matches!(r, Some(Ok((_, Rows::Found { .. })))))
+            aria-busy=move || reloading.get().to_string()>
+            <Transition fallback=|| view! { <Loading what=k("Loading…")/> } set_pending=set_reloading>
                 {move || { columns.track(); rows.get() }.and_then(|result| match result {
                     Ok((read_for, _)) if read_for != schema.collection.path => None,
                     other => Some(other.map(|(_, rows)| rows)),

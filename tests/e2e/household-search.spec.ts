@@ -37,7 +37,12 @@ test('an administrator searches households by name, sorts them by members, and t
   await form.getByLabel('Sort').selectOption('member_count:desc');
   await form.getByRole('button', { name: 'Search' }).click();
   await expect(page).toHaveURL(/sort=member_count&order=desc/);
-  await expect(rows.first()).toBeVisible();
+  // The search's rows stay on screen, marked busy, until the new answer replaces them: wait for it.
+  const every = (await (await request.get(api('households?sort=member_count&order=desc&limit=25&offset=0'), { headers: { Authorization: `Bearer ${token}` } })).json()).result;
+  expect(every.households.length).toBeGreaterThan(1);
+  await expect(page.locator('.listing')).toHaveAttribute('aria-busy', 'false');
+  await expect(page.locator('p.total')).toHaveText(`${every.total} found`);
+  await expect(rows).toHaveCount(every.households.length);
   await expect(rows.locator('td:nth-child(3)', { hasText: '…' })).toHaveCount(0);
   const counts = (await rows.locator('td:nth-child(3)').allTextContents()).map(Number);
   expect(counts.length).toBeGreaterThan(1);
