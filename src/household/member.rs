@@ -1,7 +1,7 @@
 //! A member's two forms, each with its own unsaved state: details (name, age group, picture) and
 //! the dietary profile (`household::profile_form`).
 
-use larder_api::types::{Member, MemberChanges};
+use larder_api::types::{edited_text, Member, MemberChanges};
 use larder_api::ApiError;
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
@@ -40,7 +40,7 @@ pub fn MemberDetails(
     let problem = RwSignal::new(None::<String>);
     let edited = move || {
         let mut after = original.get();
-        after.name = name.get().trim().to_string();
+        after.name = edited_text(&after.name, &name.get());
         after.age_group = age_group.get();
         // The stored value itself while the picture is not changed (an `avatar:{json}` face
         // stays byte for byte), so the PATCH leaves `image_url` out.

@@ -1,7 +1,9 @@
 //! A household as its owner, or an administrator, works on it: its facts and their editing,
 //! every member, adding one, and deleting the household.
 
-use larder_api::types::{Household, HouseholdChanges, Member, NewMember};
+use larder_api::types::{
+    edited_optional_text, edited_text, Household, HouseholdChanges, Member, NewMember,
+};
 use larder_api::ApiError;
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -118,9 +120,8 @@ fn EditHousehold(household: Household, done: Callback<bool>) -> impl IntoView {
     let error = RwSignal::new(None::<ApiError>);
     let edited = move || -> Result<Household, String> {
         let mut after = original.get_value();
-        after.name = name.get().trim().to_string();
-        let r = region.get().trim().to_string();
-        after.region = (!r.is_empty()).then_some(r);
+        after.name = edited_text(&after.name, &name.get());
+        after.region = edited_optional_text(after.region.as_deref(), &region.get());
         after.metadata = metadata
             .read()
             .map_err(|p| tf("Metadata: {problem}", &[("problem", &p)]))?;

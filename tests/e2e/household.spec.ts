@@ -1,5 +1,5 @@
 import { test, expect } from './fixtures';
-import { signIn, goInApp, screenshots, apiToken, api, production } from './helpers';
+import { signIn, goInApp, screenshots, apiToken, api, production, removeHousehold } from './helpers';
 
 // The journeys share one server: they run in this order, and each leaves noah without a household.
 test.describe.configure({ mode: 'serial' });
@@ -122,6 +122,48 @@ test('a save that the service rejects keeps the form content and shows the error
   await page.getByRole('button', { name: 'Save household' }).click();
   await expect(page.locator('form .error[role=alert]')).toContainText(/not found/i);
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue('A name the service will not take');
+});
+
+test('a household keeps the spaces its name was given, and an edit leaves them unless the name changes', async ({ page, request }) => {
+  // Production's household models strip nothing: spaces are kept and counted (the reference
+  // service must refuse and keep what production does, so this runs against both and against
+  // production's own households service).
+  const headers = { Authorization: `Bearer ${await apiToken(request, 'noah', 'noah-demo')}` };
+  const created = await request.post(api('households'), {
+    headers, data: {
+      name: '  Oak Street  ', region: ' EU ', members: [{ name: ' Ana ', age_group: 'adult' }],
+      // Metadata the key/value rows must give back as stored: a key with a space, a list that
+      // commas would not give back.
+      metadata: { ' note': 'kept', tags: [' a', ''] },
+    },
+  });
+  expect(created.ok(), await created.text()).toBeTruthy();
+  const id = (await created.json()).result.id;
+  const stored = async () => (await (await request.get(api('households/me'), { headers })).json()).result;
+  const before = await stored();
+  expect([before.name, before.region, before.members[0].name]).toEqual(['  Oak Street  ', ' EU ', ' Ana ']);
+  const tooLong = await request.patch(api(`households/${id}`), { headers, data: { name: `${'a'.repeat(255)} ` } });
+  expect(tooLong.status()).toBe(422);
+
+  await signIn(page, 'noah', 'noah-demo');
+  await page.getByRole('link', { name: 'My household' }).first().click();
+  const patches: string[] = [];
+  page.on('request', (r) => { if (r.method() === 'PATCH') patches.push(r.postData() ?? ''); });
+  // Opened and saved untouched: nothing is sent, nothing renamed.
+  await page.getByRole('button', { name: 'Edit household' }).click();
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('  Oak Street  ');
+  await page.getByRole('button', { name: 'Save household' }).click();
+  await expect(page.getByRole('button', { name: 'Edit household' })).toBeVisible();
+  // Only the region changed: the name, spaces and all, is not sent.
+  await page.getByRole('button', { name: 'Edit household' }).click();
+  await page.getByLabel('Region').fill('FR');
+  await page.getByRole('button', { name: 'Save household' }).click();
+  await expect(page.getByText('Household saved')).toBeVisible();
+  expect(patches.map((body) => JSON.parse(body))).toEqual([{ region: 'FR' }]);
+  const after = await stored();
+  expect([after.name, after.region, after.members[0].name]).toEqual(['  Oak Street  ', 'FR', ' Ana ']);
+  expect(after.metadata).toEqual(before.metadata);
+  await removeHousehold(request, 'noah', 'noah-demo');
 });
 
 test('an administrator pages through every household and opens one', async ({ page }) => {

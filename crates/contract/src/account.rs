@@ -30,6 +30,7 @@ pub const CONSENT_CREATE: &[Field] = &[
             min: 1,
             max: Some(MAX_CONSENT_VERSION_CHARS),
             multiline: false,
+            trimmed: true,
         },
     ),
     Field::opt(
@@ -38,6 +39,7 @@ pub const CONSENT_CREATE: &[Field] = &[
             min: 1,
             max: Some(MAX_CONSENT_TYPE_CHARS),
             multiline: false,
+            trimmed: true,
         },
     ),
 ];
@@ -51,6 +53,7 @@ pub const GUEST_CLAIM: &[Field] = &[
             min: 3,
             max: Some(MAX_EMAIL_CHARS as u32),
             multiline: false,
+            trimmed: true,
         },
     ),
     Field::opt(
@@ -59,6 +62,7 @@ pub const GUEST_CLAIM: &[Field] = &[
             min: 0,
             max: Some(MAX_CLAIM_NAME_CHARS),
             multiline: false,
+            trimmed: true,
         },
     ),
     Field::opt(
@@ -67,6 +71,7 @@ pub const GUEST_CLAIM: &[Field] = &[
             min: 0,
             max: Some(MAX_CLAIM_NAME_CHARS),
             multiline: false,
+            trimmed: true,
         },
     ),
 ];

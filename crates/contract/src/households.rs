@@ -1,13 +1,16 @@
 //! The systemic service's household, member and profile schemas (production.md §4.2). Unlike the
-//! data service, none of them refuses unknown keys: they are ignored.
+//! data service, none of them refuses unknown keys (they are ignored), and none trims a string:
+//! a name's spaces count towards its 255 characters and are kept (`schemas.py` has no
+//! `str_strip_whitespace`; only `age_group` is stripped, by its own validator).
 
 use crate::enums::{AGE_GROUP, DIETARY_GROUPS};
-use crate::types::{list, Field, Type, LINE};
+use crate::types::{list, Field, Type, RAW_LINE};
 
 const NAME: Type = Type::Str {
     min: 1,
     max: Some(255),
     multiline: false,
+    trimmed: false,
 };
 /// A member's picture: any string (production's web front end stores `avatar:N` or an older
 /// `avatar:{json}`), but at most [`MAX_IMAGE_URL_CHARS`](crate::limits::MAX_IMAGE_URL_CHARS)
@@ -16,17 +19,19 @@ const IMAGE_URL: Type = Type::Str {
     min: 0,
     max: Some(crate::limits::MAX_IMAGE_URL_CHARS),
     multiline: false,
+    trimmed: false,
 };
 const REGION: Type = Type::Str {
     min: 0,
     max: Some(100),
     multiline: false,
+    trimmed: false,
 };
 
 /// `POST members/{id}/profile` (an upsert; production ignores `properties` here).
 pub const PROFILE_CREATE: &[Field] = &[
     Field::opt("dietary_groups", list(&Type::Enum(DIETARY_GROUPS), 0, None)),
-    Field::opt("allergies", list(&LINE, 0, None)),
+    Field::opt("allergies", list(&RAW_LINE, 0, None)),
     Field::opt("nutritional_preferences", Type::Object),
     Field::opt("properties", Type::Object),
 ];
@@ -44,7 +49,7 @@ pub const MEMBER_IN_HOUSEHOLD: &[Field] = &[
 
 /// `POST members`.
 pub const MEMBER_CREATE: &[Field] = &[
-    Field::req("household_id", LINE),
+    Field::req("household_id", RAW_LINE),
     Field::req("name", NAME),
     Field::req("age_group", Type::EnumFolded(AGE_GROUP)),
     Field::opt("image_url", IMAGE_URL),

@@ -65,6 +65,7 @@ pub const SHARE_CREATE: &[Field] = &[
             min: 0,
             max: Some(MAX_SHARE_ID_CHARS),
             multiline: false,
+            trimmed: true,
         },
     ),
     Field::opt(
@@ -73,6 +74,7 @@ pub const SHARE_CREATE: &[Field] = &[
             min: 0,
             max: Some(MAX_SHARE_ID_CHARS),
             multiline: false,
+            trimmed: true,
         },
     ),
     Field::opt(
@@ -81,6 +83,7 @@ pub const SHARE_CREATE: &[Field] = &[
             min: 0,
             max: Some(MAX_SHARE_TITLE_CHARS),
             multiline: false,
+            trimmed: true,
         },
     ),
     Field::opt(
@@ -100,6 +103,7 @@ pub const SHARE_EMAIL: &[Field] = &[
             min: 0,
             max: Some(254),
             multiline: false,
+            trimmed: true,
         },
     ),
     Field::opt(
@@ -108,6 +112,7 @@ pub const SHARE_EMAIL: &[Field] = &[
             min: 0,
             max: Some(500),
             multiline: true,
+            trimmed: true,
         },
     ),
 ];

@@ -34,14 +34,19 @@ pub const LICENSES: &[&str] = &[
 /// The type of a field's value. `null` is accepted for every field that is not required.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Type {
-    /// A string, trimmed before its length is checked; `multiline` marks prose.
+    /// A string within its lengths; `multiline` marks prose.
     Str {
-        /// Fewest characters after trimming.
+        /// Fewest characters (after trimming, where `trimmed`).
         min: u32,
-        /// Most characters after trimming, `None` for no limit.
+        /// Most characters (after trimming, where `trimmed`), `None` for no limit.
         max: Option<u32>,
         /// Whether people write paragraphs in it (a text area rather than a line).
         multiline: bool,
+        /// Whether white space at either end is dropped before the lengths are checked and the
+        /// value stored: the data service's models strip (`str_strip_whitespace`, production.md
+        /// §1.5); the systemic service's household models do not, so there `" a "` is three
+        /// characters and kept as sent.
+        trimmed: bool,
     },
     /// `^[a-z0-9]+(?:[-_][a-z0-9]+)*$`, 1–100 characters.
     Slug,
@@ -155,24 +160,35 @@ pub const S2K: Type = Type::Str {
     min: 1,
     max: Some(2000),
     multiline: false,
+    trimmed: true,
 };
 /// A trimmed string of 1–15000 characters (production's `S15k`), written as prose.
 pub const S15K: Type = Type::Str {
     min: 1,
     max: Some(15000),
     multiline: true,
+    trimmed: true,
 };
 /// A string of any length, possibly empty, written as prose (an article's `content`).
 pub const PROSE: Type = Type::Str {
     min: 0,
     max: None,
     multiline: true,
+    trimmed: true,
 };
 /// A one-line string of any length (a guide's `topic`).
 pub const LINE: Type = Type::Str {
     min: 0,
     max: None,
     multiline: false,
+    trimmed: true,
+};
+/// A one-line string of any length, kept as sent (the systemic service's unconstrained `str`).
+pub const RAW_LINE: Type = Type::Str {
+    min: 0,
+    max: None,
+    multiline: false,
+    trimmed: false,
 };
 /// A list of `S2k` of any length.
 pub const S2K_LIST: Type = list(&S2K, 0, None);

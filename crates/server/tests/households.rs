@@ -262,6 +262,66 @@ async fn bad_household_input() {
     server.stop().await;
 }
 
+/// Production's household models strip nothing (`schemas.py`): spaces are kept and counted, so a
+/// name of 255 letters and a space is refused and a name of spaces is taken, as there.
+#[tokio::test]
+async fn household_strings_keep_their_spaces_as_production_keeps_them() {
+    let server = TestServer::demo().await;
+    let noah = server.login("noah", "noah-demo").await;
+    let created = server
+        .call(
+            "POST",
+            "households",
+            Some(&noah),
+            Some(json!({"name": "  Oak  ", "region": " EU ", "members": [{"name": " Ana ", "age_group": "adult"}]})),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let id = created.body["result"]["id"].as_str().unwrap().to_string();
+    let home = server.call("GET", "households/me", Some(&noah), None).await;
+    let household = &home.body["result"];
+    assert_eq!(
+        (
+            &household["name"],
+            &household["region"],
+            &household["members"][0]["name"]
+        ),
+        (&json!("  Oak  "), &json!(" EU "), &json!(" Ana "))
+    );
+    let too_long = json!({ "name": format!("{} ", "a".repeat(255)) });
+    let refused = server
+        .call(
+            "PATCH",
+            &format!("households/{id}"),
+            Some(&noah),
+            Some(too_long),
+        )
+        .await;
+    assert_error(&refused, 422, "request/unprocessable");
+    let spaces = server
+        .call(
+            "PATCH",
+            &format!("households/{id}"),
+            Some(&noah),
+            Some(json!({"name": "   "})),
+        )
+        .await;
+    assert_eq!(spaces.status, 200, "{}", spaces.body);
+    assert_eq!(spaces.body["result"]["name"], "   ");
+    let member = household["members"][0]["id"].as_str().unwrap();
+    let profile = server
+        .call(
+            "POST",
+            &format!("members/{member}/profile"),
+            Some(&noah),
+            Some(json!({"allergies": [" peanuts "]})),
+        )
+        .await;
+    assert!(profile.status < 300, "{}", profile.body);
+    assert_eq!(profile.body["result"]["allergies"], json!([" peanuts "]));
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn an_admin_pages_through_every_household() {
     let server = TestServer::demo().await;

@@ -270,3 +270,56 @@ impl From<&Profile> for ProfileInput {
 fn changed<T: PartialEq + Clone>(before: &T, after: &T) -> Option<T> {
     (before != after).then(|| after.clone())
 }
+
+/// What a form's text field stores after an edit: the stored value when the typing differs from
+/// it only by spaces at its ends, else the typed text trimmed. Production keeps a household's,
+/// a member's and a region's spaces as sent (its models strip nothing), so a form that trimmed
+/// them away would rename a household nobody renamed and call an untouched form changed.
+pub fn edited_text(stored: &str, typed: &str) -> String {
+    let typed = typed.trim();
+    if typed == stored.trim() {
+        stored.to_string()
+    } else {
+        typed.to_string()
+    }
+}
+
+/// [`edited_text`] for a field that may be empty: nothing typed is `None`.
+pub fn edited_optional_text(stored: Option<&str>, typed: &str) -> Option<String> {
+    let typed = typed.trim();
+    if typed == stored.unwrap_or_default().trim() {
+        return stored.map(str::to_string);
+    }
+    (!typed.is_empty()).then(|| typed.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_edit_keeps_stored_spaces_unless_the_text_changes() {
+        assert_eq!(edited_text("  Oak  ", "  Oak  "), "  Oak  ");
+        assert_eq!(edited_text("  Oak  ", "Oak"), "  Oak  ");
+        assert_eq!(edited_text("  Oak  ", " Elm "), "Elm");
+        assert_eq!(edited_text("Oak", "Oak "), "Oak");
+        assert_eq!(
+            edited_optional_text(Some(" EU "), " EU "),
+            Some(" EU ".into())
+        );
+        assert_eq!(edited_optional_text(Some("   "), ""), Some("   ".into()));
+        assert_eq!(edited_optional_text(Some(" EU "), "  "), None);
+        assert_eq!(edited_optional_text(None, "  "), None);
+        assert_eq!(edited_optional_text(None, " FR"), Some("FR".into()));
+        // Untouched forms are unchanged: nothing is sent.
+        let stored = Household {
+            name: "  Oak  ".into(),
+            region: Some(" EU ".into()),
+            ..Household::default()
+        };
+        let mut after = stored.clone();
+        after.name = edited_text(&stored.name, "  Oak  ");
+        after.region = edited_optional_text(stored.region.as_deref(), " EU ");
+        assert!(HouseholdChanges::between(&stored, &after).is_empty());
+    }
+}

@@ -35,8 +35,8 @@ pub use artifact::{Artifact, NewArtifact};
 pub use fctable::FcTable;
 pub use guide::{Guide, Guideline};
 pub use household::{
-    Household, HouseholdChanges, Member, MemberChanges, NewHousehold, NewMember, Profile,
-    ProfileChanges, ProfileInput,
+    edited_optional_text, edited_text, Household, HouseholdChanges, Member, MemberChanges,
+    NewHousehold, NewMember, Profile, ProfileChanges, ProfileInput,
 };
 pub use member_data::{
     AdaptedRecipe, Favorite, Meal, MealPlan, Revocation, SavedItem, SavedMealPlan,

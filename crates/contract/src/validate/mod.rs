@@ -109,7 +109,9 @@ fn check(
     depth: usize,
 ) -> Option<Value> {
     match *ty {
-        Type::Str { min, max, .. } => text::check_text(value, min, max, problems),
+        Type::Str {
+            min, max, trimmed, ..
+        } => text::check_text(value, min, max, trimmed, problems),
         Type::Slug => text::check_slug(value, problems),
         Type::Urn(prefix) => text::check_urn(value, prefix, problems),
         Type::Uuid => text::check_uuid(value, problems),

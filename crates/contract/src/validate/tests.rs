@@ -97,6 +97,41 @@ fn values_are_normalised() {
 }
 
 #[test]
+fn the_systemic_services_strings_keep_their_spaces_and_count_them() {
+    use crate::households::{HOUSEHOLD_CREATE, PROFILE_CREATE};
+    let systemic = |fields: &[Field], body: Value| {
+        let mut problems = Problems::new();
+        let out = check_object(
+            fields,
+            Extra::Ignore,
+            body.as_object().unwrap(),
+            &mut problems,
+        );
+        (out, problems.to_json("body"))
+    };
+    // Kept as sent, and counted with its spaces: 255 letters and a space is 256.
+    let (out, errors) = systemic(
+        HOUSEHOLD_CREATE,
+        json!({"name": "  Oak  ", "region": " EU "}),
+    );
+    assert_eq!(errors, json!([]));
+    assert_eq!(
+        (out["name"].as_str(), out["region"].as_str()),
+        (Some("  Oak  "), Some(" EU "))
+    );
+    let long = format!("{} ", "a".repeat(255));
+    let (_, errors) = systemic(HOUSEHOLD_CREATE, json!({ "name": long }));
+    assert_eq!(errors[0]["type"], "string_too_long");
+    // Spaces alone are a name of three characters there (a data-service title of spaces is empty).
+    let (out, errors) = systemic(HOUSEHOLD_CREATE, json!({"name": "   "}));
+    assert_eq!((errors, out["name"].clone()), (json!([]), json!("   ")));
+    let (_, errors) = run(FIELDS, json!({"title": "   "}));
+    assert_eq!(errors[0]["type"], "string_too_short");
+    let (out, _) = systemic(PROFILE_CREATE, json!({"allergies": [" peanuts "]}));
+    assert_eq!(out["allergies"], json!([" peanuts "]));
+}
+
+#[test]
 fn optional_fields_take_null_and_required_ones_do_not() {
     let (_, errors) = run(FIELDS, json!({"title": "T", "count": null}));
     assert_eq!(errors, json!([]));

@@ -75,14 +75,18 @@ fn pattern(ok: bool, pattern: &str, value: &Value, problems: &mut Problems) -> O
     }
 }
 
-/// `Type::Str`: a trimmed string within its lengths.
+/// `Type::Str`: a string within its lengths, trimmed first where `trimmed`.
 pub(super) fn check_text(
     value: &Value,
     min: u32,
     max: Option<u32>,
+    trimmed: bool,
     problems: &mut Problems,
 ) -> Option<Value> {
-    let s = string(value, problems)?;
+    let s = match value.as_str() {
+        Some(untouched) if !trimmed => untouched,
+        _ => string(value, problems)?,
+    };
     lengths(s, min, max, value, problems)?;
     Some(json!(s))
 }
