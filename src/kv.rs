@@ -61,6 +61,9 @@ pub struct KvRow {
     pub kind: ValueKind,
     /// The value as typed ("true"/"false" for yes/no).
     pub text: String,
+    /// The key as stored, for a row read from the service: kept byte for byte (spaces, even an
+    /// empty key) while the typed key differs from it only by spaces at its ends.
+    pub stored_key: Option<String>,
 }
 
 impl KvRow {
@@ -70,6 +73,7 @@ impl KvRow {
             key: String::new(),
             kind: ValueKind::Text,
             text: String::new(),
+            stored_key: None,
         }
     }
 
@@ -80,6 +84,10 @@ impl KvRow {
             ValueKind::Text => Ok(Value::String(self.text.clone())),
             ValueKind::Number => {
                 if let Ok(integer) = text.parse::<i64>() {
+                    return Ok(Value::from(integer));
+                }
+                // Above i64 but within u64, as serde_json holds it: not rounded to a float.
+                if let Ok(integer) = text.parse::<u64>() {
                     return Ok(Value::from(integer));
                 }
                 larder_contract::text::parse_f64(text)
@@ -106,7 +114,17 @@ impl KvRow {
     }
 }
 
-/// The rows of an object, each with the kind its value has.
+/// Whether a list is edited as comma-separated text without loss: strings only, none empty, none
+/// with a comma or spaces at its ends (a split on commas trims each item and drops empties).
+fn is_plain_list(items: &[Value]) -> bool {
+    items.iter().all(|item| {
+        item.as_str()
+            .is_some_and(|s| !s.is_empty() && !s.contains(',') && s.trim() == s)
+    })
+}
+
+/// The rows of an object, each with the kind its value has (a list that commas would not give
+/// back as it is, as JSON).
 pub fn rows_from_map(map: &Map<String, Value>) -> Vec<KvRow> {
     map.iter()
         .map(|(key, value)| {
@@ -114,20 +132,14 @@ pub fn rows_from_map(map: &Map<String, Value>) -> Vec<KvRow> {
                 Value::String(s) => (ValueKind::Text, s.clone()),
                 Value::Number(n) => (ValueKind::Number, n.to_string()),
                 Value::Bool(b) => (ValueKind::YesNo, b.to_string()),
-                Value::Array(items)
-                    if items
+                Value::Array(items) if is_plain_list(items) => (
+                    ValueKind::List,
+                    items
                         .iter()
-                        .all(|i| i.as_str().is_some_and(|s| !s.contains(','))) =>
-                {
-                    (
-                        ValueKind::List,
-                        items
-                            .iter()
-                            .filter_map(Value::as_str)
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                    )
-                }
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                ),
                 other => (
                     ValueKind::Json,
                     serde_json::to_string(other).unwrap_or_default(),
@@ -137,6 +149,7 @@ pub fn rows_from_map(map: &Map<String, Value>) -> Vec<KvRow> {
                 key: key.clone(),
                 kind,
                 text,
+                stored_key: Some(key.clone()),
             }
         })
         .collect()
@@ -148,12 +161,15 @@ pub fn map_from_rows(rows: &[KvRow]) -> Result<Map<String, Value>, Vec<(usize, S
     let mut map = Map::new();
     let mut problems = Vec::new();
     for (index, row) in rows.iter().enumerate() {
-        let key = row.key.trim();
-        if key.is_empty() && row.text.trim().is_empty() {
-            continue;
-        }
-        if key.is_empty() {
-            problems.push((index, t("the key is empty")));
+        let stored = row
+            .stored_key
+            .as_deref()
+            .filter(|stored| stored.trim() == row.key.trim());
+        let key = stored.unwrap_or(row.key.trim());
+        if stored.is_none() && key.is_empty() {
+            if !row.text.trim().is_empty() {
+                problems.push((index, t("the key is empty")));
+            }
             continue;
         }
         if map.contains_key(key) {
@@ -202,6 +218,7 @@ mod tests {
             key: key.into(),
             kind,
             text: text.into(),
+            stored_key: None,
         }
     }
 
@@ -247,6 +264,33 @@ mod tests {
             ValueKind::Json
         );
         assert_eq!(Value::Object(map_from_rows(&rows).unwrap()), original);
+    }
+
+    #[test]
+    fn what_the_service_stored_survives_a_round_trip_byte_for_byte() {
+        // Keys with spaces, an empty key, lists commas would not give back, a u64.
+        let original = json!({" note": 1, "": "", "spaced": [" a", ""], "empty": [], "plain": ["a", "b"], "big": 12345678901234567890u64});
+        let rows = rows_from_map(original.as_object().unwrap());
+        let kind = |key: &str| rows.iter().find(|r| r.key == key).unwrap().kind;
+        assert_eq!(
+            (kind("spaced"), kind("plain")),
+            (ValueKind::Json, ValueKind::List)
+        );
+        assert_eq!(Value::Object(map_from_rows(&rows).unwrap()), original);
+        // A stored key retyped with spaces around it is the same key; a changed one is trimmed.
+        let mut edited = rows.clone();
+        edited.iter_mut().find(|r| r.key == " note").unwrap().key = "note ".into();
+        edited.iter_mut().find(|r| r.key == "plain").unwrap().key = " plainer ".into();
+        let map = map_from_rows(&edited).unwrap();
+        assert!(
+            map.contains_key(" note") && map.contains_key("plainer") && !map.contains_key("plain")
+        );
+        // A new row still needs a key.
+        let mut added = rows.clone();
+        added.push(row(" ", ValueKind::Text, "x"));
+        assert!(map_from_rows(&added).unwrap_err()[0]
+            .1
+            .contains("key is empty"));
     }
 
     #[test]

@@ -152,13 +152,14 @@ impl PictureChoice {
     /// The `image_url` to store (tracked): the original itself when "current" is chosen.
     pub fn value(&self) -> Option<String> {
         match self.choice.get() {
-            Choice::None => None,
+            Choice::None => self
+                .original
+                .with_value(|o| avatar::none_chosen(o.as_deref())),
             Choice::Current => self.original.get_value(),
             Choice::Preset(i) => Some(avatar::preset_value(i)),
-            Choice::Url => {
-                let url = self.url.get().trim().to_string();
-                (!url.is_empty()).then_some(url)
-            }
+            Choice::Url => self
+                .original
+                .with_value(|o| avatar::url_chosen(o.as_deref(), &self.url.get())),
         }
     }
 

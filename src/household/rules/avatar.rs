@@ -298,6 +298,18 @@ pub fn shown(image_url: Option<&str>, hosts: &[String]) -> Picture {
     }
 }
 
+/// What the picker stores for "no picture": a stored empty text stays (both mean none, and a
+/// `null` would be a change nobody made); anything else is cleared.
+pub fn none_chosen(stored: Option<&str>) -> Option<String> {
+    stored.filter(|s| s.is_empty()).map(str::to_string)
+}
+
+/// What the picker stores for a typed web address: the stored value itself while the typing
+/// differs from it only by spaces at its ends (production keeps them, and [`parse`] trims).
+pub fn url_chosen(stored: Option<&str>, typed: &str) -> Option<String> {
+    larder_api::types::edited_optional_text(stored, typed)
+}
+
 /// The host a web address names (without credentials or port), to say where a picture is.
 pub fn web_host(url: &str) -> String {
     let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
@@ -324,6 +336,24 @@ pub fn initials(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_untouched_picture_is_stored_as_it_was() {
+        assert_eq!(none_chosen(Some("")), Some(String::new()));
+        assert_eq!(none_chosen(Some("avatar:3")), None);
+        assert_eq!(none_chosen(None), None);
+        let spaced = " https://x.example/a.png ";
+        let shown = match parse(Some(spaced)) {
+            Picture::Url(url) => url,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(url_chosen(Some(spaced), &shown).as_deref(), Some(spaced));
+        assert_eq!(
+            url_chosen(Some(spaced), " https://y.example/b.png").as_deref(),
+            Some("https://y.example/b.png")
+        );
+        assert_eq!(url_chosen(Some(spaced), " "), None);
+    }
 
     #[test]
     fn an_index_is_a_preset() {

@@ -127,7 +127,12 @@ pub fn split(preferences: &Map<String, Value>, properties: &Map<String, Value>) 
             out.other_preferences.remove(*key);
         }
     }
-    if let Some(Value::String(g)) = out.other_preferences.get(GENDER) {
+    // An empty gender stays among the other keys: as "not specified" a save would delete it.
+    if let Some(Value::String(g)) = out
+        .other_preferences
+        .get(GENDER)
+        .filter(|g| g.as_str() != Some(""))
+    {
         out.known.gender = Some(g.clone());
         out.other_preferences.remove(GENDER);
     }
@@ -263,6 +268,14 @@ mod tests {
             map(json!({"zodiac": "leo", "memory_log": {"not": "a list"},
                 "dietary_goals": [{"slug": "increase_fiber", "label": "More fiber"}]}))
         );
+    }
+
+    #[test]
+    fn an_empty_gender_is_kept_as_stored() {
+        let s = split(&map(json!({"gender": ""})), &Map::new());
+        assert_eq!(s.known.gender, None);
+        let (preferences, _) = merge(&s, &s.known, &s.other_preferences, &s.other_properties);
+        assert_eq!(Value::Object(preferences), json!({"gender": ""}));
     }
 
     #[test]
