@@ -49,7 +49,7 @@ pub fn age(field: &str, months: i64) -> Option<Age> {
 
 /// The English label of `value` of `field`: production's own where it has one, else the value
 /// in words, capitalised.
-pub fn english_facet_value(field: &str, value: &str) -> String {
+fn english_facet_value(field: &str, value: &str) -> String {
     ENGLISH_FACET_LABELS
         .iter()
         .find(|(name, known, _)| *name == field && *known == value)
@@ -60,7 +60,7 @@ pub fn english_facet_value(field: &str, value: &str) -> String {
 }
 
 /// `value` of `field` in the console's language: a facet value by its label (English:
-/// [`english_facet_value`]), anything else as stored.
+/// `english_facet_value`), anything else as stored.
 pub fn facet_value(field: &str, value: &str) -> String {
     match label_key(field, value) {
         Some(key) => {
