@@ -1,6 +1,6 @@
 import { APIRequestContext, Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { api, apiToken, goInApp, householdFor, removeHousehold, scan, signIn } from './helpers';
+import { api, apiToken, goInApp, householdFor, production, removeHousehold, scan, signIn } from './helpers';
 
 // Issue 38, items 1 and 2: a profile's keys as production's front end writes them (production.md
 // §10.1) and allergies the meal planner can enforce (§10.2). Runs on both larder-server wires and
@@ -247,4 +247,31 @@ test('Larder\'s earlier keys are offered once to move to production\'s names, an
   await page.getByRole('link', { name: 'Member 002' }).click();
   await expect(page.getByLabel('Gender')).toHaveValue('female');
   await expect(offer).toHaveCount(0);
+});
+
+test('a dietary group production cannot store: there the save fails once, the console says so and keeps the form', async ({ page, request }) => {
+  // production.md §9: production's schema takes `diabetic_friendly`, its storage enum does not, so
+  // every write carrying it answers 500 and stores nothing (larder-server's production wire too).
+  const member = members.find((m) => m.name === 'Member 002')!;
+  const before = await stored(request, member.id);
+  await openMember(page, 'Member 002');
+  const chosen = page.getByRole('list', { name: 'Chosen dietary groups' });
+  await page.getByLabel('Search dietary groups').fill('diabetic');
+  await page.getByLabel('Search dietary groups').press('Enter');
+  await expect(chosen).toContainText('Diabetic friendly');
+  const patches = patchesOf(page);
+  const answered = page.waitForResponse((r) => r.request().method() === 'PATCH' && /\/members\/[^/]+\/profile$/.test(r.url()));
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  const answer = await answered;
+  if (!production) {
+    expect(answer.ok()).toBeTruthy();
+    await expect.poll(async () => (await stored(request, member.id)).dietary_groups).toEqual(['vegan', 'diabetic_friendly']);
+    return;
+  }
+  expect(answer.status()).toBe(500);
+  await expect(page.getByRole('alert').filter({ hasText: 'Internal Server Error' }).first()).toBeVisible();
+  await expect(chosen).toContainText('Diabetic friendly');
+  await expect(page.getByRole('button', { name: 'Save profile' })).toBeEnabled();
+  expect(patches).toEqual([{ dietary_groups: ['vegan', 'diabetic_friendly'] }]);
+  expect(await stored(request, member.id)).toEqual(before);
 });

@@ -290,6 +290,85 @@ async fn a_new_profile_keeps_both_zoned_stamps_and_a_nested_one_is_answered_as_n
     server.stop().await;
 }
 
+/// `diabetic_friendly`, which production's schema takes and its storage enum lacks: every write
+/// carrying it fails with 500 there and stores nothing; the reference wire stores it.
+#[tokio::test]
+async fn a_dietary_group_production_cannot_store_fails_every_write_there_and_only_there() {
+    let groups = json!({"dietary_groups": ["vegan", "diabetic_friendly"]});
+    for (server, stores) in [
+        (production().await, false),
+        (TestServer::demo().await, true),
+    ] {
+        let (olivia, household, member) = olivias(&server).await;
+        let profile = format!("members/{member}/profile");
+        let before = server.call("GET", &profile, Some(&olivia), None).await;
+        let writes = [
+            ("PATCH", profile.clone(), groups.clone()),
+            ("POST", profile.clone(), groups.clone()),
+            (
+                "PATCH",
+                format!("members/{member}"),
+                json!({"name": "Renamed", "profile": groups}),
+            ),
+            (
+                "POST",
+                "members".into(),
+                json!({"household_id": household, "name": "New", "age_group": "adult", "profile": groups}),
+            ),
+        ];
+        for (method, path, body) in writes {
+            let answer = server.call(method, &path, Some(&olivia), Some(body)).await;
+            if stores {
+                assert_eq!(answer.status / 100, 2, "{method} {path}: {}", answer.body);
+            } else {
+                assert_error(&answer, 500, "server/internal");
+                assert_eq!(answer.body["error"]["title"], "InternalError");
+                assert_eq!(answer.body["error"]["detail"], "Internal Server Error");
+            }
+        }
+        let after = server.call("GET", &profile, Some(&olivia), None).await;
+        let home = server
+            .call("GET", "households/me", Some(&olivia), None)
+            .await;
+        let names: Vec<&str> = home.body["result"]["members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|m| m["name"].as_str())
+            .collect();
+        if stores {
+            assert_eq!(
+                after.body["result"]["dietary_groups"],
+                groups["dietary_groups"]
+            );
+            assert!(names.contains(&"Renamed") && names.contains(&"New"));
+        } else {
+            // Nothing stored: the profile, the member's name and the member list as they were.
+            assert_eq!(after.body["result"], before.body["result"]);
+            assert!(!names.contains(&"Renamed") && !names.contains(&"New"));
+        }
+        // A household created with such a member: none on production.
+        let noah = server.login("noah", "noah-demo").await;
+        let created = server
+            .call(
+                "POST",
+                "households",
+                Some(&noah),
+                Some(json!({"name": "N", "members": [{"name": "A", "age_group": "adult", "profile": groups}]})),
+            )
+            .await;
+        let own = server.call("GET", "households/me", Some(&noah), None).await;
+        if stores {
+            assert_eq!(created.status / 100, 2, "{}", created.body);
+            assert_eq!(own.status, 200);
+        } else {
+            assert_error(&created, 500, "server/internal");
+            assert_eq!(own.status, 404, "{}", own.body);
+        }
+        server.stop().await;
+    }
+}
+
 #[tokio::test]
 async fn the_reference_wire_keeps_its_own_words_and_zoned_stamps() {
     let server = TestServer::demo().await;

@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 
 use super::households::{
     bounded_profile, check_access, check_household, largest_field, new_member, profile_doc,
-    systemic_body, KEPT_IN_A_NEW_MEMBER,
+    storable, systemic_body, KEPT_IN_A_NEW_MEMBER,
 };
 use super::{blocking, Page};
 use crate::auth::{Caller, Identity};
@@ -105,6 +105,7 @@ pub async fn create(
             .unwrap_or_default()
             .to_string();
         check_household(&state, &identity, &household_id)?;
+        storable(state.dialect, &body)?;
         let member = new_member(&household_id, &body, KEPT_IN_A_NEW_MEMBER)?;
         let stored = state
             .store
@@ -143,6 +144,7 @@ pub async fn patch(
     let changes = systemic_body(MEMBER_UPDATE, body)?;
     blocking(move || {
         let mut member = member_for(&state, &identity, &id)?;
+        storable(state.dialect, &changes)?;
         for field in ["name", "age_group", "image_url"] {
             if let Some(value) = changes.get(field) {
                 let clears = larder_contract::households::CLEARABLE.contains(&field);
@@ -218,6 +220,7 @@ pub async fn create_profile(
     let body = systemic_body(PROFILE_CREATE, body)?;
     blocking(move || {
         member_for(&state, &identity, &id)?;
+        storable(state.dialect, &body)?;
         let existing = state.store.households().profile(&id)?;
         let created = existing.is_none();
         let profile = profile_doc(&id, &body, existing.as_ref(), false);
@@ -248,6 +251,7 @@ pub async fn patch_profile(
             .households()
             .profile(&id)?
             .ok_or_else(|| profile_missing(state.dialect, &id, true))?;
+        storable(state.dialect, &body)?;
         let profile = profile_doc(&id, &body, Some(&existing), true);
         let profile = bounded_profile(profile, largest_field(&body))?;
         state.store.households().put_profile(&id, &profile)?;

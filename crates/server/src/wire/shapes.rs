@@ -9,7 +9,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use base64::Engine;
 use larder_contract::Offered;
 use rand::RngCore;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use super::words::{fill, About, Said};
 use crate::store::MemberOrder;
@@ -79,6 +79,11 @@ pub struct Dialect {
     /// Whether refused enrichment values are listed in `errors`: production's `DataError`
     /// carries only its sentence, `Invalid enrichment values: …` (production.md §1.1, §10.5).
     pub enrichment_errors_listed: bool,
+    /// Dietary groups this wire's schema takes but its storage cannot hold: every write carrying
+    /// one (a profile's, a nested member profile's) fails with 500 and stores nothing, as
+    /// production's does for `diabetic_friendly`, which its storage enum lacks (production.md
+    /// §4.2 and §9; realprod's ANSWERS.md, surprise 7 and row 29).
+    pub unstorable_dietary_groups: &'static [&'static str],
 }
 
 /// How an autocomplete matches its words.
@@ -191,6 +196,7 @@ pub static REFERENCE: Dialect = Dialect {
     autocomplete_match: AutocompleteMatch::WordPrefix,
     broken_autocomplete_fails: false,
     enrichment_errors_listed: true,
+    unstorable_dietary_groups: &[],
 };
 
 /// Production's wire.
@@ -216,9 +222,30 @@ pub static PRODUCTION: Dialect = Dialect {
     autocomplete_match: AutocompleteMatch::FullText,
     broken_autocomplete_fails: true,
     enrichment_errors_listed: false,
+    unstorable_dietary_groups: &["diabetic_friendly"],
 };
 
 impl Dialect {
+    /// Whether `body` (a household, member or profile body) carries a dietary group this wire
+    /// cannot store: in its own `dietary_groups`, its `profile`'s, or a nested member's profile's.
+    pub fn cannot_store(&self, body: &Map<String, Value>) -> bool {
+        let unstorable = |groups: Option<&Value>| {
+            groups.and_then(Value::as_array).is_some_and(|groups| {
+                groups.iter().any(|group| {
+                    group
+                        .as_str()
+                        .is_some_and(|group| self.unstorable_dietary_groups.contains(&group))
+                })
+            })
+        };
+        let members = body.get("members").and_then(Value::as_array);
+        unstorable(body.get("dietary_groups"))
+            || unstorable(body.get("profile").and_then(|p| p.get("dietary_groups")))
+            || members.into_iter().flatten().any(|member| {
+                unstorable(member.get("profile").and_then(|p| p.get("dietary_groups")))
+            })
+    }
+
     /// Whether this wire serves a route the contract describes as `offered`.
     pub fn serves(&self, offered: Offered) -> bool {
         match offered {
