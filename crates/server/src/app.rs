@@ -254,7 +254,12 @@ fn status_routes() -> Router<SharedState> {
 
 fn household_routes() -> Router<SharedState> {
     Router::new()
-        .route("/households/me", get(households::me))
+        .route(
+            "/households/me",
+            get(households::me)
+                .patch(households::patch_me)
+                .delete(households::delete_me),
+        )
         .route(
             "/households",
             get(household_list::list).post(households::create),

@@ -322,6 +322,41 @@ async fn household_strings_keep_their_spaces_as_production_keeps_them() {
     server.stop().await;
 }
 
+/// `households/me` takes only GET in production; a PATCH or DELETE there reaches
+/// `households/{id}` with the id `me`: a checked body, then 404 (production.md §4.1).
+#[tokio::test]
+async fn patching_or_deleting_households_me_is_household_me_not_found() {
+    let server = TestServer::demo().await;
+    let olivia = server.login("olivia", "olivia-demo").await;
+    let bad = server
+        .call(
+            "PATCH",
+            "households/me",
+            Some(&olivia),
+            Some(json!({"name": ""})),
+        )
+        .await;
+    assert_error(&bad, 422, "request/unprocessable");
+    let patched = server
+        .call(
+            "PATCH",
+            "households/me",
+            Some(&olivia),
+            Some(json!({"name": "Renamed"})),
+        )
+        .await;
+    assert_error(&patched, 404, "resource/not_found");
+    let deleted = server
+        .call("DELETE", "households/me", Some(&olivia), None)
+        .await;
+    assert_error(&deleted, 404, "resource/not_found");
+    let home = server
+        .call("GET", "households/me", Some(&olivia), None)
+        .await;
+    assert_ne!(home.body["result"]["name"], "Renamed");
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn an_admin_pages_through_every_household() {
     let server = TestServer::demo().await;

@@ -53,7 +53,14 @@ async fn a_created_member_joins_its_household() {
 async fn a_profile_nested_in_a_new_member_keeps_its_allergies_as_production_does() {
     // Production's `POST members` stores the nested profile's allergies (its `POST households`
     // does not, and neither keeps `properties`).
-    let server = TestServer::start(&["--demo", "--user", "zoe:zoe-secret-1"]).await;
+    let server = TestServer::start(&[
+        "--demo",
+        "--user",
+        "zoe:zoe-secret-1",
+        "--user",
+        "eli:eli-secret-12",
+    ])
+    .await;
     let (noah, noahs_id, _) = with_mia(&server).await;
     let profile = json!({"allergies": ["milk"], "dietary_groups": ["vegetarian"], "properties": {"note": "x"}});
     let member = server
@@ -81,6 +88,38 @@ async fn a_profile_nested_in_a_new_member_keeps_its_allergies_as_production_does
     let ben = &household.body["result"]["members"][0]["profile"];
     assert_eq!(ben["allergies"], json!([]), "{ben}");
     assert_eq!(ben["dietary_groups"], json!(["vegetarian"]));
+    // `profile: {}` makes a profile in `POST members` (production fills in its defaults) and none
+    // in `POST households` (production reads only what was sent, and `{}` is falsy there).
+    let empty = server
+        .call(
+            "POST",
+            "members",
+            Some(&noah),
+            Some(json!({"household_id": noahs_id, "name": "Eve", "age_group": "adult", "profile": {}})),
+        )
+        .await;
+    assert!(
+        empty.body["result"]["profile"].is_object(),
+        "{}",
+        empty.body
+    );
+    let eli = server.login("eli", "eli-secret-12").await;
+    let household = server
+        .call(
+            "POST",
+            "households",
+            Some(&eli),
+            Some(json!({"name": "Eli's", "members": [{"name": "Eli", "age_group": "adult", "profile": {}}]})),
+        )
+        .await;
+    assert_eq!(household.status, 201, "{}", household.body);
+    let home = server.call("GET", "households/me", Some(&eli), None).await;
+    assert_eq!(
+        home.body["result"]["members"][0]["profile"],
+        Value::Null,
+        "{}",
+        home.body
+    );
     server.stop().await;
 }
 

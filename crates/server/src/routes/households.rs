@@ -137,18 +137,37 @@ pub fn largest_field(changes: &Map<String, Value>) -> &str {
         .map_or("profile", |(field, _)| field.as_str())
 }
 
-/// What production keeps of a profile nested in a member of `POST households`
-/// (`api/v1/households.py`: the preferences and dietary groups, its allergies dropped).
-pub const KEPT_IN_A_NEW_HOUSEHOLD: &[&str] = &["nutritional_preferences", "dietary_groups"];
-/// What production keeps of a profile nested in `POST members` (`api/v1/household_members.py`,
+/// What production makes of a profile nested in a new member's body.
+pub struct NestedProfile {
+    /// The profile's fields it keeps.
+    pub kept: &'static [&'static str],
+    /// Whether `profile: {}` makes a profile: production reads `POST members` with its defaults
+    /// filled in (a non-empty dict), `POST households` with only what was sent (`{}`, falsy).
+    pub empty_makes_one: bool,
+}
+
+/// A profile nested in a member of `POST households` (`api/v1/households.py`,
+/// `_add_member_in_session`: the preferences and dietary groups, its allergies dropped; the
+/// body read with `exclude_unset`, so an empty profile makes none).
+pub const IN_A_NEW_HOUSEHOLD: NestedProfile = NestedProfile {
+    kept: &["nutritional_preferences", "dietary_groups"],
+    empty_makes_one: false,
+};
+/// A profile nested in `POST members` (`api/v1/household_members.py`,
 /// `_create_member_profile_in_session`: the allergies too; never `properties`).
-pub const KEPT_IN_A_NEW_MEMBER: &[&str] =
-    &["nutritional_preferences", "dietary_groups", "allergies"];
+pub const IN_A_NEW_MEMBER: NestedProfile = NestedProfile {
+    kept: &["nutritional_preferences", "dietary_groups", "allergies"],
+    empty_makes_one: true,
+};
 
 /// A new member document for `household_id` from a checked member body, its profile included
-/// when sent (of which production keeps the fields in `kept`); 422 when that profile is larger
-/// than [`MAX_PROFILE_BYTES`].
-pub fn new_member(household_id: &str, map: &Map<String, Value>, kept: &[&str]) -> ApiResult<Value> {
+/// when sent as production makes it (`nested`); 422 when that profile is larger than
+/// [`MAX_PROFILE_BYTES`].
+pub fn new_member(
+    household_id: &str,
+    map: &Map<String, Value>,
+    nested: &NestedProfile,
+) -> ApiResult<Value> {
     let id = uuid::Uuid::new_v4().to_string();
     let mut member = json!({
         "id": id,
@@ -158,10 +177,14 @@ pub fn new_member(household_id: &str, map: &Map<String, Value>, kept: &[&str]) -
         "image_url": map.get("image_url").cloned().unwrap_or(Value::Null),
         "joined_at": now(),
     });
-    if let Some(Value::Object(profile)) = map.get("profile") {
+    let sent = map
+        .get("profile")
+        .and_then(Value::as_object)
+        .filter(|profile| nested.empty_makes_one || !profile.is_empty());
+    if let Some(profile) = sent {
         let kept: Map<String, Value> = profile
             .iter()
-            .filter(|(k, _)| kept.contains(&k.as_str()))
+            .filter(|(k, _)| nested.kept.contains(&k.as_str()))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         member["profile"] = bounded_profile(profile_doc(&id, &kept, None, false), "profile")?;
@@ -201,7 +224,7 @@ pub async fn create(
             .into_iter()
             .flatten()
             .filter_map(Value::as_object)
-            .map(|member| new_member(&id, member, KEPT_IN_A_NEW_HOUSEHOLD))
+            .map(|member| new_member(&id, member, &IN_A_NEW_HOUSEHOLD))
             .collect::<ApiResult<_>>()?;
         let timestamp = now();
         let household = json!({
@@ -259,6 +282,22 @@ pub async fn get(
         ))
     })
     .await
+}
+
+/// `PATCH households/me`: production has no such route, and its `households/{id}` reads `me` as
+/// a household's id (production.md §4.1), so this answers as that route does: the body checked,
+/// then 404 for household `me`, not a 405.
+pub async fn patch_me(
+    state: State<SharedState>,
+    caller: Caller,
+    body: JsonBody<Value>,
+) -> ApiResult<Envelope<Value>> {
+    patch(state, caller, PathParams("me".to_string()), body).await
+}
+
+/// `DELETE households/me`: as [`patch_me`], a 404 for household `me`.
+pub async fn delete_me(state: State<SharedState>, caller: Caller) -> ApiResult<Envelope<Value>> {
+    delete(state, caller, PathParams("me".to_string())).await
 }
 
 /// `PATCH households/{id}`: any of `name`, `region` (`null` clears it), `metadata` (replaced

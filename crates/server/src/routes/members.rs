@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 
 use super::households::{
     bounded_profile, check_access, check_household, largest_field, new_member, profile_doc,
-    storable, systemic_body, KEPT_IN_A_NEW_MEMBER,
+    storable, systemic_body, IN_A_NEW_MEMBER,
 };
 use super::{blocking, Page};
 use crate::auth::{Caller, Identity};
@@ -106,7 +106,7 @@ pub async fn create(
             .to_string();
         check_household(&state, &identity, &household_id)?;
         storable(state.dialect, &body)?;
-        let member = new_member(&household_id, &body, KEPT_IN_A_NEW_MEMBER)?;
+        let member = new_member(&household_id, &body, &IN_A_NEW_MEMBER)?;
         let stored = state
             .store
             .households()
