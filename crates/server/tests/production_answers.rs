@@ -73,6 +73,16 @@ async fn refusals_and_misses_are_worded_as_production_words_them() {
     );
     let none = server.call("GET", "households/me", Some(&noah), None).await;
     assert_eq!(detail(&none), "User does not own a household");
+    // A member list without its household: FastAPI's validation words, no problem list.
+    let unasked = server.call("GET", "members", Some(&olivia), None).await;
+    assert_error(&unasked, 422, "request/unprocessable");
+    assert_eq!(unasked.body["error"]["title"], "RequestValidationError");
+    assert_eq!(detail(&unasked), "Validation failed");
+    assert!(
+        unasked.body["error"].get("errors").is_none(),
+        "{}",
+        unasked.body
+    );
 
     // A second household: 409 naming the owner.
     let second = server

@@ -68,8 +68,10 @@ pub async fn list(
     QueryParams(query): QueryParams<MemberQuery>,
 ) -> ApiResult<Envelope<Value>> {
     let identity = caller.require()?.clone();
+    // Production's FastAPI refuses it as every request validation: "Validation failed" (realprod's
+    // ANSWERS.md, row 28), the problem at the query's key.
     let household_id = query.household_id.ok_or_else(|| {
-        ApiError::unprocessable("household_id", "field required")
+        ApiError::invalid_field("household_id", "missing", "Field required")
             .with_errors(json!([{ "type": "missing", "loc": ["query", "household_id"], "msg": "Field required" }]))
             .systemic()
     })?;
