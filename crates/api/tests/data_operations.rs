@@ -42,6 +42,24 @@ fn post_search_sends_the_query_and_reads_hits_facets_and_total() {
 }
 
 #[test]
+fn a_guideline_search_asks_for_whole_records_where_production_cannot_narrow_them() {
+    // Production validates each guideline hit against the full record: a narrow `fl` is a 500.
+    let answer = || ok(json!({"results": [], "facets": {}, "total": 0}));
+    let (fake, client) = scripted(vec![answer(), answer()]);
+    let narrow = SearchQuery::new("")
+        .only_fields(["id", "updated_at"])
+        .page(5, 0);
+    block_on(client.search_records(&GUIDELINES, &narrow)).unwrap();
+    block_on(client.search_records(&GUIDES, &narrow)).unwrap();
+    let requests = fake.requests();
+    assert_eq!(
+        body(&requests[0]),
+        json!({"q": "", "limit": 5, "offset": 0})
+    );
+    assert_eq!(body(&requests[1]), narrow.to_body());
+}
+
+#[test]
 fn the_older_get_search_and_a_bare_list_answer() {
     let (fake, client) = scripted(vec![ok(json!([{"urn": "urn:article:a", "title": "A"}]))]);
     let page = block_on(client.search_articles("vitamin d", 5)).unwrap();

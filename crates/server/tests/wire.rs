@@ -159,6 +159,38 @@ async fn artifacts_patch_to_null_and_stream_without_a_length() {
     server.stop().await;
 }
 
+/// Production validates each guideline hit against the full record: an `fl` that leaves out a
+/// required field answers 500 once anything is found; whole records, or nothing found, do not.
+#[tokio::test]
+async fn a_narrow_guideline_search_fails_on_production_only() {
+    for (server, fails) in [
+        (production().await, true),
+        (TestServer::demo().await, false),
+    ] {
+        let curator = server.login("curator", "curator-demo").await;
+        let search = |body: Value| {
+            let (server, curator) = (&server, &curator);
+            async move {
+                server
+                    .call("POST", "guidelines/search", Some(curator), Some(body))
+                    .await
+            }
+        };
+        let whole = search(json!({"q": "", "limit": 2})).await;
+        assert_eq!(whole.status, 200, "{}", whole.body);
+        assert!(whole.body["result"]["total"].as_u64().unwrap() > 0);
+        let narrow = search(json!({"q": "", "limit": 2, "fl": ["id", "updated_at"]})).await;
+        if fails {
+            assert_error(&narrow, 500, "server/internal");
+        } else {
+            assert_eq!(narrow.status, 200, "{}", narrow.body);
+        }
+        let none = search(json!({"q": "no-such-word-anywhere", "fl": ["id"]})).await;
+        assert_eq!(none.status, 200, "{}", none.body);
+        server.stop().await;
+    }
+}
+
 #[tokio::test]
 async fn households_answer_in_production_shapes() {
     let server = production().await;

@@ -65,7 +65,7 @@ impl<T: Transport> Client<T> {
         query: &SearchQuery,
     ) -> Result<SearchResults<Guideline>, ApiError> {
         let path = format!("{}/search", by_parent_path(&GUIDELINES, guide_urn)?);
-        self.search_at(path, query).await
+        self.search_at(&GUIDELINES, path, query).await
     }
 
     /// `POST guidelines/by-guide/{guide urn}/import` with `{guidelines: [...]}`: all are stored

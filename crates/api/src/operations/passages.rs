@@ -51,8 +51,8 @@ impl<T: Transport> Client<T> {
         textbook_urn: &str,
         query: &SearchQuery,
     ) -> Result<SearchResults<Passage>, ApiError> {
-        self.search_at(format!("{}/search", by_textbook(textbook_urn)?), query)
-            .await
+        let path = format!("{}/search", by_textbook(textbook_urn)?);
+        self.search_at(&TEXTBOOK_PASSAGES, path, query).await
     }
 
     /// `POST textbook-passages/by-textbook/{urn}/replace`: the passages of one artifact, and

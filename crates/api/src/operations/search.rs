@@ -178,7 +178,7 @@ impl<T: Transport> Client<T> {
                 collection.path
             )));
         }
-        self.search_at(format!("{}/search", collection.path), query)
+        self.search_at(collection, format!("{}/search", collection.path), query)
             .await
     }
 
@@ -199,13 +199,26 @@ impl<T: Transport> Client<T> {
         self.search(&R::COLLECTION, query).await
     }
 
-    /// `POST {path}` with a search body; search is a read, yet it is a POST and so never retried.
+    /// `POST {path}` with a search body for `collection`'s records; search is a read, yet it is
+    /// a POST and so never retried. Where production cannot narrow a hit (guidelines and
+    /// passages: a 500 for an `fl` that leaves out a required field), whole records are asked
+    /// for, and the caller reads the fields it wanted.
     pub(crate) async fn search_at<R: DeserializeOwned>(
         &self,
+        collection: &Collection,
         path: String,
         query: &SearchQuery,
     ) -> Result<SearchResults<R>, ApiError> {
-        let request = Request::new(Api::Data, Method::Post(query.to_body()), path);
+        let body = if collection.routes.search_narrows {
+            query.to_body()
+        } else {
+            SearchQuery {
+                fl: Vec::new(),
+                ..query.clone()
+            }
+            .to_body()
+        };
+        let request = Request::new(Api::Data, Method::Post(body), path);
         SearchResults::from_result(self.execute(request).await?)
     }
 }

@@ -125,6 +125,7 @@ pub const ARTICLES: Collection = Collection {
         list: Offered::Production,
         search: Offered::Production,
         search_get: Offered::InterfaceOnly,
+        search_narrows: true,
         put: Offered::InterfaceOnly,
         enhance: Offered::Production,
         children: Offered::Absent,

@@ -55,6 +55,7 @@ pub const ARTIFACTS: Collection = Collection {
         list: Offered::Absent,
         search: Offered::Absent,
         search_get: Offered::Absent,
+        search_narrows: true,
         put: Offered::InterfaceOnly,
         enhance: Offered::Absent,
         children: Offered::InterfaceOnly,

@@ -28,6 +28,10 @@ pub struct Routes {
     pub search: Offered,
     /// `GET {path}/search?q&limit` (interface.md's older form).
     pub search_get: Offered,
+    /// Whether a search's `fl` may leave fields out. Production validates each guideline's and
+    /// passage's hit against the full record, so an `fl` that leaves out a required field
+    /// answers 500 (production.md §1.6, §7 row 14): a client asks those for whole records.
+    pub search_narrows: bool,
     /// `PUT {path}/{id}`.
     pub put: Offered,
     /// `PATCH {path}/{urn}/enhance`.

@@ -71,6 +71,7 @@ pub const FCTABLES: Collection = Collection {
         list: Offered::Production,
         search: Offered::Production,
         search_get: Offered::Absent,
+        search_narrows: true,
         put: Offered::InterfaceOnly,
         enhance: Offered::InterfaceOnly,
         children: Offered::Absent,

@@ -425,6 +425,7 @@ pub const GUIDELINES: Collection = Collection {
         list: Offered::Production,
         search: Offered::Production,
         search_get: Offered::Absent,
+        search_narrows: false,
         put: Offered::InterfaceOnly,
         enhance: Offered::Absent,
         children: Offered::Production,

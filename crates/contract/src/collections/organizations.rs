@@ -50,6 +50,7 @@ pub const ORGANIZATIONS: Collection = Collection {
         list: Offered::Production,
         search: Offered::Production,
         search_get: Offered::Absent,
+        search_narrows: true,
         put: Offered::InterfaceOnly,
         enhance: Offered::Absent,
         children: Offered::Absent,

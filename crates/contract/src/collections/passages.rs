@@ -80,6 +80,7 @@ pub const TEXTBOOK_PASSAGES: Collection = Collection {
         list: Offered::Absent,
         search: Offered::Absent,
         search_get: Offered::Absent,
+        search_narrows: false,
         put: Offered::InterfaceOnly,
         enhance: Offered::Absent,
         children: Offered::Production,

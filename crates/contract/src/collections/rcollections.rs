@@ -65,6 +65,7 @@ pub const RCOLLECTIONS: Collection = Collection {
         list: Offered::Production,
         search: Offered::Production,
         search_get: Offered::Absent,
+        search_narrows: true,
         put: Offered::InterfaceOnly,
         enhance: Offered::Absent,
         children: Offered::Absent,

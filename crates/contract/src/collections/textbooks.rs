@@ -83,6 +83,7 @@ pub const TEXTBOOKS: Collection = Collection {
         list: Offered::Production,
         search: Offered::Production,
         search_get: Offered::Absent,
+        search_narrows: true,
         put: Offered::InterfaceOnly,
         enhance: Offered::InterfaceOnly,
         children: Offered::Absent,

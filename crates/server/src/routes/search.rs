@@ -8,7 +8,7 @@ use larder_contract::limits::{
     MAX_HIGHLIGHT_BYTES_PER_HIT, MAX_HIGHLIGHT_FIELDS, MAX_HIGHLIGHT_TAG_LEN, MAX_PAGE_SIZE,
     MAX_SEARCH_WINDOW, MAX_SORT_KEYS,
 };
-use larder_contract::Collection;
+use larder_contract::{Collection, ErrorKind};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
@@ -258,6 +258,19 @@ pub fn run(
     let highlight = Highlight::of(&body)?;
     let hits = state.store.search(&query)?;
     let fl = body.fl.as_ref().map(|f| f.items(true));
+    let leaves_out_a_required_field = |fl: &Vec<String>| {
+        collection
+            .create
+            .iter()
+            .any(|field| field.required && !fl.iter().any(|f| f == field.name))
+    };
+    if state.dialect.narrow_whole_hits_fail
+        && !collection.routes.search_narrows
+        && !hits.results.is_empty()
+        && fl.as_ref().is_some_and(leaves_out_a_required_field)
+    {
+        return Err(ApiError::new(ErrorKind::Internal, "Internal Server Error"));
+    }
     let results: Vec<Value> = hits
         .results
         .into_iter()

@@ -84,6 +84,10 @@ pub struct Dialect {
     /// production's does for `diabetic_friendly`, which its storage enum lacks (production.md
     /// §4.2 and §9; realprod's ANSWERS.md, surprise 7 and row 29).
     pub unstorable_dietary_groups: &'static [&'static str],
+    /// Whether a search of a collection that cannot narrow its hits (`Routes::search_narrows`)
+    /// fails with 500 when its `fl` leaves out a required field and anything is found, as
+    /// production's does: it validates each hit against the full record (production.md §1.6).
+    pub narrow_whole_hits_fail: bool,
 }
 
 /// How an autocomplete matches its words.
@@ -197,6 +201,7 @@ pub static REFERENCE: Dialect = Dialect {
     broken_autocomplete_fails: false,
     enrichment_errors_listed: true,
     unstorable_dietary_groups: &[],
+    narrow_whole_hits_fail: false,
 };
 
 /// Production's wire.
@@ -223,6 +228,7 @@ pub static PRODUCTION: Dialect = Dialect {
     broken_autocomplete_fails: true,
     enrichment_errors_listed: false,
     unstorable_dietary_groups: &["diabetic_friendly"],
+    narrow_whole_hits_fail: true,
 };
 
 impl Dialect {
