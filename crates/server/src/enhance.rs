@@ -441,10 +441,11 @@ pub async fn enhance(
     .await
 }
 
-/// One entry of a record's `enhancements`: `{run_id, agent, timestamp, fields: [{field, before,
-/// after}]}` (`before` is `null` when the field was unset). A value over
-/// [`MAX_ENHANCEMENT_VALUE_BYTES`] of JSON is left out: its key is absent and named in the
-/// field's `omitted` (`["before"]`, `["after"]` or both), so the trail says what it does not keep.
+/// One entry of a record's `enhancements`, as production's article enhance writes it
+/// (`src/entities/articles.py`, `enhance`): `{agent, run_id, enhanced_at, fields: [names],
+/// before: {field: value}, after: {field: value}}` (`before` is `null` for a field that was
+/// unset). A value over [`MAX_ENHANCEMENT_VALUE_BYTES`] of JSON is left out of its side and
+/// named in `omitted` (`"after.ai_tags"`), as a guideline's enrichment event does.
 fn audit_event(
     doc: &Map<String, Value>,
     changes: &Map<String, Value>,
@@ -452,27 +453,34 @@ fn audit_event(
     agent: &str,
     timestamp: &str,
 ) -> Value {
-    let fields: Vec<Value> = changes
-        .iter()
-        .map(|(field, after)| {
-            let before = doc.get(field).cloned().unwrap_or(Value::Null);
-            let mut entry = Map::new();
-            entry.insert("field".into(), json!(field));
-            let mut omitted = Vec::new();
-            for (key, value) in [("before", before), ("after", after.clone())] {
-                if json_bytes(&value) > MAX_ENHANCEMENT_VALUE_BYTES {
-                    omitted.push(key);
-                } else {
-                    entry.insert(key.into(), value);
-                }
+    let mut before = Map::new();
+    let mut after = Map::new();
+    let mut omitted = Vec::new();
+    for (field, new_value) in changes {
+        let old = doc.get(field).cloned().unwrap_or(Value::Null);
+        for (side, value, into) in [
+            ("before", old, &mut before),
+            ("after", new_value.clone(), &mut after),
+        ] {
+            if json_bytes(&value) > MAX_ENHANCEMENT_VALUE_BYTES {
+                omitted.push(format!("{side}.{field}"));
+            } else {
+                into.insert(field.clone(), value);
             }
-            if !omitted.is_empty() {
-                entry.insert("omitted".into(), json!(omitted));
-            }
-            Value::Object(entry)
-        })
-        .collect();
-    json!({ "run_id": run_id, "agent": agent, "timestamp": timestamp, "fields": fields })
+        }
+    }
+    let mut event = json!({
+        "agent": agent,
+        "run_id": run_id,
+        "enhanced_at": timestamp,
+        "fields": changes.keys().collect::<Vec<_>>(),
+        "before": before,
+        "after": after,
+    });
+    if !omitted.is_empty() {
+        event["omitted"] = json!(omitted);
+    }
+    event
 }
 
 /// Bytes of `value` as JSON, without building the text.

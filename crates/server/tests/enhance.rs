@@ -213,15 +213,15 @@ async fn enhancements_are_recorded_on_the_record_with_before_and_after() {
         assert_eq!(events[0]["run_id"], runs[0]);
         assert_eq!(events[1]["run_id"], runs[1]);
         assert_eq!(events[1]["agent"], "summariser");
-        assert!(events[1]["timestamp"]
+        // Production's shape (`src/entities/articles.py`, `enhance`): names, then both sides.
+        assert!(events[1]["enhanced_at"]
             .as_str()
             .is_some_and(|t| t.len() >= 19));
-        assert_eq!(
-            events[1]["fields"],
-            json!([{"field": "ai_category", "before": "iodine", "after": "salt"}])
-        );
+        assert_eq!(events[1]["fields"], json!(["ai_category"]));
+        assert_eq!(events[1]["before"], json!({"ai_category": "iodine"}));
+        assert_eq!(events[1]["after"], json!({"ai_category": "salt"}));
         assert_eq!(record["ai_generated_fields"], json!(["ai_category"]));
-        assert_eq!(record["updated_at"], events[1]["timestamp"]);
+        assert_eq!(record["updated_at"], events[1]["enhanced_at"]);
         server.stop().await;
     }
 }
@@ -253,7 +253,7 @@ async fn a_record_keeps_only_the_newest_enhancement_events() {
         .clone();
     assert_eq!(events.len(), max);
     assert_eq!(events[max - 1]["run_id"], last_run);
-    assert_eq!(events[0]["fields"][0]["after"], json!("c3"));
+    assert_eq!(events[0]["after"]["ai_category"], json!("c3"));
     server.stop().await;
 }
 
@@ -302,9 +302,12 @@ async fn the_enhancement_trail_is_bounded_in_bytes() {
     );
     // The newest event is kept, with its small values.
     let events = trail.as_array().unwrap();
-    let newest = &events[events.len() - 1]["fields"][0];
-    assert_eq!(newest["field"], "ai_tags");
-    assert!(newest["after"][0].as_str().unwrap().starts_with("39"));
+    let newest = &events[events.len() - 1];
+    assert_eq!(newest["fields"], json!(["ai_tags"]));
+    assert!(newest["after"]["ai_tags"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("39"));
     assert!(events.len() > 4, "small events are kept: {}", events.len());
     // The record still holds what the agent wrote; the trail left the large values out, saying so.
     assert_eq!(record["ai_key_takeaways"], json!(large(3)));
@@ -330,10 +333,10 @@ async fn a_large_value_is_named_as_left_out_of_its_event() {
         .call("GET", "articles/iodine-salt", Some(&agent), None)
         .await;
     let events = record.body["result"]["enhancements"].as_array().unwrap();
-    let field = &events[events.len() - 1]["fields"][0];
-    assert_eq!(field["field"], "ai_key_takeaways");
-    assert_eq!(field["omitted"], json!(["after"]));
-    assert!(field.get("after").is_none(), "{field}");
-    assert!(field.get("before").is_some(), "{field}");
+    let event = &events[events.len() - 1];
+    assert_eq!(event["fields"], json!(["ai_key_takeaways"]));
+    assert_eq!(event["omitted"], json!(["after.ai_key_takeaways"]));
+    assert!(event["after"].get("ai_key_takeaways").is_none(), "{event}");
+    assert!(event["before"].get("ai_key_takeaways").is_some(), "{event}");
     server.stop().await;
 }

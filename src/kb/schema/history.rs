@@ -4,7 +4,12 @@
 //! fields, another name for the time): an audit trail is never a reason for an error.
 
 use larder_api::Record;
+use larder_contract::time::unix_ms;
 use serde_json::Value;
+
+/// How far apart an enhancement's time and the record's `updated_at` may be and still be one
+/// write (production reads the clock once for each).
+const SAME_WRITE_MS: i64 = 1000;
 
 /// One field an enhancement wrote.
 #[derive(Clone, Debug, PartialEq)]
@@ -96,12 +101,23 @@ fn enhancement(entry: &Value) -> Option<Event> {
         .get("fields")
         .or_else(|| entry.get("changes"))
         .or_else(|| entry.get("enhanced_fields"));
+    // Production names the fields, then keeps each side in a map of its own:
+    // `{fields: [names], before: {field: value}, after: {field: value}}`.
+    let side = |name: &str, field: &str| entry.get(name)?.as_object()?.get(field).cloned();
+    let fields = fields_of(fields)
+        .into_iter()
+        .map(|change| FieldChange {
+            before: change.before.or_else(|| side("before", &change.field)),
+            after: change.after.or_else(|| side("after", &change.field)),
+            field: change.field,
+        })
+        .collect();
     Some(Event {
         at,
         what: What::Enhanced {
             agent: text(entry.get("agent")),
             run_id: text(entry.get("run_id")),
-            fields: fields_of(fields),
+            fields,
         },
     })
 }
@@ -115,9 +131,23 @@ pub fn history(record: &Record) -> Vec<Event> {
         .unwrap_or_default();
     let created = text(record.get("created_at"));
     let updated = text(record.get("updated_at"));
-    // The last update is its own entry only when it is not the last enhancement itself.
-    let last_enhanced = events.iter().filter_map(|e| e.at.clone()).max();
-    if updated.is_some() && updated != created && updated != last_enhanced {
+    // The last update is its own entry only when it is not an enhancement itself. Production
+    // stamps an enhancement and the record's `updated_at` in two reads of the clock, so they
+    // are the same write when within a second of each other.
+    let same_write = |at: &str, other: &str| match (unix_ms(at), unix_ms(other)) {
+        (Some(a), Some(b)) => (a - b).abs() <= SAME_WRITE_MS,
+        _ => at == other,
+    };
+    let an_enhancement = |at: &str| {
+        events
+            .iter()
+            .filter_map(|e| e.at.as_deref())
+            .any(|enhanced| same_write(at, enhanced))
+    };
+    if updated
+        .as_deref()
+        .is_some_and(|at| updated != created && !an_enhancement(at))
+    {
         events.push(Event {
             at: updated,
             what: What::Updated,
@@ -195,6 +225,37 @@ mod tests {
             }
         );
         assert_eq!(version(&r).as_deref(), Some("3"));
+    }
+
+    #[test]
+    fn productions_event_names_the_fields_and_keeps_each_side_in_a_map() {
+        // `src/entities/articles.py`, `enhance`: `enhanced_at` zone-less, `updated_at` stamped by
+        // a second read of the clock a few milliseconds later.
+        let r = record(json!({
+            "created_at": "2026-01-01T10:00:00",
+            "updated_at": "2026-02-01T10:00:00.412",
+            "enhancements": [{
+                "agent": "summariser", "run_id": "r1", "enhanced_at": "2026-02-01T10:00:00.398",
+                "fields": ["ai_category", "ai_tags"],
+                "before": {"ai_category": null, "ai_tags": ["salt"]},
+                "after": {"ai_category": "minerals", "ai_tags": ["salt", "iodine"]}
+            }]
+        }));
+        let events = history(&r);
+        assert_eq!(
+            events.len(),
+            2,
+            "one enhancement and the creation: {events:?}"
+        );
+        let What::Enhanced { fields, .. } = &events[0].what else {
+            panic!("{events:?}")
+        };
+        assert_eq!(fields[0].field, "ai_category");
+        assert_eq!(
+            (fields[0].before.clone(), fields[0].after.clone()),
+            (Some(Value::Null), Some(json!("minerals")))
+        );
+        assert_eq!(fields[1].after, Some(json!(["salt", "iodine"])));
     }
 
     #[test]
