@@ -241,7 +241,12 @@ pub fn edited_record(
             Ok(value) if is_empty(&value) && schema.is_required(name) => {
                 errors.insert(name.into(), t("Required."));
             }
-            Ok(value) if is_empty(&value) && !schema.collection.clearable.contains(&name) => {
+            // An emptied list is sent as `[]`, which production stores (it drops only `null`).
+            Ok(value)
+                if is_empty(&value)
+                    && !value.is_array()
+                    && !schema.collection.clearable.contains(&name) =>
+            {
                 errors.insert(
                     name.into(),
                     t("The service cannot empty this field once it has a value; give a new value or leave it as it was."),
@@ -439,6 +444,12 @@ mod tests {
         assert!(
             errors["page_count"].contains("cannot empty"),
             "production drops a null instead of clearing"
+        );
+        // An emptied list is `[]`, which production stores: sent, not refused.
+        let after = edited_record(guides, &original, &editors, &inputs(&[("tags", "")])).unwrap();
+        assert_eq!(
+            Value::Object(changes(guides, &original, &after)),
+            json!({"tags": []})
         );
     }
 
