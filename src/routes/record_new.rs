@@ -99,7 +99,11 @@ fn NewOf(schema: &'static Schema) -> impl IntoView {
         // Shown in the form, not as a toast: a lasting toast would cover the form's buttons.
         Some(Err(error)) => {
             apply_field_errors(&error, errors);
-            if error.status() == Some(409) && schema.has_urn() {
+            // A 409 is the URN's only when it names it: a guide's other conflicts (an active
+            // guide unverified, production.md §2.2) are not about the slug.
+            let typed = slug.get_untracked();
+            let about_the_urn = !typed.trim().is_empty() && error.detail().contains(typed.trim());
+            if error.status() == Some(409) && schema.has_urn() && about_the_urn {
                 errors.update(|e| {
                     e.insert("urn".into(), error.detail());
                 });

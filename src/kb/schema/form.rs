@@ -39,6 +39,13 @@ pub struct Editor {
 /// The editors of a create form: the create schema's fields (the slug has its own input),
 /// pre-filled from `template` (e.g. a guideline's `guide_urn`).
 pub fn create_editors(schema: &Schema, template: &Record) -> Vec<Editor> {
+    // Where production's own default would refuse the create, the form starts elsewhere.
+    let mut template = template.clone();
+    for (field, value) in schema.collection.starts {
+        template
+            .entry(*field)
+            .or_insert_with(|| Value::String((*value).into()));
+    }
     schema
         .collection
         .create
@@ -46,7 +53,7 @@ pub fn create_editors(schema: &Schema, template: &Record) -> Vec<Editor> {
         .filter(|f| schema.is_creatable(f.name))
         .map(|f| Editor {
             required: schema.is_required(f.name),
-            ..editor(f, template, true)
+            ..editor(f, &template, true)
         })
         .collect()
 }
@@ -294,6 +301,34 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
+    }
+
+    #[test]
+    fn a_new_guide_starts_as_a_draft_which_production_takes_without_a_verifier() {
+        let guides = schema_of(&GUIDES);
+        let editors = create_editors(guides, &Record::new());
+        let status = editors.iter().find(|e| e.field.name == "status").unwrap();
+        assert_eq!(status.initial, "draft");
+        let body = create_body(
+            guides,
+            "a-guide",
+            &editors,
+            &inputs(&[
+                ("title", "A"),
+                ("description", "D"),
+                ("license", "CC-BY-4.0"),
+                ("url", "https://example.org/a"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(body["status"], json!("draft"));
+        // A status chosen in a template (a copy) wins.
+        let copied = record(json!({"status": "archived"}));
+        let status = create_editors(guides, &copied)
+            .into_iter()
+            .find(|e| e.field.name == "status")
+            .unwrap();
+        assert_eq!(status.initial, "archived");
     }
 
     #[test]

@@ -115,6 +115,7 @@ pub const ARTICLES: Collection = Collection {
     service_set: ARTICLE_SERVICE_SET,
     derived: &[],
     defaults: &[("status", "active")],
+    starts: &[],
     record_type: None,
     clearable: &[],
     advised: &["authors"],

@@ -45,6 +45,7 @@ pub const ARTIFACTS: Collection = Collection {
     ],
     derived: &[],
     defaults: &[],
+    starts: &[],
     record_type: None,
     clearable: &[],
     advised: &[],

@@ -138,6 +138,10 @@ pub struct Collection {
     pub derived: &'static [Field],
     /// Values a create gets when it leaves them out.
     pub defaults: &'static [(&'static str, &'static str)],
+    /// Values a person's create form starts with where production's own default would refuse
+    /// the create: a guide left without a status is `active` and `unreviewed`, which production
+    /// answers with 409 (production.md §2.2), so the form starts at `draft`.
+    pub starts: &'static [(&'static str, &'static str)],
     /// The value of `type` the service stamps on records, if any.
     pub record_type: Option<&'static str>,
     /// Fields whose `null` in an update clears them (every other `null` is dropped).

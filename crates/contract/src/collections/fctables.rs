@@ -61,6 +61,7 @@ pub const FCTABLES: Collection = Collection {
     ],
     derived: &[EMBEDDED_ARTIFACTS],
     defaults: &[("status", "active")],
+    starts: &[],
     record_type: Some("food_composition_table"),
     clearable: &[],
     advised: &[],

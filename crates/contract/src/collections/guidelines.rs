@@ -415,6 +415,7 @@ pub const GUIDELINES: Collection = Collection {
         ("visibility", "internal"),
         ("applicability_status", "unknown"),
     ],
+    starts: &[],
     record_type: None,
     clearable: &[],
     advised: &[],

@@ -80,6 +80,7 @@ pub const GUIDES: Collection = Collection {
         ("visibility", "internal"),
         ("applicability_status", "unknown"),
     ],
+    starts: &[("status", "draft")],
     record_type: None,
     clearable: &["publication_year"],
     advised: &[],

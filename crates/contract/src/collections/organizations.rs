@@ -40,6 +40,7 @@ pub const ORGANIZATIONS: Collection = Collection {
     service_set: &[STAMPS[0], STAMPS[2], STAMPS[3]],
     derived: &[],
     defaults: &[("status", "active")],
+    starts: &[],
     record_type: None,
     clearable: &[],
     advised: &[],

@@ -70,6 +70,7 @@ pub const TEXTBOOK_PASSAGES: Collection = Collection {
     ],
     derived: &[],
     defaults: &[],
+    starts: &[],
     record_type: None,
     clearable: &[],
     advised: &[],

@@ -55,6 +55,7 @@ pub const RCOLLECTIONS: Collection = Collection {
         ("review_status", "unreviewed"),
         ("visibility", "internal"),
     ],
+    starts: &[],
     record_type: None,
     clearable: &[],
     advised: &[],

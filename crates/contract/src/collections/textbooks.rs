@@ -73,6 +73,7 @@ pub const TEXTBOOKS: Collection = Collection {
         ("visibility", "internal"),
         ("applicability_status", "unknown"),
     ],
+    starts: &[],
     record_type: None,
     clearable: &["publication_year"],
     advised: &[],
