@@ -70,7 +70,7 @@ pub fn TextbookStructure(
             {move || page.get().map(|n| view! { <PagePassages textbook_urn=urn.get_value() page=n/> })}
         </section>
         <Show when=move || writable.get()>
-            <BulkReplace textbook_urn=urn.get_value() artifacts=artifacts.clone() version/>
+            <BulkReplace textbook_urn=urn.get_value() artifacts=artifacts.clone() version page_count/>
         </Show>
     }
 }

@@ -16,7 +16,7 @@ use crate::components::toast::Toasts;
 use crate::i18n::format::{bytes, number};
 use crate::i18n::{t, tf, tn};
 use crate::kb::schema::import_size::hint;
-use crate::kb::schema::replace::{parse, preview, MAX_FILE_BYTES};
+use crate::kb::schema::replace::{pages_past_the_count, parse, preview, MAX_FILE_BYTES};
 use crate::ApiClient;
 
 /// Where a running replacement is: the body going out, then the service storing the passages.
@@ -45,6 +45,8 @@ pub fn BulkReplace(
     textbook_urn: String,
     artifacts: Option<Value>,
     version: RwSignal<u32>,
+    /// The textbook's page count, which a body without its own must keep within.
+    page_count: Option<i64>,
 ) -> impl IntoView {
     let client = expect_context::<ApiClient>();
     let toasts = expect_context::<Toasts>();
@@ -63,7 +65,10 @@ pub fn BulkReplace(
     let urn = StoredValue::new(textbook_urn);
     let parsed = Memo::new(move |_| {
         let text = text.get();
-        (!text.trim().is_empty()).then(|| parse(&text, &artifact.get()))
+        (!text.trim().is_empty()).then(|| {
+            parse(&text, &artifact.get())
+                .and_then(|body| pages_past_the_count(&body, page_count).map_or(Ok(body), Err))
+        })
     });
     let sent = RwSignal::new(None::<Progress>);
     let replace = Action::new_local(move |body: &ReplacePassages| {

@@ -82,6 +82,29 @@ pub fn parse(text: &str, artifact_id: &str) -> Result<ReplacePassages, String> {
     serde_json::from_value(Value::Object(checked)).map_err(|e| format!("Not a replacement: {e}."))
 }
 
+/// Why production would refuse a passage of `body` only after deleting the artifact's passages:
+/// it writes `page_count` (the body's, else the textbook's stays), deletes every passage of
+/// that artifact, then refuses a passage past the page count (422), leaving none (production.md
+/// §5.2). So a page past it is said here, and nothing is sent.
+pub fn pages_past_the_count(
+    body: &ReplacePassages,
+    textbook_page_count: Option<i64>,
+) -> Option<String> {
+    let count = body.page_count.or(textbook_page_count)?;
+    let (position, passage) = body
+        .passages
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .find(|(_, p)| p.page_no > count)?;
+    Some(format!(
+        "Passage {} is on page {}, past the textbook's {count} pages: the service would delete this file's passages and then refuse the rest. Give a page_count of at least the last page, or correct the page numbers.",
+        position + 1,
+        passage.page_no
+    ))
+}
+
 /// Counts for the preview.
 pub fn preview(body: &ReplacePassages) -> Preview {
     let list = body.passages.as_deref().unwrap_or_default();
@@ -101,6 +124,27 @@ pub fn preview(body: &ReplacePassages) -> Preview {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_past_the_count_is_said_before_anything_is_sent() {
+        let passages = r#"[{"page_no": 2, "text": "a", "char_start": 0, "char_end": 1},
+                          {"page_no": 5, "text": "b", "char_start": 0, "char_end": 1}]"#;
+        let id = "0b6f0c2e-1111-4222-8333-444455556666";
+        let bare = parse(passages, id).unwrap();
+        // The textbook's own count, when the body sends none.
+        let said = pages_past_the_count(&bare, Some(4)).unwrap();
+        assert!(said.contains("Passage 2 is on page 5"), "{said}");
+        assert_eq!(pages_past_the_count(&bare, Some(5)), None);
+        assert_eq!(pages_past_the_count(&bare, None), None);
+        // The body's count wins over the textbook's.
+        let counted = format!(r#"{{"page_count": 5, "passages": {passages}}}"#);
+        assert_eq!(
+            pages_past_the_count(&parse(&counted, id).unwrap(), Some(1)),
+            None
+        );
+        let short = format!(r#"{{"page_count": 4, "passages": {passages}}}"#);
+        assert!(pages_past_the_count(&parse(&short, id).unwrap(), Some(9)).is_some());
+    }
 
     #[test]
     fn a_full_body_is_read_and_previewed() {
