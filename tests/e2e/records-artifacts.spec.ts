@@ -1,7 +1,7 @@
 import { test, expect } from './fixtures';
 import { createHash } from 'crypto';
 import { readFile } from 'fs/promises';
-import { production, signInCurator as signIn, screenshots as screens, unique, goInApp as visit } from './helpers';
+import { apiToken, production, signInCurator as signIn, screenshots as screens, unique, uploadFile, goInApp as visit } from './helpers';
 
 test('an artifact uploaded, then downloaded through a Blob with the same bytes', async ({ page }) => {
   await signIn(page);
@@ -72,4 +72,25 @@ test("an article's files: listed where the service lists them, a quiet note wher
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
   await expect(page.getByRole('link', { name })).toBeVisible();
   await expect(page.getByRole('button', { name: `Download ${name}` })).toBeVisible();
+});
+
+test('an artifact edited: saved where the service stores it, said so where it answers without storing', async ({ page, request }) => {
+  // Production's artifact PATCH checks the body, answers `null` and stores nothing (production.md
+  // §2.7): the console must not say "saved" there, and keeps what was typed.
+  const title = unique('editable');
+  const uploaded = await uploadFile(request, await apiToken(request), 'urn:fctable:nordic-fct-2023', `${title}.txt`, Buffer.from('a file'), title);
+  await signIn(page);
+  await visit(page, `/records/artifacts/${uploaded.id}`);
+  await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await page.getByLabel('Title', { exact: true }).fill(`${title} renamed`);
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  if (production) {
+    await expect(page.getByRole('alert').filter({ hasText: 'without storing the change (title)' }).first()).toBeVisible();
+    await expect(page.getByLabel('Title', { exact: true })).toHaveValue(`${title} renamed`);
+    await expect(page.getByText('Artifact saved')).toHaveCount(0);
+  } else {
+    await expect(page.getByText('Artifact saved')).toBeVisible();
+    await expect(page.getByRole('heading', { name: `${title} renamed`, level: 1 })).toBeVisible();
+  }
 });

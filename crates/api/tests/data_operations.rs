@@ -259,6 +259,25 @@ fn an_artifact_patch_always_carries_file_type() {
 }
 
 #[test]
+fn an_update_answered_with_null_that_stored_nothing_is_not_called_saved() {
+    // Production's artifact PATCH checks the body, answers `null` and stores nothing.
+    let (old, new) = (
+        record(json!({"id": "u1", "title": "a", "file_type": "pdf"})),
+        record(json!({"id": "u1", "title": "b", "file_type": "pdf"})),
+    );
+    let (_, client) = scripted(vec![ok(json!(null)), ok(old.clone().into())]);
+    let refused = block_on(client.update_record(&ARTIFACTS, "u1", &old, &new));
+    assert!(
+        matches!(&refused, Err(ApiError::Caller(m)) if m.contains("without storing the change (title)")),
+        "{refused:?}"
+    );
+    // Stored (a service that answers null but keeps the change): the record read back.
+    let (_, client) = scripted(vec![ok(json!(null)), ok(new.clone().into())]);
+    let stored = block_on(client.update_record(&ARTIFACTS, "u1", &old, &new)).unwrap();
+    assert_eq!(stored["title"], json!("b"));
+}
+
+#[test]
 fn guidelines_of_a_guide() {
     let (fake, client) = scripted(vec![
         ok(json!([{"id": "g1", "guide_urn": "urn:guide:g", "rule_text": "Eat", "sequence_no": 1}])),

@@ -51,6 +51,40 @@ pub fn always_sent(collection: &Collection) -> impl Iterator<Item = &'static str
         .map(|f| f.name)
 }
 
+/// Why an update answered with `null` did not take: the fields sent (besides those every update
+/// carries) of which the record read back holds none as sent, as production stores them
+/// (normalised by the contract). Production's artifact update validates its body, answers
+/// `null` and stores nothing (production.md §2.7, §7 row 23): a console must not say "saved".
+pub fn left_unstored(collection: &Collection, sent: &Record, stored: &Record) -> Option<String> {
+    let required: Vec<&str> = always_sent(collection).collect();
+    let as_stored = |name: &str, value: &Value| {
+        let field = collection.update.iter().find(|f| f.name == name)?;
+        let mut problems = larder_contract::validate::Problems::new();
+        larder_contract::validate::check_value(&field.ty, value, &mut problems)
+    };
+    let changed: Vec<&String> = sent
+        .iter()
+        .filter(|(name, _)| !required.contains(&name.as_str()))
+        .map(|(name, _)| name)
+        .collect();
+    let unstored: Vec<&str> = changed
+        .iter()
+        .filter(|name| {
+            let wanted = as_stored(name, &sent[name.as_str()])
+                .unwrap_or_else(|| sent[name.as_str()].clone());
+            stored.get(name.as_str()) != Some(&wanted)
+        })
+        .map(|name| name.as_str())
+        .collect();
+    (!changed.is_empty() && unstored.len() == changed.len()).then(|| {
+        format!(
+            "The service answered without storing the change ({}): its {} update stores nothing.",
+            unstored.join(", "),
+            collection.singular.to_lowercase()
+        )
+    })
+}
+
 /// The fields of `record` that a create of `collection` accepts (anything else is a 422 there).
 pub fn creatable(collection: &Collection, record: &Record) -> Record {
     record
@@ -171,11 +205,15 @@ impl<T: Transport> Client<T> {
             .write_record(
                 collection,
                 identifier,
-                Method::Patch(Value::Object(changes)),
+                Method::Patch(Value::Object(changes.clone())),
             )
             .await?;
         if answer.is_null() {
-            return self.get_record(collection, identifier).await;
+            let stored = self.get_record(collection, identifier).await?;
+            if let Some(refusal) = left_unstored(collection, &changes, &stored) {
+                return Err(ApiError::Caller(refusal));
+            }
+            return Ok(stored);
         }
         crate::machinery::client::decode(answer)
     }
