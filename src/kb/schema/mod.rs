@@ -173,9 +173,12 @@ impl Schema {
         self.collection.is_updatable(name)
     }
 
-    /// Whether a create form asks for `name` (the slug has its own input).
+    /// Whether a create form asks for `name` (the slug has its own input; fields a machine
+    /// writes, `Collection::provenance`, are never offered to a person).
     pub fn is_creatable(&self, name: &str) -> bool {
-        name != "urn" && self.collection.is_creatable(name)
+        name != "urn"
+            && self.collection.is_creatable(name)
+            && !self.collection.provenance.contains(&name)
     }
 
     /// Whether a create must carry `name`: the create schema's required fields, and those the
@@ -285,6 +288,14 @@ mod tests {
         assert!(!guidelines.is_editable("guide_urn"));
         assert!(guidelines.is_creatable("guide_urn"));
         assert!(!guidelines.is_creatable("guide_region"));
+        assert!(
+            guidelines
+                .collection
+                .provenance
+                .iter()
+                .all(|machine| !guidelines.is_creatable(machine)),
+            "a machine's fields are not a person's to fill in"
+        );
         let passages = schema_of(&larder_contract::collections::TEXTBOOK_PASSAGES);
         assert!(!passages.is_creatable("structure_path"));
         assert!(passages.is_required("char_start"));
