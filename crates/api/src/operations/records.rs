@@ -179,7 +179,8 @@ impl<T: Transport> Client<T> {
         .await
     }
 
-    /// `POST {collection}`; a URN collection's record carries its slug in `urn` (or `identifier`).
+    /// `POST {collection}`; a URN collection's record carries its slug in `urn` (production refuses
+    /// `identifier` or `id` in a create with 422, production.md §1.4).
     pub async fn create_record(
         &self,
         collection: &Collection,
@@ -194,7 +195,8 @@ impl<T: Transport> Client<T> {
     }
 
     /// `PATCH {collection}/{identifier}` with exactly `changes`; the updated record. Production
-    /// answers an artifact update with `null`, so a `null` answer is followed by a read.
+    /// answers an artifact update with `null`, so a `null` answer is followed by a read, and is an
+    /// error when the record read back holds none of the changes ([`left_unstored`]).
     pub async fn patch_record(
         &self,
         collection: &Collection,
