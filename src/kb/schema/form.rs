@@ -14,6 +14,7 @@ use larder_contract::validate::{check_object, Extra, Problems};
 use larder_contract::Field;
 use serde_json::Value;
 
+use super::record_rules;
 use super::value::{effective_kind, parse, to_input};
 use super::{FieldKind, Schema};
 use crate::i18n::{t, tf};
@@ -94,6 +95,11 @@ fn is_empty(value: &Value) -> bool {
 pub fn problems_of(fields: &[Field], body: &Record) -> Errors {
     let mut problems = Problems::new();
     check_object(fields, Extra::Forbid, body, &mut problems);
+    errors_of(&problems)
+}
+
+/// Problems by the field they are about (the first of each field), in the console's words.
+pub(super) fn errors_of(problems: &Problems) -> Errors {
     let mut errors = Errors::new();
     for problem in problems.shown() {
         let field = problem
@@ -224,6 +230,9 @@ pub fn create_body(
         }
     }
     if errors.is_empty() {
+        errors = record_rules::problems(schema, &record_rules::with_defaults(schema, &body));
+    }
+    if errors.is_empty() {
         Ok(body)
     } else {
         Err(errors)
@@ -272,6 +281,9 @@ pub fn edited_record(
     if errors.is_empty() {
         let changes = changed_fields(schema.collection, original, &after);
         errors = problems_of(schema.collection.update, &changes);
+    }
+    if errors.is_empty() {
+        errors = record_rules::problems(schema, &after);
     }
     if errors.is_empty() {
         Ok(after)

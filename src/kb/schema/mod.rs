@@ -21,6 +21,7 @@ pub mod labels;
 pub mod overview;
 mod presentation;
 pub mod provenance;
+pub mod record_rules;
 pub mod replace;
 pub mod search;
 pub mod value;

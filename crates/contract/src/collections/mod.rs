@@ -21,6 +21,7 @@ mod organizations;
 mod passages;
 pub mod policy;
 mod rcollections;
+mod record_rules;
 pub mod references;
 mod shared;
 mod textbooks;
@@ -41,6 +42,7 @@ pub use guides::GUIDES;
 pub use organizations::ORGANIZATIONS;
 pub use passages::{PASSAGE_ITEM, PASSAGE_REPLACE, TEXTBOOK_PASSAGES};
 pub use rcollections::RCOLLECTIONS;
+pub use record_rules::record_rules;
 pub use textbooks::{TEXTBOOKS, TREE_NODE};
 
 /// Every data collection, in the console's menu order.

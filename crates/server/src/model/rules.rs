@@ -1,10 +1,10 @@
 //! Rules over a whole record that production checks beyond its field types (production.md §3,
 //! "Editorial rules", and §2.2-2.3's workflow). Production answers the editorial ones with a 500
-//! (its handler cannot encode them); this service answers them with the 422 they mean.
+//! (its handler cannot encode them); this service answers them with the 422 they mean. The
+//! editorial rules themselves are the contract's (`record_rules`), which a console checks too;
+//! the workflow's, which need the stored guidelines, are here.
 
-use larder_contract::collections::{GUIDELINES, GUIDES, TEXTBOOKS};
-use larder_contract::validate::Problems;
-use larder_contract::Collection;
+use larder_contract::collections::GUIDES;
 use serde_json::{Map, Value};
 
 use crate::error::ApiError;
@@ -19,56 +19,8 @@ pub fn is_published(guide: &Value) -> bool {
     guide.as_object().is_some_and(|g| GUIDES.is_frozen(g))
 }
 
-/// The editorial rules of guides, guidelines and textbooks, the date rules of guides and
-/// textbooks, and a guideline's age range, over a merged record.
-pub fn editorial(collection: &Collection, record: &Map<String, Value>, problems: &mut Problems) {
-    if collection.path == GUIDELINES.path {
-        larder_contract::collections::check_age_range(record, problems);
-    }
-    let reviewed = [GUIDES.path, GUIDELINES.path, TEXTBOOKS.path];
-    if !reviewed.contains(&collection.path) {
-        return;
-    }
-    let status = text(record, "status");
-    let review = text(record, "review_status");
-    if text(record, "visibility") == Some("public") {
-        if matches!(status, Some("draft" | "deleted")) {
-            problems.value_error("visibility", "a public record can't be draft or deleted");
-        }
-        let verified = review == Some("verified");
-        let textbook_exception = collection.path == TEXTBOOKS.path
-            && status == Some("active")
-            && review == Some("unreviewed");
-        if !verified && !textbook_exception {
-            problems.value_error("visibility", "a public record must be verified");
-        }
-    }
-    if let (Some(start), Some(end)) = (
-        text(record, "applicability_start_date"),
-        text(record, "applicability_end_date"),
-    ) {
-        if end < start {
-            problems.value_error(
-                "applicability_end_date",
-                "applicability_end_date must not be before applicability_start_date",
-            );
-        }
-    }
-    if collection.path != GUIDELINES.path {
-        let year = record.get("publication_year").and_then(Value::as_i64);
-        let date_year = text(record, "publication_date")
-            .and_then(|d| d.get(..4))
-            .and_then(|y| y.parse::<i64>().ok());
-        if let (Some(year), Some(date_year)) = (year, date_year) {
-            if year != date_year {
-                problems.value_error(
-                    "publication_year",
-                    "publication_year must be the year of publication_date",
-                );
-            }
-        }
-    }
-}
+/// The editorial rules over a merged record: the contract's, which a console checks too.
+pub use larder_contract::collections::record_rules as editorial;
 
 fn conflict(detail: impl Into<String>) -> ApiError {
     ApiError::conflict(detail)
