@@ -155,8 +155,9 @@ pub fn rows_from_map(map: &Map<String, Value>) -> Vec<KvRow> {
         .collect()
 }
 
-/// The object the rows describe, or each faulty row's index and problem. Rows with neither key
-/// nor value are ignored (a blank row left at the end is not an error).
+/// The object the rows describe, or each faulty row's index and problem. New rows with neither
+/// key nor value are ignored (a blank row left at the end is not an error); a stored row keeps
+/// its key, even an empty one, until it is removed.
 pub fn map_from_rows(rows: &[KvRow]) -> Result<Map<String, Value>, Vec<(usize, String)>> {
     let mut map = Map::new();
     let mut problems = Vec::new();

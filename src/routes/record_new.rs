@@ -102,7 +102,12 @@ fn NewOf(schema: &'static Schema) -> impl IntoView {
             // A 409 is the URN's only when it names it: a guide's other conflicts (an active
             // guide unverified, production.md §2.2) are not about the slug.
             let typed = slug.get_untracked();
-            let about_the_urn = !typed.trim().is_empty() && error.detail().contains(typed.trim());
+            let urn = format!(
+                "{}{}",
+                schema.collection.urn_prefix().unwrap_or_default(),
+                typed.trim()
+            );
+            let about_the_urn = !typed.trim().is_empty() && error.detail().contains(&urn);
             if error.status() == Some(409) && schema.has_urn() && about_the_urn {
                 errors.update(|e| {
                     e.insert("urn".into(), error.detail());

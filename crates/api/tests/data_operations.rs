@@ -271,6 +271,14 @@ fn an_update_answered_with_null_that_stored_nothing_is_not_called_saved() {
         matches!(&refused, Err(ApiError::Caller(m)) if m.contains("without storing the change (title)")),
         "{refused:?}"
     );
+    // Only the file type changed, and not stored: said too (it is not merely carried).
+    let retyped = record(json!({"id": "u1", "title": "a", "file_type": "txt"}));
+    let (_, client) = scripted(vec![ok(json!(null)), ok(old.clone().into())]);
+    let refused = block_on(client.update_record(&ARTIFACTS, "u1", &old, &retyped));
+    assert!(
+        matches!(&refused, Err(ApiError::Caller(m)) if m.contains("(file_type)")),
+        "{refused:?}"
+    );
     // Stored (a service that answers null but keeps the change): the record read back.
     let (_, client) = scripted(vec![ok(json!(null)), ok(new.clone().into())]);
     let stored = block_on(client.update_record(&ARTIFACTS, "u1", &old, &new)).unwrap();

@@ -281,9 +281,10 @@ pub fn edited_record(
     if errors.is_empty() {
         let changes = changed_fields(schema.collection, original, &after);
         errors = problems_of(schema.collection.update, &changes);
-    }
-    if errors.is_empty() {
-        errors = record_rules::problems(schema, &after);
+        // Nothing changed is nothing sent: a record that already breaks a rule is no error then.
+        if errors.is_empty() && !changes.is_empty() {
+            errors = record_rules::problems(schema, &after);
+        }
     }
     if errors.is_empty() {
         Ok(after)

@@ -99,7 +99,7 @@ pub fn pages_past_the_count(
         .enumerate()
         .find(|(_, p)| p.page_no > count)?;
     Some(format!(
-        "Passage {} is on page {}, past the textbook's {count} pages: the service would delete this file's passages and then refuse the rest. Give a page_count of at least the last page, or correct the page numbers.",
+        "Passage {} is on page {}, past the page count of {count}: the service would delete this file's passages and then refuse the rest. Give a page_count of at least the last page, or correct the page numbers.",
         position + 1,
         passage.page_no
     ))

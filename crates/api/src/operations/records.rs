@@ -51,8 +51,8 @@ pub fn always_sent(collection: &Collection) -> impl Iterator<Item = &'static str
         .map(|f| f.name)
 }
 
-/// Why an update answered with `null` did not take: the fields sent (besides those every update
-/// carries) of which the record read back holds none as sent, as production stores them
+/// Why an update answered with `null` did not take: the fields sent (those every update carries
+/// only when they differ) of which the record read back holds none as sent, as production stores them
 /// (normalised by the contract). Production's artifact update validates its body, answers
 /// `null` and stores nothing (production.md §2.7, §7 row 23): a console must not say "saved".
 pub fn left_unstored(collection: &Collection, sent: &Record, stored: &Record) -> Option<String> {
@@ -62,18 +62,20 @@ pub fn left_unstored(collection: &Collection, sent: &Record, stored: &Record) ->
         let mut problems = larder_contract::validate::Problems::new();
         larder_contract::validate::check_value(&field.ty, value, &mut problems)
     };
+    let held = |name: &str, value: &Value| {
+        let wanted = as_stored(name, value).unwrap_or_else(|| value.clone());
+        stored.get(name) == Some(&wanted)
+    };
+    // A field every update carries (an artifact's `file_type`) is a change only when it differs
+    // from what is held: carried unchanged, it says nothing.
     let changed: Vec<&String> = sent
         .iter()
-        .filter(|(name, _)| !required.contains(&name.as_str()))
+        .filter(|(name, value)| !required.contains(&name.as_str()) || !held(name, value))
         .map(|(name, _)| name)
         .collect();
     let unstored: Vec<&str> = changed
         .iter()
-        .filter(|name| {
-            let wanted = as_stored(name, &sent[name.as_str()])
-                .unwrap_or_else(|| sent[name.as_str()].clone());
-            stored.get(name.as_str()) != Some(&wanted)
-        })
+        .filter(|name| !held(name, &sent[name.as_str()]))
         .map(|name| name.as_str())
         .collect();
     (!changed.is_empty() && unstored.len() == changed.len()).then(|| {

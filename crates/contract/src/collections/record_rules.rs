@@ -14,8 +14,10 @@ fn text<'a>(record: &'a Map<String, Value>, field: &str) -> Option<&'a str> {
     record.get(field).and_then(Value::as_str)
 }
 
-/// The editorial rules of guides, guidelines and textbooks, the date rules of guides and
-/// textbooks, and a guideline's age range, over a merged record.
+/// Over a merged record (production.md §3, "Editorial rules"): a public guide, guideline or
+/// textbook verified (a textbook also when active and unreviewed) and neither a draft nor deleted;
+/// dates in order on guides and guidelines; the publication year of a guide or textbook that of
+/// its publication date; a guideline's age range.
 pub fn record_rules(collection: &Collection, record: &Map<String, Value>, problems: &mut Problems) {
     if collection.path == GUIDELINES.path {
         check_age_range(record, problems);
@@ -38,7 +40,10 @@ pub fn record_rules(collection: &Collection, record: &Map<String, Value>, proble
             problems.value_error("visibility", "a public record must be verified");
         }
     }
-    if let (Some(start), Some(end)) = (
+    // Dates in order for guides and guidelines only (textbooks have no such rule, §3).
+    let dated = collection.path == GUIDES.path || collection.path == GUIDELINES.path;
+    if let (true, Some(start), Some(end)) = (
+        dated,
         text(record, "applicability_start_date"),
         text(record, "applicability_end_date"),
     ) {
