@@ -99,7 +99,7 @@ pub fn problems_of(fields: &[Field], body: &Record) -> Errors {
 }
 
 /// Problems by the field they are about (the first of each field), in the console's words.
-pub(super) fn errors_of(problems: &Problems) -> Errors {
+fn errors_of(problems: &Problems) -> Errors {
     let mut errors = Errors::new();
     for problem in problems.shown() {
         let field = problem
@@ -230,7 +230,8 @@ pub fn create_body(
         }
     }
     if errors.is_empty() {
-        errors = record_rules::problems(schema, &record_rules::with_defaults(schema, &body));
+        let held = record_rules::with_defaults(schema, &body);
+        errors = errors_of(&record_rules::problems(schema, &held));
     }
     if errors.is_empty() {
         Ok(body)
@@ -283,7 +284,7 @@ pub fn edited_record(
         errors = problems_of(schema.collection.update, &changes);
         // Nothing changed is nothing sent: a record that already breaks a rule is no error then.
         if errors.is_empty() && !changes.is_empty() {
-            errors = record_rules::problems(schema, &after);
+            errors = errors_of(&record_rules::problems(schema, &after));
         }
     }
     if errors.is_empty() {
@@ -499,6 +500,26 @@ mod tests {
             Value::Object(changes(guides, &original, &after)),
             json!({"tags": []})
         );
+    }
+
+    #[test]
+    fn an_edit_breaking_a_record_rule_is_said_before_sending_an_untouched_one_is_not() {
+        let guidelines = schema_of(&GUIDELINES);
+        let stored = |visibility: &str| {
+            record(
+                json!({"id": "1", "guide_urn": "urn:guide:a", "rule_text": "r",
+                "status": "active", "review_status": "unreviewed", "visibility": visibility}),
+            )
+        };
+        let internal = stored("internal");
+        let editors = edit_editors(guidelines, &internal);
+        let made_public = inputs(&[("visibility", "public")]);
+        let errors = edited_record(guidelines, &internal, &editors, &made_public).unwrap_err();
+        assert!(errors["visibility"].contains("verified"), "{errors:?}");
+        // Already public and unverified, saved untouched: nothing to send, no error.
+        let public = stored("public");
+        let editors = edit_editors(guidelines, &public);
+        assert!(edited_record(guidelines, &public, &editors, &inputs(&[])).is_ok());
     }
 
     #[test]
