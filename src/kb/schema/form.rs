@@ -7,13 +7,14 @@
 
 use std::collections::BTreeMap;
 
-use larder_api::records::changed_fields;
+use larder_api::records::{always_sent, changed_fields};
 use larder_api::Record;
 use larder_contract::slug::is_valid_slug;
 use larder_contract::validate::{check_object, Extra, Problems};
 use larder_contract::Field;
 use serde_json::Value;
 
+use super::problem_words::problem_message;
 use super::record_rules;
 use super::value::{effective_kind, parse, to_input};
 use super::{FieldKind, Schema};
@@ -119,41 +120,6 @@ fn errors_of(problems: &Problems) -> Errors {
         errors.entry(field).or_insert(message);
     }
     errors
-}
-
-/// A problem in the console's language: the common kinds in its own words, others in the
-/// words the service would use.
-pub fn problem_message(problem: &larder_contract::validate::Problem) -> String {
-    let ctx = |key: &str| {
-        problem
-            .ctx
-            .as_ref()
-            .and_then(|c| c.get(key))
-            .map(|v| {
-                v.as_str()
-                    .map(str::to_string)
-                    .unwrap_or_else(|| v.to_string())
-            })
-            .unwrap_or_default()
-    };
-    match problem.kind {
-        "missing" => t("Required."),
-        "string_too_short" if ctx("min_length") == "1" => t("Required."),
-        "string_too_short" => tf("At least {min} characters.", &[("min", &ctx("min_length"))]),
-        "string_too_long" => tf("At most {max} characters.", &[("max", &ctx("max_length"))]),
-        "too_long" => tf("At most {max} items.", &[("max", &ctx("max_length"))]),
-        "too_short" => tf("At least {min} items.", &[("min", &ctx("min_length"))]),
-        "int_parsing" | "int_type" => t("A whole number."),
-        "float_type" => t("A number."),
-        "bool_type" | "bool_parsing" => t("Yes or no."),
-        "url_parsing" | "url_too_long" => t("A web address (https://…)."),
-        "date_from_datetime_parsing" => t("A date: YYYY-MM-DD."),
-        "datetime_from_date_parsing" => t("A date and time."),
-        "uuid_parsing" | "uuid_type" => t("A UUID."),
-        "enum" => tf("One of: {values}.", &[("values", &ctx("expected"))]),
-        "extra_forbidden" => t("The service does not take this field."),
-        _ => problem.msg.clone(),
-    }
 }
 
 /// Checks the slug: a slug, or a full URN of this collection (production requires one).
@@ -280,7 +246,16 @@ pub fn edited_record(
         }
     }
     if errors.is_empty() {
-        let changes = changed_fields(schema.collection, original, &after);
+        let mut changes = changed_fields(schema.collection, original, &after);
+        // Checked as sent: with the fields every update carries (an artifact's `file_type`),
+        // which the client adds to the PATCH.
+        if !changes.is_empty() {
+            for field in always_sent(schema.collection) {
+                if let Some(value) = after.get(field) {
+                    changes.entry(field.to_string()).or_insert(value.clone());
+                }
+            }
+        }
         errors = problems_of(schema.collection.update, &changes);
         // Nothing changed is nothing sent: a record that already breaks a rule is no error then.
         if errors.is_empty() && !changes.is_empty() {
@@ -303,7 +278,7 @@ pub fn changes(schema: &Schema, original: &Record, after: &Record) -> Record {
 mod tests {
     use super::*;
     use crate::kb::schema::schema_of;
-    use larder_contract::collections::{ARTICLES, GUIDELINES, GUIDES};
+    use larder_contract::collections::{ARTICLES, ARTIFACTS, GUIDELINES, GUIDES};
     use serde_json::json;
 
     fn record(value: Value) -> Record {
@@ -520,6 +495,21 @@ mod tests {
         let public = stored("public");
         let editors = edit_editors(guidelines, &public);
         assert!(edited_record(guidelines, &public, &editors, &inputs(&[])).is_ok());
+    }
+
+    #[test]
+    fn an_artifact_edit_is_checked_with_the_file_type_every_update_carries() {
+        let artifacts = schema_of(&ARTIFACTS);
+        let stored = record(
+            json!({"id": "a1", "parent_urn": "urn:guide:g", "title": "Old", "file_type": "txt"}),
+        );
+        let editors = edit_editors(artifacts, &stored);
+        let after = edited_record(artifacts, &stored, &editors, &inputs(&[("title", "New")]))
+            .expect("a title alone is a valid artifact edit");
+        assert_eq!(
+            Value::Object(changes(artifacts, &stored, &after)),
+            json!({"title": "New"})
+        );
     }
 
     #[test]

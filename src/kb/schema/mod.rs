@@ -20,6 +20,7 @@ pub mod keys;
 pub mod labels;
 pub mod overview;
 mod presentation;
+pub mod problem_words;
 pub mod provenance;
 pub mod record_rules;
 pub mod replace;
