@@ -18,7 +18,7 @@ use super::problem_words::problem_message;
 use super::record_rules;
 use super::value::{effective_kind, parse, to_input};
 use super::{FieldKind, Schema};
-use crate::i18n::{t, tf};
+use crate::i18n::t;
 
 /// Problems per field name (`urn` for the slug).
 pub type Errors = BTreeMap<String, String>;
