@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use larder_api::records::{always_sent, changed_fields};
+use larder_api::records::{changed_fields, update_body};
 use larder_api::Record;
 use larder_contract::slug::is_valid_slug;
 use larder_contract::validate::{check_object, Extra, Problems};
@@ -246,16 +246,8 @@ pub fn edited_record(
         }
     }
     if errors.is_empty() {
-        let mut changes = changed_fields(schema.collection, original, &after);
-        // Checked as sent: with the fields every update carries (an artifact's `file_type`),
-        // which the client adds to the PATCH.
-        if !changes.is_empty() {
-            for field in always_sent(schema.collection) {
-                if let Some(value) = after.get(field) {
-                    changes.entry(field.to_string()).or_insert(value.clone());
-                }
-            }
-        }
+        // Checked as sent: with the fields every update carries (an artifact's `file_type`).
+        let changes = update_body(schema.collection, original, &after);
         errors = problems_of(schema.collection.update, &changes);
         // Nothing changed is nothing sent: a record that already breaks a rule is no error then.
         if errors.is_empty() && !changes.is_empty() {

@@ -51,6 +51,21 @@ pub fn always_sent(collection: &Collection) -> impl Iterator<Item = &'static str
         .map(|f| f.name)
 }
 
+/// The body of an update from `before` to `after`: the changed fields of the allow-list and,
+/// when any changed, the fields every update carries ([`always_sent`]); empty when nothing did.
+pub fn update_body(collection: &Collection, before: &Record, after: &Record) -> Record {
+    let mut changes = changed_fields(collection, before, after);
+    if changes.is_empty() {
+        return changes;
+    }
+    for field in always_sent(collection) {
+        if let Some(value) = after.get(field).or_else(|| before.get(field)) {
+            changes.entry(field.to_string()).or_insert(value.clone());
+        }
+    }
+    changes
+}
+
 /// Why an update answered with `null` did not take: the fields sent (those every update carries
 /// only when they differ) of which the record read back holds none as sent, as production stores them
 /// (normalised by the contract). Production's artifact update validates its body, answers
@@ -231,14 +246,9 @@ impl<T: Transport> Client<T> {
         before: &Record,
         after: &Record,
     ) -> Result<Record, ApiError> {
-        let mut changes = changed_fields(collection, before, after);
+        let changes = update_body(collection, before, after);
         if changes.is_empty() {
             return Ok(before.clone());
-        }
-        for field in always_sent(collection) {
-            if let Some(value) = after.get(field).or_else(|| before.get(field)) {
-                changes.entry(field.to_string()).or_insert(value.clone());
-            }
         }
         self.patch_record(collection, identifier, changes).await
     }

@@ -18,7 +18,6 @@ use crate::model;
 use crate::store::{now, Creation};
 use crate::wire::{About, Dialect, Said};
 use crate::SharedState;
-use larder_contract::ErrorKind;
 
 /// A systemic body checked against `fields` (unknown keys dropped).
 pub fn systemic_body(
@@ -33,7 +32,7 @@ pub fn systemic_body(
 /// worded as production's answer was (realprod's ANSWERS.md, row 29); nothing is stored.
 pub fn storable(dialect: &Dialect, body: &Map<String, Value>) -> ApiResult<()> {
     if dialect.cannot_store(body) {
-        return Err(ApiError::new(ErrorKind::Internal, "Internal Server Error"));
+        return Err(ApiError::failing_as_production());
     }
     Ok(())
 }

@@ -8,7 +8,7 @@ use larder_contract::limits::{
     MAX_HIGHLIGHT_BYTES_PER_HIT, MAX_HIGHLIGHT_FIELDS, MAX_HIGHLIGHT_TAG_LEN, MAX_PAGE_SIZE,
     MAX_SEARCH_WINDOW, MAX_SORT_KEYS,
 };
-use larder_contract::{Collection, ErrorKind};
+use larder_contract::Collection;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
@@ -269,7 +269,7 @@ pub fn run(
         && !hits.results.is_empty()
         && fl.as_ref().is_some_and(leaves_out_a_required_field)
     {
-        return Err(ApiError::new(ErrorKind::Internal, "Internal Server Error"));
+        return Err(ApiError::failing_as_production());
     }
     let results: Vec<Value> = hits
         .results
